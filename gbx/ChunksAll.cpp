@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "gbx/ChunkReaders.hpp"
+
+namespace pakfs::gbx::chunks {
+
+void registerAll(ChunkRegistry& reg) {
+    registerChallenge(reg);
+    registerCollector(reg);
+    registerMedia(reg);
+    registerGhost(reg);
+    registerMisc(reg);
+}
+
+}  // namespace pakfs::gbx::chunks

@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "gbx/ChunkReaders.hpp"
+
+namespace pakfs::gbx::chunks {
+
+void registerChallenge(ChunkRegistry& reg) {
+    (void)reg;
+}
+
+}  // namespace pakfs::gbx::chunks

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "gbx/GbxFile.hpp"
+
+#include "gbx/Lzo.hpp"
+#include "gbx/SourceReader.hpp"
+
+namespace pakfs::gbx {
+
+const char* stageName(ReadStage stage) {
+    switch (stage) {
+        case ReadStage::Header:
+            return "header";
+        case ReadStage::RefTable:
+            return "reference table";
+        case ReadStage::Body:
+            return "body";
+        case ReadStage::Nodes:
+            return "nodes";
+        case ReadStage::Done:
+            return "done";
+    }
+    return "?";
+}
+
+namespace {
+
+// Passes reads through and keeps a copy of the bytes (the body of an uncompressed file).
+class TeeSource final : public ByteSource {
+public:
+    TeeSource(ByteSource& inner, Bytes& copy) : inner_(inner), copy_(copy) {}
+    void read(std::span<std::uint8_t> dst) override {
+        inner_.read(dst);
+        copy_.insert(copy_.end(), dst.begin(), dst.end());
+    }
+    std::uint64_t position() const override { return inner_.position(); }
+    std::optional<std::uint64_t> remaining() const override { return inner_.remaining(); }
+
+private:
+    ByteSource& inner_;
+    Bytes& copy_;
+};
+
+NodeReaderConfig nodeConfig(const GbxFile& f, const ReadOptions& opts, ReadObserver* observer,
+                            bool inBody) {
+    NodeReaderConfig cfg;
+    cfg.classes = opts.classes;
+    cfg.chunks = opts.chunks;
+    cfg.observer = observer;
+    cfg.numNodes = f.header.numNodes;
+    for (const auto& e : f.refs.externals) cfg.externalSlots.push_back(e.nodeIndex);
+    cfg.maxDepth = opts.maxDepth;
+    cfg.offsetName = inBody ? "body offset" : "offset";
+    return cfg;
+}
+
+void readInto(GbxFile& f, ByteSource& src, ReadObserver* observer, const ReadOptions& opts) {
+    f.reached = ReadStage::Header;
+    f.header = readHeader(src);
+    f.reached = ReadStage::RefTable;
+    f.refs = readRefTable(src, f.header);
+    f.reached = ReadStage::Body;
+    SourceReader r(src);
+    f.body.offset = r.position();
+    f.body.compressed = f.header.bodyCompressed();
+    if (!f.body.compressed) {
+        auto left = src.remaining();
+        f.body.sizeKnown = left.has_value();
+        f.body.uncompressedSize = left.value_or(0);
+        if (!opts.readNodes) {
+            if (opts.keepBody && left) f.bodyData = r.bytes(*left, "gbx body");
+            f.reached = ReadStage::Done;
+            return;
+        }
+        f.reached = ReadStage::Nodes;
+        TeeSource tee(src, f.bodyData);
+        ByteSource& nodeSrc = opts.keepBody ? static_cast<ByteSource&>(tee) : src;
+        NodeReader nr(nodeSrc, nodeConfig(f, opts, observer, false), f.nodes);
+        nr.readMainNode(f.header.classId);
+        f.nodesComplete = true;
+        if (auto after = src.remaining()) f.trailingBytes = *after;
+        f.reached = ReadStage::Done;
+        return;
+    }
+    std::uint32_t uncompressed = r.u32();
+    std::uint32_t compressed = r.u32();
+    f.body.uncompressedSize = uncompressed;
+    f.body.compressedSize = compressed;
+    f.body.sizeKnown = true;
+    r.require(compressed, "compressed gbx body");
+    // LZO1X cannot expand data by more than about 255 times.
+    if (uncompressed > kMaxBodySize ||
+        std::uint64_t(uncompressed) > std::uint64_t(compressed) * 256 + 64)
+        throw Error("gbx body claims " + std::to_string(uncompressed) + " bytes from " +
+                    std::to_string(compressed) + " compressed bytes");
+    Bytes packed = r.bytes(compressed, "compressed gbx body");
+    Bytes decompressed = lzoDecompress(packed, uncompressed);
+    packed = Bytes();
+    if (opts.keepBody) f.bodyData = std::move(decompressed);
+    ByteSpan body = opts.keepBody ? ByteSpan(f.bodyData) : ByteSpan(decompressed);
+    if (auto after = src.remaining()) f.trailingBytes = *after;
+    if (opts.readNodes) {
+        f.reached = ReadStage::Nodes;
+        MemorySource mem(body);
+        NodeReader nr(mem, nodeConfig(f, opts, nullptr, true), f.nodes);
+        nr.readMainNode(f.header.classId);
+        f.nodesComplete = true;
+        f.trailingBytes += *mem.remaining();
+    }
+    f.reached = ReadStage::Done;
+}
+
+}  // namespace
+
+GbxFile readGbx(ByteSource& src, ReadObserver* observer, const ReadOptions& opts) {
+    GbxFile f;
+    readInto(f, src, observer, opts);
+    return f;
+}
+
+GbxFile readGbxPartial(ByteSource& src, ReadObserver* observer, const ReadOptions& opts) {
+    GbxFile f;
+    try {
+        readInto(f, src, observer, opts);
+    } catch (const ParseError& e) {
+        f.failure = ReadFailure{f.reached, e.what(), e.offset(), f.body.compressed, e.truncated()};
+    } catch (const TruncatedError& e) {
+        f.failure = ReadFailure{f.reached, e.what(), src.position(), false, true};
+    } catch (const Error& e) {
+        f.failure = ReadFailure{f.reached, e.what(), src.position(), false, false};
+    }
+    return f;
+}
+
+}  // namespace pakfs::gbx

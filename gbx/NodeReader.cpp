@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "gbx/NodeReader.hpp"
+
+#include <algorithm>
+
+#include "gbx/ChunkReaders.hpp"
+
+namespace pakfs::gbx {
+
+// --- ChunkRegistry ---
+
+const ChunkRegistry& ChunkRegistry::builtin() {
+    static const ChunkRegistry reg = [] {
+        ChunkRegistry r;
+        chunks::registerAll(r);
+        return r;
+    }();
+    return reg;
+}
+
+void ChunkRegistry::add(std::uint32_t id, bool skippable, ChunkReadFn read) {
+    if (!defs_.emplace(id, ChunkDef{id, skippable, read}).second)
+        throw Error("chunk " + hex32(id) + " registered twice");
+}
+
+const ChunkDef* ChunkRegistry::find(std::uint32_t generalizedId) const {
+    auto it = defs_.find(generalizedId);
+    return it == defs_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::uint32_t> ChunkRegistry::ids() const {
+    std::vector<std::uint32_t> out;
+    for (const auto& [id, def] : defs_) out.push_back(id);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// --- NodeReader ---
+
+namespace {
+
+// Decrements a counter when a scope ends, also when an error leaves it.
+struct CountGuard {
+    explicit CountGuard(std::uint32_t& c) : c_(c) { ++c_; }
+    ~CountGuard() { --c_; }
+    CountGuard(const CountGuard&) = delete;
+    CountGuard& operator=(const CountGuard&) = delete;
+    std::uint32_t& c_;
+};
+
+}  // namespace
+
+NodeReader::NodeReader(ByteSource& src, NodeReaderConfig config, std::vector<Node>& nodes)
+    : in_(src), cfg_(std::move(config)), nodes_(nodes) {
+    for (std::uint32_t slot : cfg_.externalSlots) slots_[slot] = kNoNode;
+    lookback_.emplace_back();
+}
+
+std::size_t NodeReader::readMainNode(std::uint32_t classId) {
+    return startNode(classId, 0);
+}
+
+std::size_t NodeReader::startNode(std::uint32_t classId, std::int64_t slot) {
+    std::size_t parent = frames_.empty() ? kNoNode : frames_.back().node;
+    std::uint32_t depth = parent == kNoNode ? 0 : nodes_[parent].depth + 1;
+    if (depth > cfg_.maxDepth)
+        throw Error("nodes nest deeper than " + std::to_string(cfg_.maxDepth) + " levels");
+    Node n;
+    n.classId = classId;
+    n.slot = slot;
+    n.parent = parent;
+    n.depth = depth;
+    n.inSkippableChunk = skippableDepth_ > 0;
+    nodes_.push_back(std::move(n));
+    std::size_t id = nodes_.size() - 1;
+    // The node is in the list before it is read: a reference to it from inside is a back-reference.
+    if (slot >= 0) slots_[std::uint32_t(slot)] = id;
+    if (cfg_.observer) cfg_.observer->onNodeRead(classId, skippableDepth_ > 0);
+    chunkLoop(id);
+    return id;
+}
+
+void NodeReader::chunkLoop(std::size_t node) {
+    Frame frame;
+    frame.node = node;
+    frames_.push_back(std::move(frame));
+    while (true) {
+        std::uint64_t offset = in_.position();
+        std::uint32_t id = in_.u32();
+        if (id == kEndOfNode) {
+            nodes_[node].complete = true;
+            break;
+        }
+        ChunkRecord rec;
+        rec.id = id;
+        rec.offset = offset;
+        nodes_[node].chunks.push_back(std::move(rec));
+        frames_.back().chunkId = id;
+        frames_.back().chunkEnd = 0;
+        const ChunkDef* def = cfg_.chunks->find(cfg_.classes->generalize(id));
+        try {
+            if (def) {
+                readKnownChunk(*def, id);
+                continue;
+            }
+            std::uint32_t marker = in_.u32();
+            if (marker != kSkipMarker)
+                throw ParseError("unknown chunk " + hex32(id) + " of " +
+                                     describeClass(nodes_[node].classId, *cfg_.classes) + " at " +
+                                     cfg_.offsetName + " " + std::to_string(offset) +
+                                     " is not skippable (" + hex32(marker) +
+                                     " follows, not \"PIKS\"): cannot read further",
+                                 offset, false);
+            std::uint32_t size = in_.u32();
+            auto& chunk = nodes_[node].chunks.back();
+            chunk.skippable = true;
+            chunk.size = size;
+            in_.skip(size, "skipped chunk");
+        } catch (const ParseError&) {
+            throw;
+        } catch (const std::exception& e) {
+            rethrow(e, offset);
+        }
+    }
+    frames_.pop_back();
+}
+
+void NodeReader::readKnownChunk(const ChunkDef& def, std::uint32_t storedId) {
+    std::size_t node = frames_.back().node;
+    if (!def.skippable) {
+        def.read(*this);
+        nodes_[node].chunks.back().known = true;
+        return;
+    }
+    std::uint32_t marker = in_.u32();
+    if (marker != kSkipMarker)
+        fail("chunk " + hex32(storedId) + " is skippable but " + hex32(marker) +
+             " follows it, not \"PIKS\"");
+    std::uint32_t size = in_.u32();
+    in_.require(size, "skippable chunk");
+    std::uint64_t start = in_.position();
+    {
+        auto& chunk = nodes_[node].chunks.back();
+        chunk.skippable = true;
+        chunk.size = size;
+    }
+    frames_.back().chunkEnd = start + size;
+    {
+        CountGuard guard(skippableDepth_);
+        def.read(*this);
+    }
+    std::uint64_t used = in_.position() - start;
+    if (used != size)
+        fail("chunk " + hex32(storedId) + " holds " + std::to_string(size) +
+             " bytes but its reader took " + std::to_string(used));
+    nodes_[node].chunks.back().known = true;
+}
+
+std::string NodeReader::where() const {
+    const Frame& f = frames_.back();
+    const Node& n = nodes_[f.node];
+    std::uint64_t offset = n.chunks.empty() ? 0 : n.chunks.back().offset;
+    return "chunk " + hex32(f.chunkId) + " of " + describeClass(n.classId, *cfg_.classes) +
+           " (chunk at " + cfg_.offsetName + " " + std::to_string(offset) + ")";
+}
+
+void NodeReader::rethrow(const std::exception& e, std::uint64_t) const {
+    bool truncated = dynamic_cast<const TruncatedError*>(&e) != nullptr;
+    throw ParseError(where() + ": " + e.what() + " (stopped at " + cfg_.offsetName + " " +
+                         std::to_string(in_.position()) + ")",
+                     in_.position(), truncated);
+}
+
+std::uint32_t NodeReader::generalChunkId() const {
+    return cfg_.classes->generalize(frames_.back().chunkId);
+}
+
+void NodeReader::fail(const std::string& msg) const {
+    throw Error(msg);
+}
+
+void NodeReader::note(const std::string& key, std::string value) {
+    node().values.emplace_back(key, std::move(value));
+}
+
+bool NodeReader::boolean() {
+    std::uint32_t v = in_.u32();
+    if (v > 1) fail("bool at " + std::to_string(in_.position() - 4) + " is " + std::to_string(v));
+    return v != 0;
+}
+
+std::uint32_t NodeReader::skipArray(std::uint64_t elementSize) {
+    std::uint32_t n = count(elementSize);
+    skip(std::uint64_t(n) * elementSize);
+    return n;
+}
+
+std::string NodeReader::lookback() {
+    Lookback& st = lookback_.back();
+    if (!st.haveVersion) {
+        st.version = in_.u32();
+        st.haveVersion = true;
+        if (st.version != 3)
+            fail("lookback string version " + std::to_string(st.version) + " not supported");
+    }
+    std::uint32_t index = in_.u32();
+    std::uint32_t kind = index & 0xC0000000;
+    std::uint32_t low = index & 0x3FFFFFFF;
+    if (kind == 0) return "#" + std::to_string(low);  // an ID from the game's global table
+    if (low == 0x3FFFFFFF) return {};                 // unassigned (both stored forms)
+    if (low == 0) {
+        st.strings.push_back(in_.string("lookback string"));
+        return st.strings.back();
+    }
+    if (low > st.strings.size())
+        fail("lookback string index " + std::to_string(low) + " but only " +
+             std::to_string(st.strings.size()) + " strings were stored");
+    return st.strings[low - 1];
+}
+
+void NodeReader::meta(std::string* id, std::string* collection, std::string* author) {
+    std::string a = lookback();
+    std::string b = lookback();
+    std::string c = lookback();
+    if (id) *id = std::move(a);
+    if (collection) *collection = std::move(b);
+    if (author) *author = std::move(c);
+}
+
+void NodeReader::fileRef() {
+    std::uint8_t version = in_.u8();
+    if (version >= 3) skip(32);
+    std::string path = in_.string("file reference path");
+    if (!path.empty() && version >= 1) in_.string("locator URL");
+}
+
+NodeRef NodeReader::nodeRef() {
+    if (encapsulation_ > 0) return directNode();
+    std::uint64_t offset = in_.position();
+    std::uint32_t index = in_.u32();
+    NodeRef ref;
+    if (index != 0xFFFFFFFF) {
+        ref.index = index;
+        if (index >= cfg_.numNodes)
+            fail("node index " + std::to_string(index) + " at " + cfg_.offsetName + " " +
+                 std::to_string(offset) + " is not below numNodes " +
+                 std::to_string(cfg_.numNodes));
+        if (auto it = slots_.find(index); it != slots_.end()) {
+            ref.kind = it->second == kNoNode ? RefKind::External : RefKind::Back;
+            ref.node = it->second;
+        } else {
+            std::uint32_t classId = in_.u32();
+            ref.node = startNode(classId, index);
+            ref.kind = RefKind::New;
+        }
+    }
+    nodes_[frames_.back().node].chunks.back().refs.push_back(ref);
+    return ref;
+}
+
+NodeRef NodeReader::directNode() {
+    std::uint32_t classId = in_.u32();
+    NodeRef ref;
+    if (classId != 0xFFFFFFFF) {
+        ref.node = startNode(classId, -1);
+        ref.kind = RefKind::New;
+    }
+    nodes_[frames_.back().node].chunks.back().refs.push_back(ref);
+    return ref;
+}
+
+void NodeReader::readChunk(std::uint32_t chunkId) {
+    const ChunkDef* def = cfg_.chunks->find(cfg_.classes->generalize(chunkId));
+    if (!def) fail("no reader for chunk " + hex32(chunkId));
+    def->read(*this);
+}
+
+void NodeReader::encapsulated(const std::function<void()>& fn) {
+    lookback_.emplace_back();
+    CountGuard guard(encapsulation_);
+    fn();
+    lookback_.pop_back();
+}
+
+void NodeReader::skipRestOfChunk() {
+    std::uint64_t end = frames_.back().chunkEnd;
+    if (end == 0 || end < in_.position()) fail("not inside a skippable chunk");
+    skip(end - in_.position());
+}
+
+}  // namespace pakfs::gbx

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/Error.hpp"
+#include "gbx/ByteSource.hpp"
+#include "gbx/Classes.hpp"
+#include "gbx/Nodes.hpp"
+#include "gbx/SourceReader.hpp"
+
+namespace pakfs::gbx {
+
+class NodeReader;
+using ChunkReadFn = void (*)(NodeReader&);
+
+struct ChunkDef {
+    std::uint32_t id = 0;    // generalized chunk ID
+    bool skippable = false;  // stored with "PIKS" + size after the chunk ID
+    ChunkReadFn read = nullptr;
+};
+
+// The chunk readers known to the reader, by generalized chunk ID.
+class ChunkRegistry {
+public:
+    static const ChunkRegistry& builtin();
+    void add(std::uint32_t id, bool skippable, ChunkReadFn read);
+    const ChunkDef* find(std::uint32_t generalizedId) const;
+    std::size_t size() const { return defs_.size(); }
+    std::vector<std::uint32_t> ids() const;
+
+private:
+    std::unordered_map<std::uint32_t, ChunkDef> defs_;
+};
+
+// A problem met while reading nodes, with the offset where it happened. The message names the
+// class, the chunk and the offset already.
+class ParseError : public Error {
+public:
+    ParseError(const std::string& msg, std::uint64_t offset, bool truncated)
+        : Error(msg), offset_(offset), truncated_(truncated) {}
+    std::uint64_t offset() const { return offset_; }
+    bool truncated() const { return truncated_; }
+
+private:
+    std::uint64_t offset_;
+    bool truncated_;
+};
+
+struct NodeReaderConfig {
+    const ClassRegistry* classes = &ClassRegistry::builtin();
+    const ChunkRegistry* chunks = &ChunkRegistry::builtin();
+    ReadObserver* observer = nullptr;  // null: nobody is told about node reads
+    std::uint32_t numNodes = 0;
+    std::vector<std::uint32_t> externalSlots;  // node indexes taken by the reference table
+    std::uint32_t maxDepth = 64;               // node nesting
+    std::string offsetName = "offset";         // "offset" or "body offset" in messages
+};
+
+// The seed's ReadNode: chunk loop, node references, lookback strings and primitives, reading
+// exactly the bytes the format takes, in order, straight from the source.
+class NodeReader {
+public:
+    NodeReader(ByteSource& src, NodeReaderConfig config, std::vector<Node>& nodes);
+
+    // Reads the main node (slot 0): tells the observer, then runs the chunk loop.
+    std::size_t readMainNode(std::uint32_t classId);
+
+    // --- primitives for chunk readers ---
+    std::uint8_t u8() { return in_.u8(); }
+    std::uint16_t u16() { return in_.u16(); }
+    std::uint32_t u32() { return in_.u32(); }
+    std::int32_t i32() { return in_.i32(); }
+    std::uint64_t u64() { return in_.u64(); }
+    float f32() { return in_.f32(); }
+    bool boolean();  // u32 0 or 1
+    void skip(std::uint64_t n) { in_.skip(n, "chunk data"); }
+    void vec2() { skip(8); }
+    void vec3() { skip(12); }
+    void color() { skip(12); }
+    void u128() { skip(16); }
+    std::string string(std::string_view what = "string") { return in_.string(what); }
+    Bytes bytes(std::uint64_t n, std::string_view what) { return in_.bytes(n, what); }
+    // u32 count, checked against what is left assuming each element takes minElementSize bytes.
+    std::uint32_t count(std::uint64_t minElementSize = 1) {
+        return in_.count(minElementSize, "array elements");
+    }
+    // u32 count then count * elementSize bytes skipped.
+    std::uint32_t skipArray(std::uint64_t elementSize);
+    std::string lookback();
+    void meta(std::string* id = nullptr, std::string* collection = nullptr,
+              std::string* author = nullptr);
+    void fileRef();
+    NodeRef nodeRef();
+    // A node stored without an index ("direct node"): u32 class ID (-1 = none) then ReadNode.
+    NodeRef directNode();
+    // ReadChunk(id) inside the current chunk (e.g. 03043013 reads 0304301F's layout).
+    void readChunk(std::uint32_t chunkId);
+    // Runs fn with a fresh lookback string list and index-less node references.
+    void encapsulated(const std::function<void()>& fn);
+    // Consumes the rest of the current skippable chunk (for versions nobody documented).
+    void skipRestOfChunk();
+
+    // --- context for chunk readers ---
+    std::uint32_t chunkId() const { return frames_.back().chunkId; }  // as stored
+    std::uint32_t generalChunkId() const;
+    Node& node() { return nodes_[frames_.back().node]; }
+    // Per-node integers a later chunk needs from an earlier one (e.g. a version).
+    std::int64_t& var(const std::string& key) { return frames_.back().vars[key]; }
+    bool hasVar(const std::string& key) const { return frames_.back().vars.count(key) != 0; }
+    void note(const std::string& key, std::string value);
+    [[noreturn]] void fail(const std::string& msg) const;
+    std::uint64_t position() const { return in_.position(); }
+    const ClassRegistry& classes() const { return *cfg_.classes; }
+
+private:
+    struct Frame {
+        std::size_t node = kNoNode;
+        std::uint32_t chunkId = 0;
+        std::uint64_t chunkEnd = 0;  // for skippable chunks
+        bool inSkippable = false;
+        std::map<std::string, std::int64_t> vars;
+    };
+    struct Lookback {
+        bool haveVersion = false;
+        std::uint32_t version = 0;
+        std::vector<std::string> strings;
+    };
+
+    std::size_t startNode(std::uint32_t classId, std::int64_t slot);
+    void chunkLoop(std::size_t node);
+    void readKnownChunk(const ChunkDef& def, std::uint32_t storedId);
+    std::string where() const;
+    [[noreturn]] void rethrow(const std::exception& e, std::uint64_t chunkOffset) const;
+
+    SourceReader in_;
+    NodeReaderConfig cfg_;
+    std::vector<Node>& nodes_;
+    // slot -> node (kNoNode for external slots)
+    std::unordered_map<std::uint32_t, std::size_t> slots_;
+    std::vector<Frame> frames_;
+    std::vector<Lookback> lookback_;
+    std::uint32_t encapsulation_ = 0;
+    std::uint32_t skippableDepth_ = 0;
+};
+
+}  // namespace pakfs::gbx

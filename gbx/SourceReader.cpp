@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "gbx/SourceReader.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+
+namespace pakfs::gbx {
+
+std::uint8_t SourceReader::u8() {
+    std::uint8_t b;
+    src_->read({&b, 1});
+    return b;
+}
+
+std::uint16_t SourceReader::u16() {
+    std::uint8_t b[2];
+    src_->read(b);
+    return std::uint16_t(b[0] | b[1] << 8);
+}
+
+std::uint32_t SourceReader::u32() {
+    std::uint8_t b[4];
+    src_->read(b);
+    return loadLE32(b);
+}
+
+std::uint64_t SourceReader::u64() {
+    std::uint8_t b[8];
+    src_->read(b);
+    return loadLE64(b);
+}
+
+float SourceReader::f32() {
+    return std::bit_cast<float>(u32());
+}
+
+void SourceReader::require(std::uint64_t n, std::string_view what) const {
+    auto left = src_->remaining();
+    if (left ? n > *left : n > kMaxBlindAllocation)
+        throw TruncatedError(std::string(what) + " at offset " + std::to_string(position()) +
+                             " needs " + std::to_string(n) + " bytes but " +
+                             (left ? "only " + std::to_string(*left) + " are left"
+                                   : "that is more than a reader allocates blindly"));
+}
+
+std::uint32_t SourceReader::count(std::uint64_t minElementSize, std::string_view what) {
+    std::uint32_t n = u32();
+    auto left = src_->remaining();
+    if (left && std::uint64_t(n) * minElementSize > *left)
+        throw TruncatedError("count " + std::to_string(n) + " of " + std::string(what) +
+                             " at offset " + std::to_string(position() - 4) + " needs at least " +
+                             std::to_string(std::uint64_t(n) * minElementSize) +
+                             " bytes but only " + std::to_string(*left) + " are left");
+    return n;
+}
+
+Bytes SourceReader::bytes(std::uint64_t n, std::string_view what) {
+    require(n, what);
+    Bytes out(n);
+    src_->read(out);
+    return out;
+}
+
+std::string SourceReader::string(std::string_view what) {
+    std::uint32_t len = u32();
+    require(len, what);
+    std::string s(len, '\0');
+    src_->read({reinterpret_cast<std::uint8_t*>(s.data()), s.size()});
+    return s;
+}
+
+void SourceReader::skip(std::uint64_t n, std::string_view what) {
+    if (auto left = src_->remaining(); left && n > *left) require(n, what);
+    std::array<std::uint8_t, 4096> buf;
+    while (n > 0) {
+        std::size_t step = std::size_t(std::min<std::uint64_t>(n, buf.size()));
+        src_->read({buf.data(), step});
+        n -= step;
+    }
+}
+
+}  // namespace pakfs::gbx

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Real gbx files written by the games, checked against the fixture manifest.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <sstream>
+
+#include "gbx/Describe.hpp"
+#include "gbx/GbxFile.hpp"
+#include "tests/gbx/Sha256.hpp"
+#include "tests/support/Shared.hpp"
+
+using namespace pakfs;
+using namespace pakfs::gbx;
+namespace fs = std::filesystem;
+
+namespace {
+
+Bytes readFile(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    std::string cur;
+    std::istringstream in(s);
+    while (std::getline(in, cur, sep)) out.push_back(cur);
+    if (!s.empty() && s.back() == sep) out.push_back("");
+    return out;
+}
+
+using Row = std::map<std::string, std::string>;
+
+std::vector<Row> readManifest(const fs::path& dir) {
+    std::ifstream in(dir / "MANIFEST.tsv");
+    std::string line;
+    std::getline(in, line);
+    auto cols = split(line, '\t');
+    std::vector<Row> rows;
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        auto vals = split(line, '\t');
+        vals.resize(cols.size());
+        Row r;
+        for (std::size_t i = 0; i < cols.size(); ++i) r[cols[i]] = vals[i];
+        rows.push_back(std::move(r));
+    }
+    return rows;
+}
+
+std::string externalsField(const GbxFile& f) {
+    std::string out;
+    for (const auto& e : f.refs.externals) {
+        if (!out.empty()) out += ';';
+        out += std::to_string(e.flags) + '|';
+        out += e.byResource() ? std::to_string(e.resourceIndex) : e.name;
+        out += '|' + std::to_string(e.nodeIndex) + '|' + (e.useFile ? "1" : "0") + '|';
+        if (e.folderIndex) out += std::to_string(*e.folderIndex);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("every fixture's header, references and body match the manifest", "[gbx][fixtures]") {
+    fs::path dir = test::sharedDir("fixtures/gbx");
+    auto rows = readManifest(dir);
+    REQUIRE(rows.size() >= 40);
+    std::size_t gbxFiles = 0;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        std::string ext = entry.path().extension().string();
+        std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+        if (ext == ".gbx") ++gbxFiles;
+    }
+    CHECK(gbxFiles == rows.size());
+
+    for (const auto& row : rows) {
+        const std::string& name = row.at("file");
+        INFO("fixture " << name);
+        Bytes data = readFile(dir / name);
+        REQUIRE(std::to_string(data.size()) == row.at("size"));
+        MemorySource src(data);
+        ReadOptions opts;
+        opts.readNodes = false;
+        opts.keepBody = true;
+        GbxFile f = readGbx(src, nullptr, opts);
+        CHECK(std::to_string(f.header.version) == row.at("gbx_version"));
+        CHECK(f.header.format == row.at("format"));
+        CHECK(hex32(f.header.classId) == row.at("class_id"));
+        CHECK(std::to_string(f.header.chunks.size()) == row.at("num_header_chunks"));
+        std::string ids;
+        for (const auto& c : f.header.chunks) ids += (ids.empty() ? "" : ",") + headerChunkLabel(c);
+        CHECK(ids == row.at("header_chunk_ids"));
+        CHECK(std::to_string(f.header.userDataSize) == row.at("user_data_size"));
+        CHECK(std::to_string(f.header.numNodes) == row.at("num_nodes"));
+        CHECK(std::to_string(f.refs.externals.size()) == row.at("num_external_nodes"));
+        CHECK((f.refs.externals.empty() ? std::string() : std::to_string(f.refs.ancestorLevel)) ==
+              row.at("ancestor_level"));
+        CHECK(externalsField(f) == row.at("external_refs"));
+        CHECK((f.body.compressed ? "yes" : "no") == row.at("body_compressed"));
+        CHECK(std::to_string(f.body.uncompressedSize) == row.at("body_uncompressed_size"));
+        CHECK((f.body.compressed ? std::to_string(f.body.compressedSize) : std::string()) ==
+              row.at("body_compressed_size"));
+        CHECK(f.bodyData.size() == f.body.uncompressedSize);
+        CHECK(test::sha256Hex(f.bodyData) == row.at("body_sha256"));
+        CHECK(test::sha256Hex(data) == row.at("sha256"));
+
+        // The header alone ("dataless" gbx, as a pak's metadata stores it) reads to the same end.
+        MemorySource headerOnly(ByteSpan(data).first(std::size_t(f.header.size)));
+        GbxHeader h = readHeader(headerOnly);
+        CHECK(h.size == f.header.size);
+        CHECK(headerOnly.remaining() == 0u);
+        CHECK(h.numNodes == f.header.numNodes);
+    }
+}
+
+TEST_CASE("fixture bodies read into nodes (summary)", "[gbx][fixtures][nodes]") {
+    fs::path dir = test::sharedDir("fixtures/gbx");
+    auto rows = readManifest(dir);
+    std::size_t complete = 0;
+    std::ostringstream summary;
+    for (const auto& row : rows) {
+        const std::string& name = row.at("file");
+        Bytes data = readFile(dir / name);
+        MemorySource src(data);
+        GbxFile f = readGbxPartial(src);
+        // Reading never goes past the header stages on these files: only the node tree can stop.
+        REQUIRE(f.reached >= ReadStage::Nodes);
+        if (f.nodesComplete) {
+            ++complete;
+            summary << "  full     " << name << ": " << f.nodes.size() << " nodes";
+            if (f.trailingBytes) summary << ", " << f.trailingBytes << " bytes after the main node";
+            summary << "\n";
+            CHECK(f.trailingBytes == 0);
+        } else {
+            REQUIRE(f.failure);
+            summary << "  stopped  " << name << ": " << f.nodes.size() << " nodes; "
+                    << f.failure->message << "\n";
+        }
+    }
+    std::printf("gbx fixtures read fully into nodes: %zu of %zu\n%s", complete, rows.size(),
+                summary.str().c_str());
+    std::fflush(stdout);
+}
