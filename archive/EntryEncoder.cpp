@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "archive/EntryEncoder.hpp"
+
+#include <fnmatch.h>
+#include <zlib.h>
+
+#include "archive/GbxEntry.hpp"
+#include "archive/Metadata.hpp"
+#include "archive/Streams.hpp"
+
+namespace pakfs::archive {
+
+Bytes zlibCompress(ByteSpan data, int level, const std::string& name) {
+    uLongf bound = compressBound(uLong(data.size()));
+    Bytes out(bound);
+    if (compress2(out.data(), &bound, data.data(), uLong(data.size()), level) != Z_OK)
+        throw Error(name + ": zlib compression failed");
+    out.resize(bound);
+    return out;
+}
+
+bool matchesAnyGlob(const std::vector<std::string>& globs, const std::string& packPath) {
+    std::string base = packPath.substr(packPath.rfind('/') == std::string::npos
+                                           ? 0
+                                           : packPath.rfind('/') + 1);
+    for (const auto& g : globs)
+        if (fnmatch(g.c_str(), packPath.c_str(), 0) == 0 || fnmatch(g.c_str(), base.c_str(), 0) == 0)
+            return true;
+    return false;
+}
+
+EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const std::string& name,
+                         const Blowfish& cipher, const PackOptions& options) {
+    EncodedEntry e;
+    const bool gbx = content.size() >= 3 && std::memcmp(content.data(), "GBX", 3) == 0;
+    e.classId = classIdForExtension(name);
+
+    Bytes payload;  // what goes through the cipher (zlib stream or the content itself)
+    if (options.level > 0) {
+        Bytes z = zlibCompress(content, options.level, packPath);
+        if (roundUp8(z.size()) < roundUp8(content.size())) {
+            payload = std::move(z);
+            e.compressed = true;
+        }
+    }
+    if (!e.compressed) payload.assign(content.begin(), content.end());
+    e.compressedSize = std::uint32_t(e.compressed ? payload.size() : roundUp8(content.size()));
+    e.flags = e.compressed ? kFlagZlib : 0;
+
+    std::vector<std::uint64_t> ivXor;
+    if (gbx) {
+        if (matchesAnyGlob(options.rawGlobs, packPath)) {
+            if (options.warn)
+                options.warn(packPath + ": stored with --raw: the game will not read this gbx "
+                                        "file right");
+        } else {
+            GbxEncoding g = planGbxEntry(content, payload, e.compressed, packPath);
+            ivXor = std::move(g.ivXorPerSegment);
+            e.classId = g.classId;
+            e.metadata = std::move(g.metadata);
+        }
+    }
+
+    std::uint8_t ivBytes[8];
+    randomBytes(ivBytes);
+    Bytes cipherText = std::move(payload);
+    cipherText.resize(roundUp8(cipherText.size()), 0);
+    encryptSegments(cipherText, loadLE64(ivBytes), ivXor, cipher);
+    e.blob.assign(ivBytes, ivBytes + 8);
+    e.blob.insert(e.blob.end(), cipherText.begin(), cipherText.end());
+    return e;
+}
+
+}  // namespace pakfs::archive

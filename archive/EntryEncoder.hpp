@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include "archive/PakWriter.hpp"
+
+namespace pakfs::archive {
+
+// One entry ready to be written: its data blob and its file table fields.
+struct EncodedEntry {
+    Bytes blob;  // 8-byte IV + ciphertext
+    std::uint32_t compressedSize = 0;
+    std::uint64_t flags = 0;
+    std::uint32_t classId = 0;
+    bool compressed = false;
+    Bytes metadata;  // dataless gbx record, gbx entries only
+};
+
+// Compresses (when it saves space) and encrypts one file's content. gbx content is encoded
+// so that the game's parse-driven pipeline decodes it, unless a --raw glob matches.
+EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const std::string& name,
+                         const Blowfish& cipher, const PackOptions& options);
+
+// A whole zlib stream (header and adler32) of data at `level`.
+Bytes zlibCompress(ByteSpan data, int level, const std::string& name);
+
+bool matchesAnyGlob(const std::vector<std::string>& globs, const std::string& packPath);
+
+}  // namespace pakfs::archive

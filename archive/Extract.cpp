@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "archive/Extract.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "archive/EntryReader.hpp"
+
+namespace pakfs::archive {
+
+namespace {
+
+class Fd {
+public:
+    explicit Fd(int fd = -1) : fd_(fd) {}
+    ~Fd() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    Fd(Fd&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+    Fd& operator=(Fd&& o) noexcept {
+        std::swap(fd_, o.fd_);
+        return *this;
+    }
+    int get() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+std::string errnoText() { return std::strerror(errno); }
+
+// Opens (creating as needed) the folder for `parts[0..n-1]` under root, never following links.
+Fd openParentDir(int rootFd, const std::vector<std::string>& parts, const std::string& where) {
+    Fd dir(::dup(rootFd));
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+        if (::mkdirat(dir.get(), parts[i].c_str(), 0755) != 0 && errno != EEXIST)
+            throw Error(where + ": cannot create folder \"" + parts[i] + "\": " + errnoText());
+        int next = ::openat(dir.get(), parts[i].c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (next < 0)
+            throw Error(where + ": cannot open folder \"" + parts[i] +
+                        "\" (a file or link is in the way): " + errnoText());
+        dir = Fd(next);
+    }
+    return dir;
+}
+
+mode_t fileMode() {
+    static const mode_t mode = [] {
+        mode_t mask = ::umask(022);
+        ::umask(mask);
+        return mode_t(0666 & ~mask);
+    }();
+    return mode;
+}
+
+void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, int rootFd,
+                const std::vector<std::string>& parts) {
+    const std::string where = pak->name() + ": " + e.path;
+    // Decode fully in memory first for gbx entries; plain ones stream to the temp file.
+    Fd dir = openParentDir(rootFd, parts, where);
+    std::string tmpName = "." + parts.back() + ".pak-tmp-" + std::to_string(::getpid()) + "-" +
+                          std::to_string(e.index);
+    Fd out(::openat(dir.get(), tmpName.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+                    fileMode()));
+    if (out.get() < 0) throw Error(where + ": cannot create file: " + errnoText());
+    try {
+        readEntry(pak, e, [&](ByteSpan b) {
+            const std::uint8_t* p = b.data();
+            std::size_t n = b.size();
+            while (n > 0) {
+                ssize_t put = ::write(out.get(), p, n);
+                if (put < 0) {
+                    if (errno == EINTR) continue;
+                    throw Error(where + ": write error: " + errnoText());
+                }
+                p += put;
+                n -= std::size_t(put);
+            }
+        });
+        if (::renameat(dir.get(), tmpName.c_str(), dir.get(), parts.back().c_str()) != 0)
+            throw Error(where + ": cannot move the file into place: " + errnoText());
+    } catch (...) {
+        ::unlinkat(dir.get(), tmpName.c_str(), 0);
+        throw;
+    }
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> safeComponents(const std::string& path,
+                                                       std::string* reason) {
+    auto bad = [&](const char* why) -> std::optional<std::vector<std::string>> {
+        if (reason) *reason = why;
+        return std::nullopt;
+    };
+    if (path.empty()) return bad("empty path");
+    if (path.find('\0') != std::string::npos) return bad("path contains a NUL byte");
+    if (path.front() == '/') return bad("absolute path");
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (true) {
+        std::size_t slash = path.find('/', start);
+        std::string part = path.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+        if (part.empty()) return bad("empty path component");
+        if (part == "." || part == "..") return bad("path component \".\" or \"..\"");
+        if (part.size() > 255) return bad("path component longer than 255 bytes");
+        parts.push_back(part);
+        if (slash == std::string::npos) break;
+        start = slash + 1;
+    }
+    return parts;
+}
+
+ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
+                             const std::vector<const PakEntry*>& entries,
+                             const std::filesystem::path& dir, const ExtractOptions& options) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    Fd root(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (root.get() < 0) throw Error(dir.string() + ": cannot open target folder: " + errnoText());
+
+    ExtractResult result;
+    std::mutex lock;
+    auto report = [&](const std::string& msg) {
+        std::lock_guard<std::mutex> g(lock);
+        ++result.failed;
+        if (options.error) options.error(msg);
+    };
+
+    // Unsafe and duplicate paths are refused up front, so threads never race on one file.
+    struct Job {
+        const PakEntry* entry;
+        std::vector<std::string> parts;
+    };
+    std::vector<Job> jobs;
+    std::set<std::string> seen;
+    for (const PakEntry* e : entries) {
+        std::string reason;
+        auto parts = safeComponents(e->path, &reason);
+        if (!parts) {
+            report(pak->name() + ": " + e->path + ": unsafe path (" + reason + "), not extracted");
+            continue;
+        }
+        if (!seen.insert(e->path).second) {
+            report(pak->name() + ": " + e->path + ": duplicate path in the pak, later copy not extracted");
+            continue;
+        }
+        jobs.push_back({e, std::move(*parts)});
+    }
+
+    std::atomic<std::size_t> next{0}, done{0}, written{0};
+    std::atomic<std::uint64_t> bytes{0};
+    auto work = [&] {
+        while (true) {
+            std::size_t i = next.fetch_add(1);
+            if (i >= jobs.size()) return;
+            try {
+                writeEntry(pak, *jobs[i].entry, root.get(), jobs[i].parts);
+                bytes += jobs[i].entry->uncompressedSize;
+                ++written;
+            } catch (const Error& err) {
+                report(err.what());
+            }
+            std::size_t d = ++done;
+            if (options.progress) {
+                std::lock_guard<std::mutex> g(lock);
+                std::fprintf(stderr, "\r%zu/%zu files", d, jobs.size());
+                if (d == jobs.size()) std::fprintf(stderr, "\n");
+            }
+        }
+    };
+    unsigned n = std::max(1u, std::min<unsigned>(options.jobs, unsigned(jobs.size())));
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < n; ++t) threads.emplace_back(work);
+    work();
+    for (auto& t : threads) t.join();
+    result.written = written;
+    result.bytes = bytes;
+    return result;
+}
+
+}  // namespace pakfs::archive

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "archive/PakIndex.hpp"
+
+namespace pakfs::archive {
+
+// Splits a pak path into components that are safe to create under a target folder: no empty,
+// "." or ".." parts, no NUL, not absolute. Returns nullopt (with the reason) otherwise.
+std::optional<std::vector<std::string>> safeComponents(const std::string& path,
+                                                       std::string* reason = nullptr);
+
+struct ExtractOptions {
+    unsigned jobs = 1;
+    bool progress = false;                            // a progress line on stderr
+    std::function<void(const std::string&)> error;    // one line per failed entry
+};
+
+struct ExtractResult {
+    std::size_t written = 0;
+    std::size_t failed = 0;
+    std::uint64_t bytes = 0;
+};
+
+// Extracts entries under `dir`, each to a temp file renamed into place. Creates folders
+// through directory handles without following symlinks, so nothing lands outside `dir`.
+// A failing entry is reported and skipped; the others carry on.
+ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
+                             const std::vector<const PakEntry*>& entries,
+                             const std::filesystem::path& dir, const ExtractOptions& options);
+
+}  // namespace pakfs::archive

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "archive/File.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace pakfs::archive {
+
+namespace {
+std::string sysError(const std::string& what, const std::string& name) {
+    return name + ": " + what + ": " + std::strerror(errno);
+}
+}  // namespace
+
+std::shared_ptr<InputFile> InputFile::open(const std::filesystem::path& path) {
+    std::string name = path.string();
+    int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error(sysError("cannot open", name));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        ::close(fd);
+        throw Error(sysError("cannot stat", name));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw Error(name + ": not a regular file");
+    }
+    return std::shared_ptr<InputFile>(
+        new InputFile(fd, name, std::uint64_t(st.st_size), std::int64_t(st.st_mtime)));
+}
+
+InputFile::InputFile(int fd, std::string name, std::uint64_t size, std::int64_t mtime)
+    : fd_(fd), name_(std::move(name)), size_(size), mtime_(mtime) {}
+
+InputFile::~InputFile() { ::close(fd_); }
+
+void InputFile::readAt(std::uint64_t offset, std::uint8_t* dst, std::size_t n) const {
+    if (offset > size_ || n > size_ - offset)
+        throw TruncatedError(name_ + ": file is truncated (needs " + std::to_string(n) +
+                             " bytes at offset " + std::to_string(offset) + ", file has " +
+                             std::to_string(size_) + ")");
+    while (n > 0) {
+        ssize_t got = ::pread(fd_, dst, n, off_t(offset));
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            throw Error(sysError("read error", name_));
+        }
+        if (got == 0)
+            throw TruncatedError(name_ + ": file shrank while reading (offset " +
+                                 std::to_string(offset) + ")");
+        dst += got;
+        n -= std::size_t(got);
+        offset += std::uint64_t(got);
+    }
+}
+
+Bytes InputFile::readAt(std::uint64_t offset, std::size_t n) const {
+    Bytes out(n);
+    readAt(offset, out.data(), n);
+    return out;
+}
+
+void ByteRange::read(std::uint64_t at, std::uint8_t* dst, std::size_t n) const {
+    if (at > size_ || n > size_ - at) throw TruncatedError(name() + ": read past the end of data");
+    if (file_)
+        file_->readAt(offset_ + at, dst, n);
+    else
+        std::memcpy(dst, memory_.data() + at, n);
+}
+
+const std::string& ByteRange::name() const {
+    static const std::string memoryName = "<memory>";
+    return file_ ? file_->name() : memoryName;
+}
+
+AtomicOutputFile::AtomicOutputFile(const std::filesystem::path& dest) : dest_(dest) {
+    std::filesystem::path dir = dest.parent_path();
+    if (dir.empty()) dir = ".";
+    std::string tmpl = (dir / ("." + dest.filename().string() + ".tmp-XXXXXX")).string();
+    fd_ = ::mkstemp(tmpl.data());
+    if (fd_ < 0) throw Error(sysError("cannot create a temporary file", tmpl));
+    tempPath_ = tmpl;
+}
+
+AtomicOutputFile::~AtomicOutputFile() {
+    if (fd_ >= 0) {
+        ::close(fd_);
+        ::unlink(tempPath_.c_str());
+    }
+}
+
+void AtomicOutputFile::write(ByteSpan data) {
+    writeAt(size_, data);
+}
+
+void AtomicOutputFile::writeAt(std::uint64_t offset, ByteSpan data) {
+    const std::uint8_t* p = data.data();
+    std::size_t n = data.size();
+    std::uint64_t at = offset;
+    while (n > 0) {
+        ssize_t put = ::pwrite(fd_, p, n, off_t(at));
+        if (put < 0) {
+            if (errno == EINTR) continue;
+            throw Error(sysError("write error", dest_.string()));
+        }
+        p += put;
+        n -= std::size_t(put);
+        at += std::uint64_t(put);
+    }
+    size_ = std::max(size_, at);
+}
+
+void AtomicOutputFile::commit() {
+    if (::fchmod(fd_, 0644) != 0 || ::fsync(fd_) != 0)
+        throw Error(sysError("cannot finish writing", dest_.string()));
+    if (::close(fd_) != 0) {
+        fd_ = -1;
+        ::unlink(tempPath_.c_str());
+        throw Error(sysError("cannot finish writing", dest_.string()));
+    }
+    fd_ = -1;
+    if (::rename(tempPath_.c_str(), dest_.c_str()) != 0) {
+        int err = errno;
+        ::unlink(tempPath_.c_str());
+        errno = err;
+        throw Error(sysError("cannot rename the finished file into place", dest_.string()));
+    }
+}
+
+}  // namespace pakfs::archive

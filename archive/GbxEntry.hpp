@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// gbx entries: decoded (and encoded) by running the gbx reader over the game's pipeline.
+#pragma once
+
+#include <memory>
+
+#include "archive/PakIndex.hpp"
+
+namespace pakfs::archive {
+
+// Decodes a gbx entry byte-exactly; throws Error naming the pak, entry and reason when the
+// entry cannot be decoded exactly.
+Bytes decodeGbxEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry);
+
+// How to encrypt a gbx entry so the game's reader decodes it.
+struct GbxEncoding {
+    std::vector<std::uint64_t> ivXorPerSegment;  // ivXor the reader holds at each segment
+    std::uint32_t classId = 0;                   // main class ID, for the file table
+    Bytes metadata;                              // dataless gbx record
+};
+
+// Parses `content` through a simulation of the reader's pipeline over `payload` (the zlib
+// stream when compressed, else the content) and records the ivXor of each segment. Throws Error
+// naming the file when the gbx reader cannot parse it.
+GbxEncoding planGbxEntry(ByteSpan content, ByteSpan payload, bool compressed,
+                         const std::string& packPath);
+
+}  // namespace pakfs::archive

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "archive/PakWriter.hpp"
+
+#include <fnmatch.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "archive/EntryEncoder.hpp"
+#include "archive/Metadata.hpp"
+#include "archive/Streams.hpp"
+
+namespace fs = std::filesystem;
+
+namespace pakfs::archive {
+
+namespace {
+
+struct SourceFolder {
+    std::int32_t parent;
+    std::string name;  // with trailing backslash, as the pak stores it
+    fs::path disk;
+};
+
+struct SourceFile {
+    std::int32_t folder;
+    std::string name;
+    std::string packPath;  // "/"-joined, for messages, globs and --base matching
+    fs::path disk;
+};
+
+std::string lowerExtension(const std::string& name) {
+    auto dot = name.rfind('.');
+    if (dot == std::string::npos) return {};
+    std::string ext = name.substr(dot);
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    return ext;
+}
+
+void checkName(const fs::path& disk, const std::string& name) {
+    if (name.find('\\') != std::string::npos)
+        throw Error(disk.string() + ": a name with a backslash cannot be stored in a pak");
+    if (name.size() > 0x1000) throw Error(disk.string() + ": name too long for a pak");
+}
+
+// Folders in depth-first pre-order; files: root files first, then each folder's files in
+// folder order (the order the game's own packs use).
+void scan(const fs::path& root, std::vector<SourceFolder>& folders, std::vector<SourceFile>& files,
+          const PackOptions& options) {
+    std::vector<std::vector<SourceFile>> filesByFolder(1);  // [0] = root
+    std::function<void(const fs::path&, std::int32_t, const std::string&)> walk =
+        [&](const fs::path& dir, std::int32_t folderIndex, const std::string& prefix) {
+            std::vector<fs::directory_entry> items;
+            std::error_code ec;
+            for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+                items.push_back(*it);
+            if (ec) throw Error(dir.string() + ": cannot list folder: " + ec.message());
+            std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+                return a.path().filename().string() < b.path().filename().string();
+            });
+            std::vector<fs::directory_entry> subdirs;
+            for (const auto& item : items) {
+                std::string name = item.path().filename().string();
+                if (item.is_directory()) {
+                    subdirs.push_back(item);
+                } else if (item.is_regular_file()) {
+                    checkName(item.path(), name);
+                    filesByFolder[std::size_t(folderIndex + 1)].push_back(
+                        {folderIndex, name, prefix + name, item.path()});
+                } else if (options.warn) {
+                    options.warn(item.path().string() + ": not a regular file, left out");
+                }
+            }
+            for (const auto& sub : subdirs) {
+                std::string name = sub.path().filename().string();
+                checkName(sub.path(), name);
+                folders.push_back({folderIndex, name + "\\", sub.path()});
+                filesByFolder.emplace_back();
+                std::int32_t index = std::int32_t(folders.size() - 1);
+                walk(sub.path(), index, prefix + name + "/");
+            }
+        };
+    if (!fs::is_directory(root)) throw Error(root.string() + ": not a folder");
+    walk(root, -1, "");
+    for (auto& group : filesByFolder)
+        for (auto& f : group) files.push_back(std::move(f));
+}
+
+Bytes readWholeFile(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(path.string() + ": cannot open");
+    Bytes data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw Error(path.string() + ": read error");
+    if (data.size() > 0xFFFFFFFFu) throw Error(path.string() + ": too large for a pak (4 GiB)");
+    return data;
+}
+
+
+std::uint64_t randomU64() {
+    std::uint8_t b[8];
+    randomBytes(b);
+    return loadLE64(b);
+}
+
+}  // namespace
+
+std::uint32_t classIdForExtension(const std::string& fileName) {
+    static const std::pair<const char*, std::uint32_t> table[] = {
+        {".txt", 0x09041000}, {".xml", 0x09041000}, {".ini", 0x09041000}, {".dds", 0x09024000},
+        {".tga", 0x09023000}, {".jpg", 0x09022000}, {".png", 0x0903D000}, {".wav", 0x09031000},
+        {".ogg", 0x0905A000}, {".bik", 0x0905F000}, {".zip", 0x09084000},
+    };
+    std::string ext = lowerExtension(fileName);
+    for (auto& [e, id] : table)
+        if (ext == e) return id;
+    return 0x09020000;  // CPlugFile
+}
+
+void encryptSegments(Bytes& data, std::uint64_t iv, const std::vector<std::uint64_t>& ivXorPerSegment,
+                     const Blowfish& cipher) {
+    for (std::size_t k = 0, at = 0; at < data.size(); ++k, at += kSegmentSize) {
+        if (k < ivXorPerSegment.size()) iv ^= ivXorPerSegment[k];
+        std::size_t n = std::min(kSegmentSize, data.size() - at);
+        cipher.cbcEncrypt(data.data() + at, n, iv);
+    }
+}
+
+PackResult writePak(const fs::path& sourceDir, const fs::path& output, const PakKey& key,
+                    const PackOptions& options) {
+    std::vector<SourceFolder> folders;
+    std::vector<SourceFile> files;
+    scan(sourceDir, folders, files, options);
+    if (folders.size() > 0x7FFFFFFF || files.size() > 0x7FFFFFFF)
+        throw Error(sourceDir.string() + ": too many files for a pak");
+
+    Blowfish cipher(key);
+    PackResult result;
+    result.folders = folders.size();
+
+    // The header's size depends only on names, so data can be written right after it.
+    std::uint64_t headerSize = 16 + 4 * 4 + 16 + 4 + 4 + 4;
+    for (const auto& f : folders) headerSize += 4 + 4 + f.name.size();
+    for (const auto& f : files) headerSize += 4 + 4 + f.name.size() + 4 * 5 + 8;
+    const std::uint64_t dataOffset = 0x14 + roundUp8(headerSize);
+    if (dataOffset > 0xFFFFFFFFu) throw Error(output.string() + ": header too large");
+
+    AtomicOutputFile out(output);
+    struct Row {
+        std::uint32_t uncompressedSize, compressedSize, offset, classId;
+        std::uint64_t flags;
+    };
+    std::vector<Row> rows;
+    std::map<std::uint32_t, Bytes> metadata;
+    std::uint64_t dataPos = 0;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const SourceFile& f = files[i];
+        Bytes content = readWholeFile(f.disk);
+        result.bytesIn += content.size();
+        EncodedEntry encoded = encodeEntry(content, f.packPath, f.name, cipher, options);
+        Row row{std::uint32_t(content.size()), encoded.compressedSize, std::uint32_t(dataPos),
+                encoded.classId, encoded.flags};
+        if (encoded.compressed) ++result.compressed;
+        if (!encoded.metadata.empty()) metadata[std::uint32_t(i)] = std::move(encoded.metadata);
+        if (dataOffset + dataPos + encoded.blob.size() > 0xFFFFFFFFu)
+            throw Error(output.string() + ": the pak would exceed 4 GiB, the format's limit");
+        out.writeAt(dataOffset + dataPos, encoded.blob);
+        dataPos += encoded.blob.size();
+        rows.push_back(row);
+        if (options.progress) options.progress(i + 1, files.size());
+    }
+
+    // Metadata section: zlib stream padded to whole segments, then encrypted.
+    Bytes metaPlain = writeMetadataRecords(metadata);
+    Bytes metaZ = zlibCompress(metaPlain, 9, output.string() + ": metadata");
+    std::uint32_t metaCompressedSize = std::uint32_t(metaZ.size());
+    metaZ.resize((metaZ.size() + kSegmentSize - 1) / kSegmentSize * kSegmentSize, 0);
+    std::uint64_t metaIv = randomU64();
+    encryptSegments(metaZ, metaIv, {}, cipher);
+    const std::uint64_t metaOffset = dataOffset + dataPos;
+    if (metaOffset + 8 + metaZ.size() > 0xFFFFFFFFu)
+        throw Error(output.string() + ": the pak would exceed 4 GiB, the format's limit");
+    Bytes metaBlob(8);
+    storeLE64(metaBlob.data(), metaIv);
+    metaBlob.insert(metaBlob.end(), metaZ.begin(), metaZ.end());
+    out.writeAt(metaOffset, metaBlob);
+
+    // Header plaintext, MD5 over it with the MD5 field zeroed, then encryption.
+    Bytes header;
+    ByteWriter w(header);
+    for (int i = 0; i < 16; ++i) w.u8(0);
+    w.u32(std::uint32_t(metaOffset));
+    w.u32(std::uint32_t(dataOffset));
+    w.u32(std::uint32_t(metaPlain.size()));
+    w.u32(metaCompressedSize);
+    for (int i = 0; i < 16; ++i) w.u8(0);
+    w.u32(0);  // flags
+    w.u32(std::uint32_t(folders.size()));
+    std::vector<std::string> folderNames;
+    for (const auto& f : folders) {
+        w.u32(std::uint32_t(f.parent));
+        w.string(f.name);
+        folderNames.push_back(f.name);
+    }
+    const std::uint64_t folderListEnd = header.size();
+    w.u32(std::uint32_t(files.size()));
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        w.u32(std::uint32_t(files[i].folder));
+        w.string(files[i].name);
+        w.u32(0);
+        w.u32(rows[i].uncompressedSize);
+        w.u32(rows[i].compressedSize);
+        w.u32(rows[i].offset);
+        w.u32(rows[i].classId);
+        w.u64(rows[i].flags);
+    }
+    if (header.size() != headerSize) throw Error("internal error: header size mismatch");
+    Md5Digest digest = md5(header);
+    std::copy(digest.begin(), digest.end(), header.begin());
+    header.resize(roundUp8(header.size()), 0);
+
+    // The reader mixes the folder ivXor after the folder list; it takes effect at the first
+    // segment refill from there (a read that starts exactly on a boundary refills after it).
+    std::vector<std::uint64_t> ivXor;
+    if (auto input = headerIvXorInput(folderNames)) {
+        std::size_t segment = std::size_t((folderListEnd + kSegmentSize - 1) / kSegmentSize);
+        ivXor.assign(segment + 1, 0);
+        ivXor[segment] = calcIvXor(0, *input);
+    }
+    std::uint64_t headerIv = randomU64();
+    encryptSegments(header, headerIv, ivXor, cipher);
+    Bytes start;
+    start.insert(start.end(), {'N', 'a', 'd', 'e', 'o', 'P', 'a', 'k'});
+    ByteWriter sw(start);
+    sw.u32(3);
+    sw.u64(headerIv);
+    sw.bytes(header);
+    out.writeAt(0, start);
+    result.bytesOut = out.size();
+    result.files = files.size();
+    out.commit();
+    return result;
+}
+
+}  // namespace pakfs::archive

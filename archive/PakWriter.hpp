@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "archive/PakIndex.hpp"
+
+namespace pakfs::archive {
+
+struct PackOptions {
+    int level = 9;                     // zlib level 1..9; 0 stores every entry
+    std::vector<std::string> rawGlobs;  // gbx files stored without the per-node ivXor
+    std::filesystem::path base;         // repack: copy unchanged entries from this pak
+    std::function<void(const std::string&)> warn;       // warnings (stderr in the CLI)
+    std::function<void(std::size_t, std::size_t)> progress;  // files done, total
+};
+
+struct PackResult {
+    std::size_t files = 0;
+    std::size_t folders = 0;
+    std::size_t compressed = 0;
+    std::size_t copiedFromBase = 0;
+    std::uint64_t bytesIn = 0;
+    std::uint64_t bytesOut = 0;
+};
+
+// Builds a version 3 pak from a folder tree; writes to a temp file and renames it into place.
+PackResult writePak(const std::filesystem::path& sourceDir, const std::filesystem::path& output,
+                    const PakKey& key, const PackOptions& options);
+
+// Encrypts plaintext (a multiple of 8 bytes) in place as the game's reader will decode it:
+// CBC from `iv`, xoring ivXorPerSegment[k] into the chaining value at the start of segment k.
+void encryptSegments(Bytes& data, std::uint64_t iv, const std::vector<std::uint64_t>& ivXorPerSegment,
+                     const Blowfish& cipher);
+
+// The pak file table's class ID for a plain file, from its extension.
+std::uint32_t classIdForExtension(const std::string& fileName);
+
+}  // namespace pakfs::archive

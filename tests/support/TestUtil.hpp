@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <crypto++/sha.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/Bytes.hpp"
+
+namespace pakfs::test {
+
+inline std::string sha256Hex(ByteSpan data) {
+    std::uint8_t digest[32];
+    CryptoPP::SHA256().CalculateDigest(digest, data.data(), data.size());
+    return hexString(digest);
+}
+
+inline Bytes readFile(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+inline void writeFile(const std::filesystem::path& p, ByteSpan data) {
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream out(p, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size()));
+}
+
+// Rows of a tab-separated file, skipping lines that start with '#' and the header row.
+inline std::vector<std::vector<std::string>> readTsv(const std::filesystem::path& p,
+                                                     bool skipHeader = true) {
+    std::ifstream in(p);
+    std::vector<std::vector<std::string>> rows;
+    std::string line;
+    bool first = true;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.empty() || line[0] == '#') continue;
+        if (first && skipHeader) {
+            first = false;
+            continue;
+        }
+        first = false;
+        std::vector<std::string> cols;
+        std::size_t start = 0;
+        while (true) {
+            auto tab = line.find('\t', start);
+            cols.push_back(line.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
+            if (tab == std::string::npos) break;
+            start = tab + 1;
+        }
+        rows.push_back(std::move(cols));
+    }
+    return rows;
+}
+
+inline Bytes fromHex(const std::string& hex) {
+    Bytes out(hex.size() / 2);
+    if (!parseHex(hex, out)) throw std::runtime_error("bad hex in test data: " + hex);
+    return out;
+}
+
+// A scratch folder removed at the end of the test.
+class TempDir {
+public:
+    TempDir() {
+        std::string tmpl = (std::filesystem::temp_directory_path() / "pakfs-test-XXXXXX").string();
+        if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+        path_ = tmpl;
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+    }
+    const std::filesystem::path& path() const { return path_; }
+    std::filesystem::path operator/(const std::string& s) const { return path_ / s; }
+
+private:
+    std::filesystem::path path_;
+};
+
+// Runs a command through the shell; returns exit code, stdout and stderr.
+struct RunResult {
+    int code;
+    std::string out;
+    std::string err;
+};
+RunResult run(const std::string& command);
+
+}  // namespace pakfs::test

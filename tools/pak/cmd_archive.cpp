@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// pak info / ls / cat / extract / pack / check
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "archive/EntryReader.hpp"
+#include "archive/PakIndex.hpp"
+#include "archive/PakWriter.hpp"
+#include "archive/Extract.hpp"
+#include "tools/pak/Commands.hpp"
+#include "tools/pak/KeyArgs.hpp"
+
+namespace fs = std::filesystem;
+using namespace pakfs::archive;
+
+namespace pakfs::cli {
+
+namespace {
+
+std::string hexFlags(std::uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOptions& keys) {
+    std::vector<std::string> warnings;
+    PakKey key = resolveKey(path, keys, &warnings);
+    for (const auto& w : warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
+    auto pak = PakIndex::open(path, key);
+    if (!pak->metadataError().empty())
+        std::fprintf(stderr, "pak: warning: %s\n", pak->metadataError().c_str());
+    return pak;
+}
+
+void writeAll(int fd, ByteSpan data, const std::string& what) {
+    const std::uint8_t* p = data.data();
+    std::size_t n = data.size();
+    while (n > 0) {
+        ssize_t put = ::write(fd, p, n);
+        if (put < 0) {
+            if (errno == EINTR) continue;
+            throw Error(what + ": write error: " + std::strerror(errno));
+        }
+        p += put;
+        n -= std::size_t(put);
+    }
+}
+
+const PakEntry* findEntry(const PakIndex& pak, const std::string& path) {
+    for (const auto& e : pak.entries())
+        if (e.path == path) return &e;
+    auto lower = [](std::string s) {
+        for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+        return s;
+    };
+    std::string want = lower(path);
+    for (const auto& e : pak.entries())
+        if (lower(e.path) == want) return &e;
+    return nullptr;
+}
+
+// Whether an entry was asked for: exact path or a folder prefix.
+bool selected(const std::vector<std::string>& wanted, const std::string& path) {
+    if (wanted.empty()) return true;
+    for (std::string w : wanted) {
+        while (!w.empty() && w.back() == '/') w.pop_back();
+        if (path == w || (path.size() > w.size() && path.starts_with(w) && path[w.size()] == '/'))
+            return true;
+    }
+    return false;
+}
+
+void printInfoV6(const InputFile& file) {
+    PackGbxHeader h = readPackGbxHeader(file);
+    std::printf("file: %s\nversion: %u (ManiaPlanet .Pack.Gbx)\n", file.name().c_str(), h.version);
+    std::printf("contents checksum: %s\n", hexString(h.contentsChecksum).c_str());
+    std::printf("decrypt flags: 0x%08x\n", h.decryptFlags);
+    if (h.headerMaxSize) std::printf("header max size: 0x%x\n", *h.headerMaxSize);
+    auto show = [](const char* label, const std::string& v) {
+        if (!v.empty()) std::printf("%s: %s\n", label, v.c_str());
+    };
+    show("author login", h.authorLogin);
+    show("author nick", h.authorNick);
+    show("author zone", h.authorZone);
+    show("author extra", h.authorExtra);
+    show("manialink url", h.manialinkUrl);
+    show("download url", h.downloadUrl);
+    show("comment", h.comment);
+    show("title id", h.titleId);
+    show("usage subdir", h.usageSubDir);
+    show("creation build info", h.creationBuildInfo);
+    show("author url", h.authorUrl);
+    if (h.creationDate) std::printf("creation date: 0x%016llx\n", (unsigned long long)*h.creationDate);
+    for (const auto& p : h.includedPacks) std::printf("included pack: %s\n", p.c_str());
+    std::printf("entries: not supported yet for version %u\n", h.version);
+}
+
+}  // namespace
+
+void addArchiveCommands(CLI::App& app, int& exitCode) {
+    // ---- info
+    {
+        auto* cmd = app.add_subcommand("info", "Show a pak's header (version 3; public header of 6+)");
+        auto keys = std::make_shared<KeyOptions>();
+        auto pakPath = std::make_shared<std::string>();
+        cmd->add_option("PAK", *pakPath, "The .pak file")->required();
+        addKeyOptions(cmd, *keys);
+        cmd->callback([=, &exitCode] {
+            auto file = InputFile::open(*pakPath);
+            std::uint32_t version = readPakVersion(*file);
+            if (version >= 6) {
+                printInfoV6(*file);
+                return;
+            }
+            auto pak = openPak(*pakPath, *keys);
+            std::uint64_t stored = 0, packed = 0;
+            for (const auto& e : pak->entries()) {
+                stored += e.uncompressedSize;
+                packed += e.cipherSize() + 8;
+            }
+            std::printf("file: %s\nversion: %u\n", pak->name().c_str(), pak->version());
+            std::printf("header iv: %016llx\n", (unsigned long long)pak->headerIv());
+            std::printf("header md5: %s (verified)\n", hexString(pak->headerMd5()).c_str());
+            std::printf("header flags: 0x%08x\n", pak->flags());
+            std::printf("header ivxor: %016llx\n", (unsigned long long)pak->headerIvXor());
+            std::printf("data offset: %u\nmetadata offset: %u\n", pak->dataOffset(),
+                        pak->metaDataOffset());
+            std::printf("metadata size: %u (compressed %u), records: %zu\n",
+                        pak->metaDataUncompressedSize(), pak->metaDataCompressedSize(),
+                        pak->metadata().size());
+            std::printf("folders: %zu\nfiles: %zu\n", pak->folders().size(), pak->entries().size());
+            std::printf("content bytes: %llu (stored as %llu)\n", (unsigned long long)stored,
+                        (unsigned long long)packed);
+            exitCode = pak->metadataError().empty() ? kExitOk : kExitBadInput;
+        });
+    }
+    // ---- ls
+    {
+        auto* cmd = app.add_subcommand("ls", "List the files in a pak, one path per line");
+        auto keys = std::make_shared<KeyOptions>();
+        auto pakPath = std::make_shared<std::string>();
+        auto longFormat = std::make_shared<bool>(false);
+        auto json = std::make_shared<bool>(false);
+        cmd->add_option("PAK", *pakPath, "The .pak file")->required();
+        cmd->add_flag("-l,--long", *longFormat,
+                      "Also show size, compressed size, class ID, flags and kind "
+                      "(gbx = a gbx file, decoded through the gbx pipeline)");
+        cmd->add_flag("--json", *json,
+                      "JSON list of {path, size, compressed_size, class_id, flags, compressed, gbx}");
+        addKeyOptions(cmd, *keys);
+        cmd->callback([=] {
+            auto pak = openPak(*pakPath, *keys);
+            if (*json) {
+                nlohmann::json list = nlohmann::json::array();
+                for (const auto& e : pak->entries()) {
+                    list.push_back({{"path", e.path},
+                                    {"size", e.uncompressedSize},
+                                    {"compressed_size", e.compressedSize},
+                                    {"class_id", hex32(e.classId)},
+                                    {"flags", hexFlags(e.flags)},
+                                    {"compressed", e.compressed()},
+                                    {"gbx", isGbxEntry(*pak, e)}});
+                }
+                std::cout << list.dump(2) << "\n";
+                return;
+            }
+            for (const auto& e : pak->entries()) {
+                if (*longFormat)
+                    std::printf("%10u %10u %s %s %-4s %s\n", e.uncompressedSize, e.compressedSize,
+                                hex32(e.classId).c_str(), hexFlags(e.flags).c_str(),
+                                isGbxEntry(*pak, e) ? "gbx" : "-", e.path.c_str());
+                else
+                    std::printf("%s\n", e.path.c_str());
+            }
+        });
+    }
+    // ---- cat
+    {
+        auto* cmd = app.add_subcommand("cat", "Write one file of a pak to standard output");
+        auto keys = std::make_shared<KeyOptions>();
+        auto pakPath = std::make_shared<std::string>();
+        auto path = std::make_shared<std::string>();
+        cmd->add_option("PAK", *pakPath, "The .pak file")->required();
+        cmd->add_option("PATH", *path, "Path inside the pak, with / (case-insensitive fallback)")
+            ->required();
+        addKeyOptions(cmd, *keys);
+        cmd->callback([=] {
+            auto pak = openPak(*pakPath, *keys);
+            const PakEntry* e = findEntry(*pak, *path);
+            if (!e) throw Error(pak->name() + ": no file \"" + *path + "\" in the pak");
+            // Decode whole before writing: a failure must not leave partial output behind.
+            Bytes data = readEntry(pak, *e);
+            writeAll(STDOUT_FILENO, data, "standard output");
+        });
+    }
+    // ---- extract
+    {
+        auto* cmd = app.add_subcommand(
+            "extract",
+            "Extract files (all, or the PATHs and folders named) into DIR; never writes outside DIR");
+        auto keys = std::make_shared<KeyOptions>();
+        auto pakPath = std::make_shared<std::string>();
+        auto dir = std::make_shared<std::string>(".");
+        auto paths = std::make_shared<std::vector<std::string>>();
+        auto quiet = std::make_shared<bool>(false);
+        auto jobs = std::make_shared<unsigned>(0);
+        cmd->add_option("PAK", *pakPath, "The .pak file")->required();
+        cmd->add_option("DIR", *dir, "Target folder (default: the current folder)");
+        cmd->add_option("PATH", *paths, "Files or folders inside the pak to extract");
+        cmd->add_flag("-q,--quiet", *quiet, "No progress line");
+        cmd->add_option("-j,--jobs", *jobs, "Threads (default: all cores)");
+        addKeyOptions(cmd, *keys);
+        cmd->callback([=, &exitCode] {
+            auto pak = openPak(*pakPath, *keys);
+            std::vector<const PakEntry*> todo;
+            for (const auto& e : pak->entries())
+                if (selected(*paths, e.path)) todo.push_back(&e);
+            for (const auto& want : *paths) {
+                bool any = false;
+                for (const auto* e : todo) any = any || selected({want}, e->path);
+                if (!any) {
+                    std::fprintf(stderr, "pak: %s: no file or folder \"%s\" in the pak\n",
+                                 pak->name().c_str(), want.c_str());
+                    exitCode = kExitBadInput;
+                }
+            }
+            ExtractOptions opts;
+            opts.jobs = *jobs ? *jobs : std::max(1u, std::thread::hardware_concurrency());
+            opts.progress = !*quiet && ::isatty(STDERR_FILENO);
+            opts.error = [](const std::string& msg) { std::fprintf(stderr, "pak: %s\n", msg.c_str()); };
+            ExtractResult r = extractEntries(pak, todo, *dir, opts);
+            if (r.failed > 0) {
+                std::fprintf(stderr, "pak: %zu of %zu files could not be extracted\n", r.failed,
+                             todo.size());
+                exitCode = kExitBadInput;
+            }
+        });
+    }
+    // ---- pack
+    {
+        auto* cmd = app.add_subcommand(
+            "pack",
+            "Build a pak (version 3) from a folder tree; the key comes from --key/--key-file or "
+            "from the packlist entry named like OUT");
+        auto keys = std::make_shared<KeyOptions>();
+        auto src = std::make_shared<std::string>();
+        auto out = std::make_shared<std::string>();
+        auto options = std::make_shared<PackOptions>();
+        auto base = std::make_shared<std::string>();
+        auto quiet = std::make_shared<bool>(false);
+        cmd->add_option("SRCDIR", *src, "Folder to pack")->required();
+        cmd->add_option("OUT", *out, "The .pak to write (written to a temp file, then renamed)")
+            ->required();
+        cmd->add_option("--level", options->level,
+                        "zlib level 1-9 (default 9); 0 stores every file uncompressed")
+            ->check(CLI::Range(0, 9));
+        cmd->add_option("--raw", options->rawGlobs,
+                        "Store gbx files matching GLOB without the per-node ivXor (the game will "
+                        "not read them right); may be repeated");
+        cmd->add_option("--base", *base,
+                        "Original pak: files whose path and content are unchanged are copied "
+                        "as their original encrypted bytes (same key)");
+        cmd->add_flag("-q,--quiet", *quiet, "No progress line");
+        addKeyOptions(cmd, *keys);
+        cmd->callback([=] {
+            PakKey key = resolveKey(*out, *keys);
+            PackOptions opts = *options;
+            opts.base = *base;
+            opts.warn = [](const std::string& m) { std::fprintf(stderr, "pak: warning: %s\n", m.c_str()); };
+            if (!*quiet && ::isatty(STDERR_FILENO))
+                opts.progress = [](std::size_t done, std::size_t total) {
+                    std::fprintf(stderr, "\r%zu/%zu files", done, total);
+                    if (done == total) std::fprintf(stderr, "\n");
+                };
+            PackResult r = writePak(*src, *out, key, opts);
+            std::fprintf(stderr, "%s: %zu files in %zu folders, %zu compressed, %zu copied from base, %llu -> %llu bytes\n",
+                         out->c_str(), r.files, r.folders, r.compressed, r.copiedFromBase,
+                         (unsigned long long)r.bytesIn, (unsigned long long)r.bytesOut);
+        });
+    }
+    // ---- check
+    {
+        auto* cmd = app.add_subcommand("check", "Decode every file of a pak and print a summary");
+        auto keys = std::make_shared<KeyOptions>();
+        auto pakPath = std::make_shared<std::string>();
+        cmd->add_option("PAK", *pakPath, "The .pak file")->required();
+        addKeyOptions(cmd, *keys);
+        cmd->callback([=, &exitCode] {
+            auto pak = openPak(*pakPath, *keys);
+            std::size_t ok = 0, gbxOk = 0, bad = 0;
+            for (const auto& e : pak->entries()) {
+                try {
+                    bool gbx = isGbxEntry(*pak, e);
+                    std::uint64_t n = 0;
+                    readEntry(pak, e, [&](ByteSpan b) { n += b.size(); });
+                    if (n != e.uncompressedSize) throw Error(pak->name() + ": " + e.path + ": size mismatch");
+                    ++ok;
+                    if (gbx) ++gbxOk;
+                } catch (const Error& err) {
+                    ++bad;
+                    std::printf("undecodable: %s\n", err.what());
+                }
+            }
+            std::printf("%zu files: %zu decoded (%zu gbx), %zu undecodable\n",
+                        pak->entries().size(), ok, gbxOk, bad);
+            if (bad > 0 || !pak->metadataError().empty()) exitCode = kExitBadInput;
+        });
+    }
+}
+
+}  // namespace pakfs::cli
