@@ -172,10 +172,12 @@ void PakIndex::readMetadata() {
         if (metaDataOffset_ < dataOffset_ || std::uint64_t(metaDataOffset_) + 8 > f.size())
             throw Error("offset " + std::to_string(metaDataOffset_) + " is outside the file");
         std::uint64_t iv = loadLE64(f.readAt(metaDataOffset_, 8).data());
-        std::uint64_t cryptSize = (f.size() - metaDataOffset_ - 8) & ~std::uint64_t(7);
-        if (metaDataCompressedSize_ > cryptSize)
-            throw Error("compressed size " + std::to_string(metaDataCompressedSize_) +
-                        " runs past the end of the file");
+        // The game reads the section in whole 256-byte segments.
+        std::uint64_t cryptSize =
+            (std::uint64_t(metaDataCompressedSize_) + kSegmentSize - 1) / kSegmentSize * kSegmentSize;
+        if (std::uint64_t(metaDataOffset_) + 8 + cryptSize > f.size())
+            throw TruncatedError("section of " + std::to_string(cryptSize) +
+                                 " bytes runs past the end of the file (truncated)");
         CryptedStream crypted(ByteRange(file_, metaDataOffset_ + 8, cryptSize), cipher_.get(), iv,
                               cryptSize);
         ZlibStage zlib(crypted, metaDataCompressedSize_, metaDataUncompressedSize_,

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// pak pack -> read back, on generated trees.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "archive/EntryReader.hpp"
+#include "archive/Extract.hpp"
+#include "archive/PakIndex.hpp"
+#include "archive/PakWriter.hpp"
+#include "archive/Streams.hpp"
+#include "tests/support/TestUtil.hpp"
+
+using namespace pakfs;
+using namespace pakfs::archive;
+namespace fs = std::filesystem;
+
+namespace {
+
+PakKey testKey() {
+    PakKey k{};
+    for (int i = 0; i < 16; ++i) k[std::size_t(i)] = std::uint8_t(0xA0 + i);
+    return k;
+}
+
+Bytes randomBytes(std::size_t n, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    Bytes b(n);
+    for (auto& x : b) x = std::uint8_t(rng());
+    return b;
+}
+
+Bytes textBytes(std::size_t n, std::uint32_t seed) {
+    static const char* words[] = {"track ", "block ", "stadium ", "checkpoint ", "finish\n"};
+    std::mt19937 rng(seed);
+    std::string s;
+    while (s.size() < n) s += words[rng() % 5];
+    s.resize(n);
+    return Bytes(s.begin(), s.end());
+}
+
+// Packs `tree`, reads every entry back and compares with the files.
+void checkRoundTrip(const fs::path& tree, const PackOptions& options = {}) {
+    test::TempDir out;
+    PakKey key = testKey();
+    auto pakPath = out / "test.pak";
+    writePak(tree, pakPath, key, options);
+    auto pak = PakIndex::open(pakPath, key);
+    std::size_t files = 0;
+    for (auto it = fs::recursive_directory_iterator(tree); it != fs::recursive_directory_iterator(); ++it)
+        if (it->is_regular_file()) ++files;
+    REQUIRE(pak->entries().size() == files);
+    for (const auto& e : pak->entries()) {
+        INFO(e.path);
+        Bytes want = test::readFile(tree / e.path);
+        Bytes got = readEntry(pak, e);
+        REQUIRE(got.size() == want.size());
+        CHECK(got == want);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("round trip: sizes around 8, 256 and 1024 byte boundaries, stored and compressed",
+          "[pak][roundtrip]") {
+    test::TempDir tree;
+    std::uint32_t seed = 1;
+    for (std::size_t n : {0, 1, 7, 8, 9, 15, 16, 255, 256, 257, 263, 264, 1023, 1024, 1025, 4095,
+                          4096, 65536, 300000}) {
+        test::writeFile(tree / ("random/r" + std::to_string(n) + ".bin"), randomBytes(n, seed++));
+        test::writeFile(tree / ("text/t" + std::to_string(n) + ".txt"), textBytes(n, seed++));
+    }
+    SECTION("level 9") { checkRoundTrip(tree.path()); }
+    SECTION("level 1") {
+        PackOptions o;
+        o.level = 1;
+        checkRoundTrip(tree.path(), o);
+    }
+    SECTION("stored (level 0)") {
+        PackOptions o;
+        o.level = 0;
+        checkRoundTrip(tree.path(), o);
+    }
+}
+
+TEST_CASE("round trip: deep folders and a long third folder name (header ivXor)",
+          "[pak][roundtrip]") {
+    test::TempDir tree;
+    // Folders are taken in sorted order: the third is "a/b/ThirdLongName".
+    std::string deep = "a/b/ThirdLongName/d/e/f/g/h/i/j/k";
+    test::writeFile(tree / deep / "leaf.txt", textBytes(100, 3));
+    test::writeFile(tree / "a/top.bin", randomBytes(300, 4));
+    // Enough entries that the file table crosses many 256-byte segments.
+    for (int i = 0; i < 200; ++i)
+        test::writeFile(tree / ("a/b/ThirdLongName/file_with_a_long_name_" + std::to_string(i) + ".txt"),
+                        textBytes(std::size_t(i * 13), std::uint32_t(i)));
+    test::TempDir out;
+    writePak(tree.path(), out / "x.pak", testKey(), {});
+    auto pak = PakIndex::open(out / "x.pak", testKey());
+    REQUIRE(pak->folders().size() >= 3);
+    CHECK(pak->folders()[2].name == "ThirdLongName\\");
+    CHECK(pak->headerIvXor() != 0);
+    checkRoundTrip(tree.path());
+}
+
+TEST_CASE("round trip: folder list ending exactly on a segment boundary", "[pak][roundtrip]") {
+    // Header before folders: 16+16+16+4+4 = 56 bytes; each folder adds 8 + name length.
+    // Three folders with names summing to 256-56-24 = 176 bytes end the folder list at 256.
+    test::TempDir tree;
+    std::string n1(60, 'a'), n2(60, 'b'), n3(53, 'c');  // + backslash each = 176
+    test::writeFile(tree / n1 / "x.txt", textBytes(10, 1));
+    test::writeFile(tree / n1 / n2 / "y.txt", textBytes(10, 2));
+    test::writeFile(tree / n1 / n2 / n3 / "z.txt", textBytes(10, 3));
+    for (int i = 0; i < 40; ++i) test::writeFile(tree / n1 / ("f" + std::to_string(i)), textBytes(5, 9));
+    checkRoundTrip(tree.path());
+}
+
+TEST_CASE("round trip: thousands of entries", "[pak][roundtrip]") {
+    test::TempDir tree;
+    for (int d = 0; d < 20; ++d)
+        for (int f = 0; f < 150; ++f)
+            test::writeFile(tree / ("dir" + std::to_string(d)) / ("file" + std::to_string(f) + ".dat"),
+                            randomBytes(std::size_t(f % 17), std::uint32_t(d * 1000 + f)));
+    checkRoundTrip(tree.path());
+}
+
+TEST_CASE("round trip: extraction writes the same tree", "[pak][roundtrip][extract]") {
+    test::TempDir tree, out, target;
+    test::writeFile(tree / "A/B/c.txt", textBytes(5000, 1));
+    test::writeFile(tree / "A/d.bin", randomBytes(777, 2));
+    test::writeFile(tree / "e", {});
+    writePak(tree.path(), out / "p.pak", testKey(), {});
+    auto pak = PakIndex::open(out / "p.pak", testKey());
+    std::vector<const PakEntry*> all;
+    for (const auto& e : pak->entries()) all.push_back(&e);
+    ExtractOptions o;
+    o.jobs = 3;
+    ExtractResult r = extractEntries(pak, all, target.path(), o);
+    CHECK(r.failed == 0);
+    CHECK(r.written == 3);
+    for (const char* p : {"A/B/c.txt", "A/d.bin", "e"})
+        CHECK(test::readFile(target / p) == test::readFile(tree / p));
+}
+
+TEST_CASE("the fast path and the exact pipeline agree on plain entries", "[pak][pipeline]") {
+    test::TempDir tree, out;
+    test::writeFile(tree / "t.txt", textBytes(200000, 5));
+    test::writeFile(tree / "r.bin", randomBytes(5000, 6));
+    writePak(tree.path(), out / "p.pak", testKey(), {});
+    auto pak = PakIndex::open(out / "p.pak", testKey());
+    for (const auto& e : pak->entries()) {
+        INFO(e.path);
+        Bytes fast = readEntry(pak, e);
+        // Exact path: 256-byte segments and the 0x100/0x400 zlib stage.
+        std::uint64_t at = pak->entryOffset(e);
+        std::uint64_t iv = loadLE64(pak->file()->readAt(at, 8).data());
+        CryptedStream crypted(ByteRange(pak->file(), at + 8, e.cipherSize()), &pak->cipher(), iv,
+                              e.compressed() ? e.cipherSize() : e.uncompressedSize);
+        Bytes exact(e.uncompressedSize);
+        if (e.compressed()) {
+            ZlibStage z(crypted, e.compressedSize, e.uncompressedSize, e.path);
+            z.read(exact);
+        } else {
+            crypted.read(exact);
+        }
+        CHECK(exact == fast);
+    }
+}
