@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Internal: the groups of chunk readers the built-in ChunkRegistry is made of.
+// Internal: the groups of chunk readers the built-in ChunkRegistry objects are made of.
 #pragma once
 
 #include "gbx/NodeReader.hpp"
@@ -7,10 +7,16 @@
 namespace pakfs::gbx::chunks {
 
 void registerAll(ChunkRegistry& reg);
-void registerChallenge(ChunkRegistry& reg);  // CGameCtnChallenge and its helper classes
+void registerAllHeader(ChunkRegistry& reg);
+
+void registerChallenge(ChunkRegistry& reg);  // CGameCtnChallenge and the classes of maps
 void registerCollector(ChunkRegistry& reg);  // collectors, object info, decoration, collection
 void registerMedia(ChunkRegistry& reg);      // media clips, tracks, blocks, CControlEffectSimi
 void registerGhost(ChunkRegistry& reg);      // ghosts and replays
-void registerMisc(ChunkRegistry& reg);       // CMwNod, skins, profiles, system config
+void registerMisc(ChunkRegistry& reg);       // CMwNod, skins, profiles
+
+void registerChallengeHeader(ChunkRegistry& reg);
+void registerCollectorHeader(ChunkRegistry& reg);
+void registerGhostHeader(ChunkRegistry& reg);  // replay header chunks
 
 }  // namespace pakfs::gbx::chunks

@@ -11,4 +11,10 @@ void registerAll(ChunkRegistry& reg) {
     registerMisc(reg);
 }
 
+void registerAllHeader(ChunkRegistry& reg) {
+    registerChallengeHeader(reg);
+    registerCollectorHeader(reg);
+    registerGhostHeader(reg);
+}
+
 }  // namespace pakfs::gbx::chunks

@@ -1,10 +1,149 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Ghosts (CGameGhost 0303F000, CGameCtnGhost 03092000) and replays (CGameCtnReplayRecord
+// 03093000).
 #include "gbx/ChunkReaders.hpp"
 
 namespace pakfs::gbx::chunks {
+namespace {
+
+void ghostData(NodeReader& r) {  // 0303F005: zlib-compressed samples, kept opaque
+    r.u32();                     // uncompressed size
+    std::uint32_t size = r.u32();
+    r.skip(size);
+}
+
+void nodeArray(NodeReader& r) {
+    r.u32();  // array version (10)
+    std::uint32_t n = r.count(4);
+    for (std::uint32_t i = 0; i < n; ++i) r.nodeRef();
+}
+
+void validation(NodeReader& r) {  // 03092019 (TMF), 03092011 (TMU)
+    if (r.u32() == 0) return;     // events duration
+    r.u32();
+    std::uint32_t names = r.count(4);
+    for (std::uint32_t i = 0; i < names; ++i) r.lookback();
+    std::uint32_t entries = r.count(9);
+    r.u32();
+    r.skip(std::uint64_t(entries) * 9);  // time, control name index, on/off
+    r.note("game version", r.string("game version"));
+    r.skip(12);  // exe checksum, os, cpu
+    r.string("race settings");
+    r.u32();
+}
+
+void replayVersion(NodeReader& r) {  // 03093000 (header)
+    std::uint32_t v = r.u32();
+    if (v < 3) return;
+    std::string uid;
+    r.meta(&uid);
+    r.note("map uid", uid);
+    r.u32();  // time
+    r.note("nickname", r.string("nickname"));
+    if (v < 6) return;
+    r.string("login");
+    if (v < 8) return;
+    r.u8();
+    r.lookback();  // title
+}
+
+}  // namespace
+
+void registerGhostHeader(ChunkRegistry& reg) {
+    reg.add(0x03093000, false, replayVersion);
+    reg.add(0x03093001, false, [](NodeReader& r) { r.string("xml"); });
+    reg.add(0x03093002, false, [](NodeReader& r) {  // author
+        r.skip(8);
+        r.note("author", r.string());
+        r.string();
+        r.string();
+        r.string();
+    });
+}
 
 void registerGhost(ChunkRegistry& reg) {
-    (void)reg;
+    // CGameGhost
+    reg.add(0x0303F005, false, ghostData);
+    reg.add(0x0303F006, false, [](NodeReader& r) {
+        r.u32();  // is replaying
+        ghostData(r);
+    });
+
+    // CGameCtnGhost
+    reg.add(0x03092000, true, [](NodeReader& r) {
+        std::uint32_t v = r.u32();
+        if (v >= 9) r.u32();  // appearance version
+        r.meta();             // player model
+        r.vec3();             // light trail colour
+        std::uint32_t skins = r.count(1);
+        for (std::uint32_t i = 0; i < skins; ++i) r.fileRef();
+        if (r.boolean()) {  // badges: versions the seed does not describe
+            r.skipRestOfChunk();
+            return;
+        }
+        r.note("nickname", r.string("nickname"));
+        r.string("avatar");
+        // Later versions add fields and a record data node nobody documents: skipped by size.
+        r.skipRestOfChunk();
+    });
+    reg.add(0x03092005, true, [](NodeReader& r) { r.u32(); });  // race time
+    reg.add(0x03092008, true, [](NodeReader& r) { r.u32(); });  // respawns
+    reg.add(0x03092009, true, [](NodeReader& r) { r.color(); });
+    reg.add(0x0309200A, true, [](NodeReader& r) { r.u32(); });         // stunts score
+    reg.add(0x0309200B, true, [](NodeReader& r) { r.skipArray(8); });  // checkpoints
+    reg.add(0x0309200C, false, [](NodeReader& r) { r.u32(); });
+    reg.add(0x0309200E, false, [](NodeReader& r) { r.lookback(); });  // ghost UID
+    reg.add(0x0309200F, false, [](NodeReader& r) { r.note("login", r.string("login")); });
+    reg.add(0x03092010, false, [](NodeReader& r) { r.lookback(); });  // validation map UID
+    reg.add(0x03092011, false, validation);
+    reg.add(0x03092012, false, [](NodeReader& r) {
+        r.u32();
+        r.u128();
+    });
+    reg.add(0x03092013, true, [](NodeReader& r) { r.skip(8); });
+    reg.add(0x03092014, true, [](NodeReader& r) { r.u32(); });
+    reg.add(0x03092015, false, [](NodeReader& r) { r.lookback(); });
+    reg.add(0x03092017, true, [](NodeReader& r) {
+        std::uint32_t n = r.count(1);
+        for (std::uint32_t i = 0; i < n; ++i) r.fileRef();
+        r.note("nickname", r.string("nickname"));
+        r.string("avatar");
+    });
+    reg.add(0x03092018, false, [](NodeReader& r) { r.meta(); });
+    reg.add(0x03092019, false, validation);
+
+    // CGameCtnReplayRecord
+    reg.add(0x03093002, false, [](NodeReader& r) {  // the map, a whole gbx file, kept opaque
+        std::uint32_t size = r.u32();
+        r.skip(size);
+    });
+    reg.add(0x03093004, false, [](NodeReader& r) {  // ghosts (older games)
+        r.u32();
+        nodeArray(r);
+        r.u32();
+        r.skipArray(8);
+    });
+    reg.add(0x03093005, false, [](NodeReader& r) { r.u32(); });
+    reg.add(0x03093007, true, [](NodeReader& r) { r.u32(); });
+    reg.add(0x03093008, true, [](NodeReader& r) {
+        r.string("exe version");
+        r.skipArray(72);
+    });
+    reg.add(0x0309300C, false, [](NodeReader& r) { r.nodeRef(); });  // clip
+    reg.add(0x0309300E, false, [](NodeReader& r) { r.nodeRef(); });  // events
+    reg.add(0x0309300F, true, [](NodeReader& r) {
+        r.string("exe version");
+        r.skip(12);
+        r.string("race settings");
+        r.skipRestOfChunk();
+    });
+    reg.add(0x03093010, false, [](NodeReader& r) { r.nodeRef(); });
+    reg.add(0x03093014, false, [](NodeReader& r) {  // ghosts
+        nodeArray(r);
+        r.u32();
+        r.skipArray(8);
+    });
+    reg.add(0x03093015, false, [](NodeReader& r) { r.nodeRef(); });  // clip
 }
 
 }  // namespace pakfs::gbx::chunks

@@ -1,10 +1,189 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Media tracker: clip groups, clips, tracks, the media blocks, and CControlEffectSimi.
 #include "gbx/ChunkReaders.hpp"
 
 namespace pakfs::gbx::chunks {
+namespace {
+
+// An old-style node array: u32 version (10), u32 count, noderefs.
+void nodeArray(NodeReader& r) {
+    r.u32();
+    std::uint32_t n = r.count(4);
+    for (std::uint32_t i = 0; i < n; ++i) r.nodeRef();
+}
+
+// u32 count then count keys of keySize bytes.
+void keys(NodeReader& r, std::uint64_t keySize) {
+    r.skipArray(keySize);
+}
+
+void simiKeys(NodeReader& r, std::uint64_t keySize) {
+    keys(r, keySize);
+    r.boolean();  // centered
+}
+
+}  // namespace
 
 void registerMedia(ChunkRegistry& reg) {
-    (void)reg;
+    // CGameCtnMediaClipGroup
+    reg.add(0x0307A003, false, [](NodeReader& r) {
+        nodeArray(r);
+        std::uint32_t n = r.count(28);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            r.vec3();
+            r.skip(12);       // rotation, condition, argument
+            r.skipArray(12);  // trigger positions
+        }
+    });
+
+    // CGameCtnMediaClip
+    reg.add(0x03079002, false, [](NodeReader& r) {
+        nodeArray(r);
+        r.note("name", r.string("clip name"));
+        r.u32();
+    });
+    reg.add(0x03079003, false, [](NodeReader& r) {
+        nodeArray(r);
+        r.note("name", r.string("clip name"));
+    });
+    // The seed calls this an ignored u32; it is a node reference (a scene, normally -1).
+    reg.add(0x03079004, false, [](NodeReader& r) { r.nodeRef(); });
+    reg.add(0x03079005, false, [](NodeReader& r) {
+        nodeArray(r);
+        r.note("name", r.string("clip name"));
+    });
+    reg.add(0x03079007, false, [](NodeReader& r) { r.u32(); });
+    reg.add(0x03079008, false, [](NodeReader& r) { r.f32(); });
+    reg.add(0x03079009, false, [](NodeReader& r) { r.string(); });
+    reg.add(0x0307900A, false, [](NodeReader& r) { r.boolean(); });
+    reg.add(0x0307900B, false, [](NodeReader& r) { r.boolean(); });
+    reg.add(0x0307900C, false, [](NodeReader& r) { r.u32(); });
+    reg.add(0x0307900D, false, [](NodeReader& r) {
+        r.u32();  // version
+        nodeArray(r);
+        r.note("name", r.string("clip name"));
+        r.boolean();
+        r.boolean();
+        r.boolean();
+        r.string();
+        r.f32();
+        r.u32();
+    });
+
+    // CGameCtnMediaTrack
+    reg.add(0x03078001, false, [](NodeReader& r) {
+        r.note("name", r.string("track name"));
+        nodeArray(r);
+        r.u32();
+    });
+    reg.add(0x03078002, false, [](NodeReader& r) { r.boolean(); });
+    reg.add(0x03078003, false, [](NodeReader& r) { r.boolean(); });
+    reg.add(0x03078004, false, [](NodeReader& r) {
+        r.boolean();
+        r.u32();
+    });
+    reg.add(0x03078005, false, [](NodeReader& r) {
+        r.u32();
+        r.boolean();
+        r.boolean();
+        r.boolean();
+    });
+
+    // CControlEffectSimi
+    reg.add(0x07010003, false, [](NodeReader& r) { simiKeys(r, 32); });
+    reg.add(0x07010004, false, [](NodeReader& r) {
+        simiKeys(r, 48);
+        r.u32();      // color blend mode
+        r.boolean();  // continuous effect
+    });
+    reg.add(0x07010005, false, [](NodeReader& r) {
+        r.readChunk(0x07010004);
+        r.boolean();  // interpolated
+    });
+
+    // Media blocks
+    reg.add(0x030A1002, false, [](NodeReader& r) { keys(r, 80); });  // camera path
+    reg.add(0x030A2005, false, [](NodeReader& r) { keys(r, 96); });  // camera custom
+    reg.add(0x030A4000, false, [](NodeReader& r) { keys(r, 12); });  // camera shake
+    reg.add(0x030A5000, false, [](NodeReader& r) {                   // image
+        r.nodeRef();
+        r.fileRef();
+    });
+    reg.add(0x030A6001, false, [](NodeReader& r) { keys(r, 12); });  // music effect
+    reg.add(0x030A7001, false, [](NodeReader& r) {                   // sound
+        r.fileRef();
+        keys(r, 12);
+    });
+    reg.add(0x030A7002, false, [](NodeReader& r) {
+        r.u32();
+        r.boolean();
+    });
+    reg.add(0x030A7003, false, [](NodeReader& r) {
+        std::uint32_t v = r.u32();
+        r.u32();
+        r.boolean();
+        r.boolean();
+        if (v >= 1) r.boolean();
+        if (v >= 2) {
+            r.boolean();
+            r.u32();
+        }
+    });
+    reg.add(0x030A7004, false, [](NodeReader& r) {
+        r.fileRef();
+        r.u32();
+        keys(r, 24);
+    });
+    reg.add(0x030A8001, false, [](NodeReader& r) {  // text
+        r.note("text", r.string("text"));
+        r.nodeRef();
+    });
+    reg.add(0x030A8002, false, [](NodeReader& r) { r.color(); });
+    reg.add(0x030A9000, false, [](NodeReader& r) { r.skip(8); });  // trails
+    reg.add(0x030AB000, false, [](NodeReader& r) {                 // transition fade
+        keys(r, 8);
+        r.color();
+        r.f32();
+    });
+    reg.add(0x03080003, false, [](NodeReader& r) { keys(r, 20 + 2 * 48); });  // fx colors
+    reg.add(0x03081001, false, [](NodeReader& r) { keys(r, 16); });           // blur depth
+    reg.add(0x03082000, false, [](NodeReader& r) { r.skip(8); });             // blur motion
+    reg.add(0x03083001, false, [](NodeReader& r) { keys(r, 12); });           // bloom
+    reg.add(0x03084003, false, [](NodeReader& r) {                            // camera game
+        r.skip(8);
+        r.lookback();
+        r.u32();
+    });
+    reg.add(0x03085000, false, [](NodeReader& r) { keys(r, 12); });  // time
+    reg.add(0x03024000, false, [](NodeReader& r) { keys(r, 12); });  // 3d stereo
+    reg.add(0x03029001, false, [](NodeReader& r) {                   // triangles
+        std::uint32_t numKeys = r.count(4);
+        r.skip(std::uint64_t(numKeys) * 4);
+        std::uint32_t keys2 = r.count(0);
+        std::uint32_t points = r.u32();
+        std::uint64_t positions = std::uint64_t(keys2) * points * 12;
+        r.skip(positions);
+        r.skipArray(16);  // point colors and opacity
+        r.skipArray(12);  // triangles
+        r.skip(28);
+    });
+    reg.add(0x030E5001, false, [](NodeReader& r) {  // ghost
+        r.skip(8);
+        r.nodeRef();
+        r.f32();
+    });
+    reg.add(0x030E5002, false, [](NodeReader& r) {
+        std::uint32_t v = r.u32();
+        if (v < 3)
+            r.skip(8);
+        else
+            keys(r, 8);
+        r.nodeRef();
+        r.f32();
+        r.boolean();
+        r.boolean();
+        r.boolean();
+    });
 }
 
 }  // namespace pakfs::gbx::chunks

@@ -18,6 +18,15 @@ const ChunkRegistry& ChunkRegistry::builtin() {
     return reg;
 }
 
+const ChunkRegistry& ChunkRegistry::builtinHeader() {
+    static const ChunkRegistry reg = [] {
+        ChunkRegistry r;
+        chunks::registerAllHeader(r);
+        return r;
+    }();
+    return reg;
+}
+
 void ChunkRegistry::add(std::uint32_t id, bool skippable, ChunkReadFn read) {
     if (!defs_.emplace(id, ChunkDef{id, skippable, read}).second)
         throw Error("chunk " + hex32(id) + " registered twice");
@@ -58,6 +67,33 @@ NodeReader::NodeReader(ByteSource& src, NodeReaderConfig config, std::vector<Nod
 
 std::size_t NodeReader::readMainNode(std::uint32_t classId) {
     return startNode(classId, 0);
+}
+
+void NodeReader::readDetachedChunk(std::uint32_t classId, std::uint32_t chunkId,
+                                   const ChunkDef& def) {
+    Node n;
+    n.classId = classId;
+    nodes_.push_back(std::move(n));
+    std::size_t id = nodes_.size() - 1;
+    ChunkRecord rec;
+    rec.id = chunkId;
+    rec.offset = in_.position();
+    nodes_[id].chunks.push_back(std::move(rec));
+    Frame frame;
+    frame.node = id;
+    frame.chunkId = chunkId;
+    if (auto left = in_.remaining()) frame.chunkEnd = in_.position() + *left;
+    frames_.push_back(std::move(frame));
+    try {
+        def.read(*this);
+    } catch (const ParseError&) {
+        throw;
+    } catch (const std::exception& e) {
+        rethrow(e, rec.offset);
+    }
+    nodes_[id].chunks.back().known = true;
+    nodes_[id].complete = true;
+    frames_.pop_back();
 }
 
 std::size_t NodeReader::startNode(std::uint32_t classId, std::int64_t slot) {

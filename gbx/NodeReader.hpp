@@ -29,7 +29,8 @@ struct ChunkDef {
 // The chunk readers known to the reader, by generalized chunk ID.
 class ChunkRegistry {
 public:
-    static const ChunkRegistry& builtin();
+    static const ChunkRegistry& builtin();        // body chunks
+    static const ChunkRegistry& builtinHeader();  // header (user data) chunks
     void add(std::uint32_t id, bool skippable, ChunkReadFn read);
     const ChunkDef* find(std::uint32_t generalizedId) const;
     std::size_t size() const { return defs_.size(); }
@@ -71,6 +72,9 @@ public:
 
     // Reads the main node (slot 0): tells the observer, then runs the chunk loop.
     std::size_t readMainNode(std::uint32_t classId);
+    // Reads the data of one chunk (no chunk ID or "PIKS" before it) with def, as the only chunk
+    // of a new node of classId. Header chunks are read this way, one reader per chunk.
+    void readDetachedChunk(std::uint32_t classId, std::uint32_t chunkId, const ChunkDef& def);
 
     // --- primitives for chunk readers ---
     std::uint8_t u8() { return in_.u8(); }
