@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pakfs needs to build and test, when any is missing.
+set -euo pipefail
+packages=(build-essential cmake pkg-config libcrypto++-dev zlib1g-dev liblzo2-dev libfuse3-dev
+  fuse3 catch2 libcli11-dev nlohmann-json3-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds with warnings as errors and runs the whole test suite
+# through ctest. With --sanitize, does the same in build-asan/ under ASan and UBSan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+if [ "${1:-}" = "--sanitize" ]; then
+  export BUILD_DIR=build-asan
+  scripts/build.sh -DPAKFS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+else
+  export BUILD_DIR=build
+  scripts/build.sh
+fi
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" --timeout 300
