@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// gbx entries: decoded (and encoded) by running the gbx reader over the game's pipeline.
+// gbx entries: decoded (and encoded) by running the gbx reader over the game's pipeline, where
+// every node read mixes its class into the cipher's ivXor.
 #pragma once
 
 #include <memory>
@@ -8,9 +9,18 @@
 
 namespace pakfs::archive {
 
-// Decodes a gbx entry byte-exactly; throws Error naming the pak, entry and reason when the
-// entry cannot be decoded exactly.
-Bytes decodeGbxEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry);
+// The rules public analyses disagree on, as switches; the defaults follow the seed.
+struct GbxPipelineRules {
+    // Every ReadNode mixes its class into the ivXor, also for nodes inside skippable chunks.
+    bool nodesInSkippableChunksMixIvXor = true;
+    // Off only to show what a reader without the per-node trick would get (tests, diagnosis).
+    bool perNodeIvXor = true;
+};
+
+// Decodes a gbx entry byte-exactly; throws Error naming the pak, the entry and the reason
+// (class, chunk and offset) when it cannot: no byte is returned that may be wrong.
+Bytes decodeGbxEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
+                     const GbxPipelineRules& rules = {});
 
 // How to encrypt a gbx entry so the game's reader decodes it.
 struct GbxEncoding {
@@ -23,6 +33,6 @@ struct GbxEncoding {
 // stream when compressed, else the content) and records the ivXor of each segment. Throws Error
 // naming the file when the gbx reader cannot parse it.
 GbxEncoding planGbxEntry(ByteSpan content, ByteSpan payload, bool compressed,
-                         const std::string& packPath);
+                         const std::string& packPath, const GbxPipelineRules& rules = {});
 
 }  // namespace pakfs::archive

@@ -98,7 +98,7 @@ void readInto(GbxFile& f, ByteSource& src, ReadObserver* observer, const ReadOpt
     if (opts.keepBody) f.bodyData = std::move(decompressed);
     ByteSpan body = opts.keepBody ? ByteSpan(f.bodyData) : ByteSpan(decompressed);
     if (auto after = src.remaining()) f.trailingBytes = *after;
-    if (opts.readNodes) {
+    if (opts.readNodes && opts.readCompressedBodyNodes) {
         f.reached = ReadStage::Nodes;
         MemorySource mem(body);
         NodeReader nr(mem, nodeConfig(f, opts, nullptr, true), f.nodes);

@@ -35,6 +35,9 @@ struct ReadFailure {
 struct ReadOptions {
     bool readNodes = true;  // false: header, references and body sizes only
     bool keepBody = false;  // keep the (decompressed) body bytes in GbxFile::bodyData
+    // false: the nodes of an LZO body are not parsed (the pak pipeline needs only the nodes
+    // that are read from the source itself).
+    bool readCompressedBodyNodes = true;
     const ClassRegistry* classes = &ClassRegistry::builtin();
     const ChunkRegistry* chunks = &ChunkRegistry::builtin();
     std::uint32_t maxDepth = 64;
