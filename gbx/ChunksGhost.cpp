@@ -64,6 +64,15 @@ void registerGhostHeader(ChunkRegistry& reg) {
 void registerGhost(ChunkRegistry& reg) {
     // CGameGhost
     reg.add(0x0303F005, false, ghostData);
+    reg.add(0x0303F003, false, [](NodeReader& r) {  // older games: raw samples, then offsets
+        std::uint32_t size = r.u32();
+        r.skip(size);
+        r.skipArray(4);  // sample offsets
+        r.skipArray(4);  // state times
+        r.boolean();     // fixed time step
+        r.skip(8);       // sample period, version
+    });
+    reg.add(0x0303F004, false, [](NodeReader& r) { r.u32(); });  // saved mobil class ID
     reg.add(0x0303F006, false, [](NodeReader& r) {
         r.u32();  // is replaying
         ghostData(r);
@@ -86,8 +95,27 @@ void registerGhost(ChunkRegistry& reg) {
         // Later versions add fields and a record data node nobody documents: skipped by size.
         r.skipRestOfChunk();
     });
-    reg.add(0x03092005, true, [](NodeReader& r) { r.u32(); });  // race time
-    reg.add(0x03092008, true, [](NodeReader& r) { r.u32(); });  // respawns
+    reg.add(0x03092003, false, [](NodeReader& r) {  // TM1.0 player
+        r.meta();
+        r.string("skin");
+        r.note("nickname", r.string("nickname"));
+    });
+    reg.add(0x03092006, false, [](NodeReader& r) {  // player (older games)
+        r.meta();
+        r.string("skin");
+        r.u32();
+        r.note("nickname", r.string("nickname"));
+    });
+    reg.add(0x03092007, false, [](NodeReader& r) { r.color(); });
+    reg.add(0x0309200D, false, [](NodeReader& r) {  // player (TMU)
+        r.meta();
+        r.string("skin");
+        r.skip(16);
+        r.note("nickname", r.string("nickname"));
+    });
+    reg.add(0x0309201C, false, [](NodeReader& r) { r.skip(32); });  // security key
+    reg.add(0x03092005, true, [](NodeReader& r) { r.u32(); });      // race time
+    reg.add(0x03092008, true, [](NodeReader& r) { r.u32(); });      // respawns
     reg.add(0x03092009, true, [](NodeReader& r) { r.color(); });
     reg.add(0x0309200A, true, [](NodeReader& r) { r.u32(); });         // stunts score
     reg.add(0x0309200B, true, [](NodeReader& r) { r.skipArray(8); });  // checkpoints

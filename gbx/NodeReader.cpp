@@ -163,9 +163,9 @@ void NodeReader::chunkLoop(std::size_t node) {
 
 void NodeReader::readKnownChunk(const ChunkDef& def, std::uint32_t storedId) {
     std::size_t node = frames_.back().node;
+    nodes_[node].chunks.back().known = true;
     if (!def.skippable) {
         def.read(*this);
-        nodes_[node].chunks.back().known = true;
         return;
     }
     std::uint32_t marker = in_.u32();
@@ -189,7 +189,6 @@ void NodeReader::readKnownChunk(const ChunkDef& def, std::uint32_t storedId) {
     if (used != size)
         fail("chunk " + hex32(storedId) + " holds " + std::to_string(size) +
              " bytes but its reader took " + std::to_string(used));
-    nodes_[node].chunks.back().known = true;
 }
 
 std::string NodeReader::where() const {
@@ -267,7 +266,8 @@ void NodeReader::fileRef() {
     std::uint8_t version = in_.u8();
     if (version >= 3) skip(32);
     std::string path = in_.string("file reference path");
-    if (!path.empty() && version >= 1) in_.string("locator URL");
+    // From version 3 on the locator URL is stored even when the path is empty.
+    if ((!path.empty() && version >= 1) || version >= 3) in_.string("locator URL");
 }
 
 NodeRef NodeReader::nodeRef() {

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Gbx files written by GbxBuilder: the node engine, node references, lookback strings,
+// encapsulation and the moments the observer is told about node reads.
+#include <catch2/catch.hpp>
+
+#include "gbx/Describe.hpp"
+#include "gbx/GbxBuilder.hpp"
+#include "gbx/GbxFile.hpp"
+#include "gbx/HeaderChunks.hpp"
+
+using namespace pakfs;
+using namespace pakfs::gbx;
+
+namespace {
+
+struct Call {
+    std::uint32_t classId;
+    bool inSkippable;
+    std::uint64_t position;
+    bool operator==(const Call&) const = default;
+};
+
+class Recorder : public ReadObserver {
+public:
+    explicit Recorder(const ByteSource& src) : src_(src) {}
+    void onNodeRead(std::uint32_t classId, bool inSkippableChunk) override {
+        calls.push_back({classId, inSkippableChunk, src_.position()});
+    }
+    std::vector<Call> calls;
+
+private:
+    const ByteSource& src_;
+};
+
+// A source that refuses to be read past what a test allows, to prove there is no read-ahead.
+class StrictSource final : public ByteSource {
+public:
+    explicit StrictSource(ByteSpan d) : mem_(d) {}
+    void read(std::span<std::uint8_t> dst) override {
+        ++reads;
+        mem_.read(dst);
+    }
+    std::uint64_t position() const override { return mem_.position(); }
+    std::optional<std::uint64_t> remaining() const override { return mem_.remaining(); }
+    int reads = 0;
+
+private:
+    MemorySource mem_;
+};
+
+// A map whose body has: a vehicle meta, two new nodes in 03043011, a skippable chunk, an
+// encapsulated skippable chunk with a direct node, a back-reference, a null reference and an
+// external slot. Positions are relative to the body.
+struct SampleMap {
+    GbxBuilder b;
+    std::vector<Call> expected;  // positions relative to the body start
+};
+
+SampleMap sampleMap(const std::string& format) {
+    SampleMap m;
+    m.b.format = format;
+    m.b.classId = 0x03043000;
+    m.b.numNodes = 5;
+    ExternalRef ext;
+    ext.flags = 1;
+    ext.name = "Skin.zip";
+    ext.nodeIndex = 4;
+    ext.folderIndex = 1;
+    m.b.refs.ancestorLevel = 2;
+    m.b.refs.folders.push_back({"Skins", {}});
+    m.b.refs.externals.push_back(ext);
+
+    BodyWriter w;
+    m.expected.push_back({0x03043000, false, 0});
+    w.chunk(0x0304300D);
+    w.meta("Vehicle", "Stadium", "Nadeo");
+    w.chunk(0x03043011);
+    m.expected.push_back({0x0301B000, false, w.newNode(1, 0x0301B000)});
+    w.chunk(0x0301B000);
+    w.u32(1);
+    w.meta("StadiumRoadMain", "Stadium", "Nadeo");  // "Stadium" and "Nadeo" known by now
+    w.u32(7);
+    w.endNode();
+    m.expected.push_back({0x0305B000, false, w.newNode(2, 0x0305B000)});
+    w.chunk(0x0305B001);
+    for (int i = 0; i < 4; ++i) w.string("tip");
+    w.beginSkippable(0x0305B00A);
+    w.string("tip");
+    w.zeros(24);
+    w.endSkippable();
+    w.endNode();
+    w.u32(8);  // kind
+    w.beginSkippable(0x03043017);
+    w.u32(1);
+    w.zeros(12);
+    w.endSkippable();
+    w.beginSkippable(0x03043099);  // unknown to the reader: skipped by size
+    w.zeros(9);
+    w.endSkippable();
+    // items: encapsulated, its node has no index and its own lookback strings
+    w.beginSkippable(0x03043040);
+    w.u32(4);  // version
+    w.u32(0);
+    std::size_t sizeAt = w.size();
+    w.u32(0);
+    w.beginEncapsulation();
+    w.u32(10);
+    w.u32(1);
+    m.expected.push_back({0x03101000, true, w.directNode(0x03101000)});
+    w.chunk(0x03101002);
+    w.u32(7);
+    w.meta("Tree", "Stadium", "someone");  // a new list: "Stadium" is new here
+    w.zeros(12 + 3);
+    w.lookback("Tree");  // index 1 of the encapsulated list
+    w.zeros(12);
+    w.u32(0xFFFFFFFF);  // no waypoint property
+    w.u16(0);           // flags
+    w.zeros(12 + 4);    // pivot, scale
+    w.endNode();
+    w.u32(0);  // connected item pairs
+    w.endEncapsulation();
+    (void)sizeAt;
+    w.endSkippable();
+    w.chunk(0x03043026);
+    w.ref(1);  // back-reference: no class ID, no node read
+    w.chunk(0x03043021);
+    w.nullRef();
+    w.ref(4);  // the external slot
+    m.expected.push_back({0x03079000, false, w.newNode(3, 0x03079000)});
+    w.chunk(0x03079005);
+    w.u32(10);
+    w.u32(0);
+    w.string("clip");
+    w.endNode();
+    w.chunk(0x0304300D);
+    w.meta("Vehicle", "Stadium", "Nadeo");  // the outer list still knows these
+    w.endNode();
+    m.b.body = w.bytes();
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("uncompressed body: nodes, references and observer positions", "[gbx][synthetic]") {
+    SampleMap m = sampleMap("BUUR");
+    Bytes file = m.b.build();
+    StrictSource src(file);
+    Recorder rec(src);
+    GbxFile f = readGbx(src, &rec);
+    REQUIRE(f.nodesComplete);
+    CHECK(f.trailingBytes == 0);
+    CHECK(src.remaining() == 0u);
+    std::uint64_t bodyStart = f.body.offset;
+    CHECK(bodyStart == m.b.bodyOffset());
+    std::vector<Call> want = m.expected;
+    for (auto& c : want) c.position += bodyStart;
+    CHECK(rec.calls == want);
+
+    REQUIRE(f.nodes.size() == 5);
+    CHECK(f.nodes[0].classId == 0x03043000);
+    CHECK(f.nodes[1].slot == 1);
+    CHECK(f.nodes[3].slot == -1);  // encapsulated
+    CHECK(f.nodes[3].inSkippableChunk);
+    CHECK(f.nodes[3].parent == 0);
+    const auto& chunks = f.nodes[0].chunks;
+    REQUIRE(chunks.size() == 8);
+    CHECK(chunks[3].id == 0x03043099);
+    CHECK_FALSE(chunks[3].known);
+    CHECK(chunks[3].skippable);
+    CHECK(chunks[3].size == 9);
+    REQUIRE(chunks[5].refs.size() == 1);
+    CHECK(chunks[5].refs[0].kind == RefKind::Back);
+    CHECK(chunks[5].refs[0].node == 1);
+    REQUIRE(chunks[6].refs.size() == 3);
+    CHECK(chunks[6].refs[0].kind == RefKind::Null);
+    CHECK(chunks[6].refs[1].kind == RefKind::External);
+    CHECK(chunks[6].refs[1].index == 4);
+    CHECK(chunks[6].refs[2].kind == RefKind::New);
+    CHECK(f.refs.folderPaths == std::vector<std::string>{"Skins\\"});
+
+    auto j = describeJson(f, {true});
+    CHECK(j["format"] == "BUUR");
+    CHECK(j["class_id"] == "03043000");
+    CHECK(j["class_name"] == "CGameCtnChallenge");
+    CHECK(j["references"]["externals"][0]["name"] == "Skin.zip");
+    CHECK(j["references"]["externals"][0]["folder_index"] == 1);
+    CHECK(j["body"]["compressed"] == false);
+    CHECK(j["nodes"].size() == 5);
+    CHECK(describeText(f, {true}).find("CGameCtnMediaClip (03079000)") != std::string::npos);
+}
+
+TEST_CASE("LZO body: same nodes, observer not called", "[gbx][synthetic]") {
+    SampleMap m = sampleMap("BUCR");
+    Bytes file = m.b.build();
+    MemorySource src(file);
+    Recorder rec(src);
+    GbxFile f = readGbx(src, &rec);
+    CHECK(rec.calls.empty());
+    REQUIRE(f.nodesComplete);
+    CHECK(f.nodes.size() == 5);
+    CHECK(f.body.compressed);
+    CHECK(f.body.uncompressedSize == m.b.body.size());
+}
+
+TEST_CASE("header only: the dataless gbx ends at numNodes", "[gbx][synthetic]") {
+    SampleMap m = sampleMap("BUUR");
+    BodyWriter hc;
+    hc.u8(13);
+    hc.lookback("uid");
+    m.b.headerChunks.push_back({0x03043004, {4, 0, 0, 0}, false});
+    m.b.headerChunks.push_back({0x03043005, {3, 0, 0, 0, 'x', 'm', 'l'}, true});
+    Bytes header = m.b.buildHeader();
+    MemorySource src(header);
+    GbxHeader h = readHeader(src);
+    CHECK(h.size == header.size());
+    CHECK(src.remaining() == 0u);
+    REQUIRE(h.chunks.size() == 2);
+    CHECK(h.chunks[1].heavy);
+    CHECK(h.chunks[1].size == 7);
+    auto infos = decodeHeaderChunks(h);
+    REQUIRE(infos.size() == 2);
+    CHECK(infos[0].ok);
+    CHECK(infos[1].ok);
+}
+
+TEST_CASE("lookback string forms", "[gbx][synthetic]") {
+    GbxBuilder b;
+    b.classId = 0x03043000;
+    BodyWriter w;
+    w.chunk(0x0304300D);
+    w.lookbackNumber(26);       // a global ID: no string follows
+    w.lookbackRaw(0xFFFFFFFF);  // unassigned
+    w.lookbackRaw(0x7FFFFFFF);  // unassigned, the other stored form
+    w.chunk(0x0304300D);
+    w.lookback("A");
+    w.lookback("B");
+    w.lookback("A");
+    w.endNode();
+    b.body = w.bytes();
+    Bytes file = b.build();
+    MemorySource src(file);
+    GbxFile f = readGbx(src);
+    CHECK(f.nodesComplete);
+    CHECK(f.nodes[0].chunks.size() == 2);
+
+    // An index beyond the list is an error that names the chunk.
+    BodyWriter bad;
+    bad.chunk(0x0304300D);
+    bad.lookbackRaw(0x40000002);
+    bad.lookback("x");
+    bad.lookback("y");
+    bad.endNode();
+    b.body = bad.bytes();
+    file = b.build();
+    MemorySource src2(file);
+    CHECK_THROWS_WITH(readGbx(src2),
+                      Catch::Contains("lookback string index 2") && Catch::Contains("0304300D"));
+}
