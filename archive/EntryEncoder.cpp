@@ -10,7 +10,30 @@
 
 namespace pakfs::archive {
 
-Bytes zlibCompress(ByteSpan data, int level, const std::string& name) {
+Bytes zlibCompress(ByteSpan data, int level, const std::string& name,
+                   std::size_t syncFlushEvery) {
+    if (syncFlushEvery > 0) {
+        z_stream z{};
+        if (deflateInit(&z, level) != Z_OK) throw Error(name + ": zlib compression failed");
+        Bytes out(compressBound(uLong(data.size())) + 16 * (data.size() / syncFlushEvery + 2));
+        z.next_out = out.data();
+        z.avail_out = unsigned(out.size());
+        std::size_t at = 0;
+        do {
+            std::size_t n = std::min(syncFlushEvery, data.size() - at);
+            z.next_in = const_cast<std::uint8_t*>(data.data() + at);
+            z.avail_in = unsigned(n);
+            at += n;
+            int rc = deflate(&z, at == data.size() ? Z_FINISH : Z_SYNC_FLUSH);
+            if (rc == Z_STREAM_ERROR || (at == data.size() && rc != Z_STREAM_END)) {
+                deflateEnd(&z);
+                throw Error(name + ": zlib compression failed");
+            }
+        } while (at < data.size());
+        out.resize(z.total_out);
+        deflateEnd(&z);
+        return out;
+    }
     uLongf bound = compressBound(uLong(data.size()));
     Bytes out(bound);
     if (compress2(out.data(), &bound, data.data(), uLong(data.size()), level) != Z_OK)
@@ -37,7 +60,7 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
 
     Bytes payload;  // what goes through the cipher (zlib stream or the content itself)
     if (options.level > 0) {
-        Bytes z = zlibCompress(content, options.level, packPath);
+        Bytes z = zlibCompress(content, options.level, packPath, options.syncFlushEvery);
         if (roundUp8(z.size()) < roundUp8(content.size())) {
             payload = std::move(z);
             e.compressed = true;

@@ -21,7 +21,8 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
                          const Blowfish& cipher, const PackOptions& options);
 
 // A whole zlib stream (header and adler32) of data at `level`.
-Bytes zlibCompress(ByteSpan data, int level, const std::string& name);
+Bytes zlibCompress(ByteSpan data, int level, const std::string& name,
+                   std::size_t syncFlushEvery = 0);
 
 bool matchesAnyGlob(const std::vector<std::string>& globs, const std::string& packPath);
 

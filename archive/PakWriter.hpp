@@ -12,6 +12,9 @@ namespace pakfs::archive {
 
 struct PackOptions {
     int level = 9;                     // zlib level 1..9; 0 stores every entry
+    // Deflate in pieces of this many bytes with Z_SYNC_FLUSH, as some other writers do (0: one
+    // piece). Readers must cope with both, so tests use it.
+    std::size_t syncFlushEvery = 0;
     std::vector<std::string> rawGlobs;  // gbx files stored without the per-node ivXor
     std::filesystem::path base;         // repack: copy unchanged entries from this pak
     std::function<void(const std::string&)> warn;       // warnings (stderr in the CLI)
