@@ -11,6 +11,7 @@ struct EncodedEntry {
     std::uint32_t compressedSize = 0;
     std::uint64_t flags = 0;
     std::uint32_t classId = 0;
+    std::uint32_t unknown = 0;  // the file table's unexplained field, kept on repack
     bool compressed = false;
     Bytes metadata;  // dataless gbx record, gbx entries only
 };

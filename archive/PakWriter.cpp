@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "archive/EntryEncoder.hpp"
+#include "archive/EntryReader.hpp"
 #include "archive/Metadata.hpp"
 #include "archive/Streams.hpp"
 
@@ -97,6 +98,18 @@ Bytes readWholeFile(const fs::path& path) {
 }
 
 
+// Whether a base entry decodes to exactly `content` (an entry that cannot be decoded is not).
+bool sameContent(const std::shared_ptr<const PakIndex>& base, const PakEntry& entry,
+                 ByteSpan content) {
+    try {
+        Bytes decoded = readEntry(base, entry);
+        return decoded.size() == content.size() &&
+               std::equal(decoded.begin(), decoded.end(), content.begin());
+    } catch (const Error&) {
+        return false;
+    }
+}
+
 std::uint64_t randomU64() {
     std::uint8_t b[8];
     randomBytes(b);
@@ -145,10 +158,24 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
     const std::uint64_t dataOffset = 0x14 + roundUp8(headerSize);
     if (dataOffset > 0xFFFFFFFFu) throw Error(output.string() + ": header too large");
 
+    // Repack: unchanged entries are copied as their original encrypted bytes.
+    std::shared_ptr<const PakIndex> base;
+    std::map<std::string, const PakEntry*> baseByPath;
+    if (!options.base.empty()) {
+        try {
+            base = PakIndex::open(options.base, key);
+        } catch (const Error& e) {
+            throw Error(std::string(e.what()) +
+                        " (--base is copied as encrypted bytes, so it must use the output's key)");
+        }
+        for (const auto& e : base->entries()) baseByPath.emplace(e.path, &e);
+    }
+
     AtomicOutputFile out(output);
     struct Row {
         std::uint32_t uncompressedSize, compressedSize, offset, classId;
         std::uint64_t flags;
+        std::uint32_t unknown;
     };
     std::vector<Row> rows;
     std::map<std::uint32_t, Bytes> metadata;
@@ -157,9 +184,25 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
         const SourceFile& f = files[i];
         Bytes content = readWholeFile(f.disk);
         result.bytesIn += content.size();
-        EncodedEntry encoded = encodeEntry(content, f.packPath, f.name, cipher, options);
+        EncodedEntry encoded;
+        auto found = baseByPath.find(f.packPath);
+        if (found != baseByPath.end() && found->second->uncompressedSize == content.size() &&
+            sameContent(base, *found->second, content)) {
+            const PakEntry& b = *found->second;
+            encoded.blob = base->file()->readAt(base->entryOffset(b), std::size_t(8 + b.cipherSize()));
+            encoded.compressedSize = b.compressedSize;
+            encoded.flags = b.flags;
+            encoded.classId = b.classId;
+            encoded.unknown = b.unknown;
+            encoded.compressed = b.compressed();
+            if (auto m = base->metadata().find(b.index); m != base->metadata().end())
+                encoded.metadata = m->second;
+            ++result.copiedFromBase;
+        } else {
+            encoded = encodeEntry(content, f.packPath, f.name, cipher, options);
+        }
         Row row{std::uint32_t(content.size()), encoded.compressedSize, std::uint32_t(dataPos),
-                encoded.classId, encoded.flags};
+                encoded.classId, encoded.flags, encoded.unknown};
         if (encoded.compressed) ++result.compressed;
         if (!encoded.metadata.empty()) metadata[std::uint32_t(i)] = std::move(encoded.metadata);
         if (dataOffset + dataPos + encoded.blob.size() > 0xFFFFFFFFu)
@@ -207,7 +250,7 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
     for (std::size_t i = 0; i < files.size(); ++i) {
         w.u32(std::uint32_t(files[i].folder));
         w.string(files[i].name);
-        w.u32(0);
+        w.u32(rows[i].unknown);
         w.u32(rows[i].uncompressedSize);
         w.u32(rows[i].compressedSize);
         w.u32(rows[i].offset);

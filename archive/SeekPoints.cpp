@@ -14,8 +14,7 @@ constexpr std::size_t kSkipBuffer = 64 * 1024;
 SeekIndex::SeekIndex(std::uint64_t span, std::size_t maxPoints)
     : span_(std::max<std::uint64_t>(span, 1)), maxPoints_(maxPoints) {}
 
-std::uint64_t SeekIndex::spanFor(std::uint64_t size, std::uint64_t minSpan,
-                                 std::size_t maxPoints) {
+std::uint64_t SeekIndex::spanFor(std::uint64_t size, std::uint64_t minSpan, std::size_t maxPoints) {
     std::uint64_t span = std::max<std::uint64_t>(minSpan, 1);
     if (maxPoints > 0) span = std::max(span, size / maxPoints + 1);
     return span;
@@ -78,7 +77,9 @@ PlainEntryReader::~PlainEntryReader() {
     if (zlibOpen_) inflateEnd(&z_);
 }
 
-std::string PlainEntryReader::where() const { return pak_->name() + ": " + entry_.path; }
+std::string PlainEntryReader::where() const {
+    return pak_->name() + ": " + entry_.path;
+}
 
 std::uint64_t PlainEntryReader::nextPlainOffset() const {
     return cipherOffset_ - (chunk_.size() - chunkPos_) + pendingSkip_;
@@ -185,7 +186,8 @@ std::size_t PlainEntryReader::inflateSome(std::uint8_t* dst, std::size_t n) {
             if (produced_ < entry_.uncompressedSize && done < n) continue;  // throws above
         } else if (rc == Z_BUF_ERROR || (rc == Z_OK && used == 0 && out == 0)) {
             if (zlibLeft == 0 || (avail == 0 && cipherOffset_ == cipherSize_))
-                throw TruncatedError(where() + ": compressed data ends before the zlib stream "
+                throw TruncatedError(where() +
+                                     ": compressed data ends before the zlib stream "
                                      "does");
         } else if (rc != Z_OK) {
             throw Error(where() + ": corrupt compressed data (zlib: " +
@@ -207,8 +209,7 @@ std::size_t PlainEntryReader::read(std::uint8_t* dst, std::size_t n) {
         while (done < n) {
             if (chunkPos_ == chunk_.size()) {
                 decryptMore();
-                if (chunkPos_ == chunk_.size())
-                    throw TruncatedError(where() + ": data ends early");
+                if (chunkPos_ == chunk_.size()) throw TruncatedError(where() + ": data ends early");
             }
             std::size_t k = std::min(n - done, chunk_.size() - chunkPos_);
             std::memcpy(dst + done, chunk_.data() + chunkPos_, k);

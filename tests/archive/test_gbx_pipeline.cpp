@@ -95,6 +95,15 @@ void checkPakMatchesTree(const fs::path& pakPath, const fs::path& tree) {
     }
 }
 
+// Every entry (gbx or not) reads back as the tree's file.
+void checkPakMatchesTreeAny(const fs::path& pakPath, const fs::path& tree) {
+    auto pak = PakIndex::open(pakPath, key());
+    for (const auto& e : pak->entries()) {
+        INFO(e.path);
+        CHECK(readEntry(pak, e) == test::readFile(tree / e.path));
+    }
+}
+
 }  // namespace
 
 TEST_CASE("gbx pipeline: node reads around every 256-byte segment offset (stored)",
@@ -237,4 +246,36 @@ TEST_CASE("gbx pipeline: real gbx fixtures pack and extract byte-exactly", "[gbx
     }
     WARN(gbxCount << " gbx fixtures round-trip exactly; " << unparsed.size() << " stored with --raw");
     CHECK(gbxCount >= 45);
+}
+
+TEST_CASE("repack with --base: unchanged entries keep their encrypted bytes", "[gbx-pipeline][repack]") {
+    test::TempDir tree, out;
+    test::writeFile(tree / "Maps/a.Map.Gbx", makeMap(100, 4, 1));
+    test::writeFile(tree / "Maps/b.Map.Gbx", makeMap(200, 4, 2));
+    test::writeFile(tree / "Text/c.txt", Bytes(5000, 'c'));
+    test::writeFile(tree / "Text/d.txt", Bytes(300, 'd'));
+    writePak(tree.path(), out / "orig.pak", key(), {});
+    // Change one gbx and one text file, add one file.
+    test::writeFile(tree / "Maps/b.Map.Gbx", makeMap(201, 4, 3));
+    test::writeFile(tree / "Text/d.txt", Bytes(301, 'e'));
+    test::writeFile(tree / "Text/new.txt", Bytes(10, 'n'));
+    PackOptions o;
+    o.base = out / "orig.pak";
+    PackResult r = writePak(tree.path(), out / "new.pak", key(), o);
+    CHECK(r.copiedFromBase == 2);
+    auto before = PakIndex::open(out / "orig.pak", key());
+    auto after = PakIndex::open(out / "new.pak", key());
+    auto blob = [](const std::shared_ptr<const PakIndex>& p, const std::string& path) {
+        for (const auto& e : p->entries())
+            if (e.path == path) return p->file()->readAt(p->entryOffset(e), std::size_t(8 + e.cipherSize()));
+        return Bytes();
+    };
+    CHECK(blob(before, "Maps/a.Map.Gbx") == blob(after, "Maps/a.Map.Gbx"));
+    CHECK(blob(before, "Text/c.txt") == blob(after, "Text/c.txt"));
+    CHECK(blob(before, "Maps/b.Map.Gbx") != blob(after, "Maps/b.Map.Gbx"));
+    checkPakMatchesTreeAny(out / "new.pak", tree.path());
+    PakKey other = key();
+    other[0] ^= 1;
+    CHECK_THROWS_WITH(writePak(tree.path(), out / "x.pak", other, o),
+                      Catch::Contains("--base is copied as encrypted bytes"));
 }

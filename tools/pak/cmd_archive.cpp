@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "archive/EntryReader.hpp"
+#include "archive/GbxEntry.hpp"
 #include "archive/PakIndex.hpp"
 #include "archive/PakWriter.hpp"
 #include "archive/Extract.hpp"
@@ -76,6 +77,17 @@ bool selected(const std::vector<std::string>& wanted, const std::string& path) {
             return true;
     }
     return false;
+}
+
+// "-" plain, "gbx" gbx decoded exactly, "gbx!" gbx that cannot be decoded exactly.
+const char* entryKind(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e) {
+    if (!isGbxEntry(*pak, e)) return "-";
+    try {
+        decodeGbxEntry(pak, e);
+        return "gbx";
+    } catch (const Error&) {
+        return "gbx!";
+    }
 }
 
 void printInfoV6(const InputFile& file) {
@@ -151,8 +163,9 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         auto json = std::make_shared<bool>(false);
         cmd->add_option("PAK", *pakPath, "The .pak file")->required();
         cmd->add_flag("-l,--long", *longFormat,
-                      "Also show size, compressed size, class ID, flags and kind "
-                      "(gbx = a gbx file, decoded through the gbx pipeline)");
+                      "Also show size, compressed size, class ID, flags and kind: \"gbx\" for a "
+                      "gbx file (decoded through the gbx pipeline), \"gbx!\" for one that cannot "
+                      "be decoded exactly (pak check says why)");
         cmd->add_flag("--json", *json,
                       "JSON list of {path, size, compressed_size, class_id, flags, compressed, gbx}");
         addKeyOptions(cmd, *keys);
@@ -176,7 +189,7 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                 if (*longFormat)
                     std::printf("%10u %10u %s %s %-4s %s\n", e.uncompressedSize, e.compressedSize,
                                 hex32(e.classId).c_str(), hexFlags(e.flags).c_str(),
-                                isGbxEntry(*pak, e) ? "gbx" : "-", e.path.c_str());
+                                entryKind(pak, e), e.path.c_str());
                 else
                     std::printf("%s\n", e.path.c_str());
             }
