@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "fs/EntryCache.hpp"
+
+namespace pakfs::fs {
+
+EntryCache::Data EntryCache::getOrLoad(std::uint64_t key, const std::function<Bytes()>& load) {
+    std::promise<Data> promise;
+    {
+        std::unique_lock lock(mutex_);
+        auto it = slots_.find(key);
+        if (it != slots_.end()) {
+            ++stats_.hits;
+            if (it->second.ready) lru_.splice(lru_.begin(), lru_, it->second.lru);
+            std::shared_future<Data> value = it->second.value;
+            lock.unlock();
+            return value.get();  // waits for a decode in progress; rethrows its error
+        }
+        ++stats_.misses;
+        slots_[key].value = promise.get_future().share();
+    }
+    Data data;
+    try {
+        data = std::make_shared<const Bytes>(load());
+    } catch (...) {
+        promise.set_exception(std::current_exception());
+        std::lock_guard lock(mutex_);
+        slots_.erase(key);
+        throw;
+    }
+    promise.set_value(data);
+    std::lock_guard lock(mutex_);
+    auto it = slots_.find(key);
+    if (data->size() > capacity_) {
+        slots_.erase(it);
+        return data;
+    }
+    Slot& slot = it->second;
+    slot.ready = true;
+    slot.size = data->size();
+    lru_.push_front(key);
+    slot.lru = lru_.begin();
+    stats_.bytes += slot.size;
+    evictLocked();
+    stats_.peakBytes = std::max(stats_.peakBytes, stats_.bytes);
+    return data;
+}
+
+void EntryCache::evictLocked() {
+    while (stats_.bytes > capacity_ && !lru_.empty()) {
+        std::uint64_t victim = lru_.back();
+        lru_.pop_back();
+        auto it = slots_.find(victim);
+        stats_.bytes -= it->second.size;
+        slots_.erase(it);
+        ++stats_.evictions;
+    }
+}
+
+EntryCache::Stats EntryCache::stats() const {
+    std::lock_guard lock(mutex_);
+    Stats s = stats_;
+    s.entries = lru_.size();
+    return s;
+}
+
+}  // namespace pakfs::fs

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "fs/Filesystem.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "archive/EntryReader.hpp"
+#include "gbx/Classes.hpp"
+
+namespace pakfs::fs {
+
+namespace {
+// Decoded bytes kept behind a streaming reader: the kernel's readahead sends neighbouring
+// requests out of order (even with one FUSE thread), and these serve them without restarting.
+constexpr std::size_t kRecentKeep = 1 << 20;
+constexpr blksize_t kBlockSize = 512;
+constexpr blksize_t kPreferredIo = 128 * 1024;
+
+std::string hexFlags(std::uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+}  // namespace
+
+struct Filesystem::OpenFile {
+    const Node* node = nullptr;
+    std::mutex mutex;
+    bool failed = false;
+    EntryCache::Data whole;
+    std::unique_ptr<archive::PlainEntryReader> reader;
+    Bytes recent;  // the bytes just before the reader's position
+    std::uint64_t recentStart = 0;
+
+    void appendRecent(const std::uint8_t* p, std::size_t n) {
+        recent.insert(recent.end(), p, p + n);
+        if (recent.size() > 2 * kRecentKeep) {
+            std::size_t drop = recent.size() - kRecentKeep;
+            recent.erase(recent.begin(), recent.begin() + std::ptrdiff_t(drop));
+            recentStart += drop;
+        }
+    }
+};
+
+Filesystem::Filesystem(std::vector<Pack> packs, Options options,
+                       const std::function<void(const std::string&)>& warn)
+    : options_(std::move(options)),
+      tree_(std::move(packs), options_.icase, warn),
+      cache_(options_.cacheBytes) {
+    if (options_.wholeEntryLimit == 0)
+        options_.wholeEntryLimit = std::min<std::uint64_t>(1 << 20, options_.cacheBytes / 8);
+}
+
+Filesystem::~Filesystem() = default;
+
+void Filesystem::fillStat(const Node& node, struct stat* st) const {
+    std::memset(st, 0, sizeof *st);
+    st->st_ino = node.ino;
+    st->st_uid = options_.uid;
+    st->st_gid = options_.gid;
+    st->st_mtime = st->st_atime = st->st_ctime = time_t(node.mtime);
+    st->st_blksize = kPreferredIo;
+    if (node.dir) {
+        st->st_mode = S_IFDIR | 0555;
+        st->st_nlink = 2 + node.subdirs;
+        st->st_size = off_t(4096);
+    } else {
+        st->st_mode = S_IFREG | 0444;
+        st->st_nlink = 1;
+        st->st_size = off_t(node.size());
+    }
+    st->st_blocks = blkcnt_t((std::uint64_t(st->st_size) + kBlockSize - 1) / kBlockSize);
+}
+
+int Filesystem::getattr(std::string_view path, struct stat* st) const {
+    const Node* node = tree_.find(path);
+    if (!node) return -ENOENT;
+    fillStat(*node, st);
+    return 0;
+}
+
+int Filesystem::opendir(std::string_view path) const {
+    const Node* node = tree_.find(path);
+    if (!node) return -ENOENT;
+    return node->dir ? 0 : -ENOTDIR;
+}
+
+int Filesystem::readdir(std::string_view path, const FillDir& fill) const {
+    const Node* node = tree_.find(path);
+    if (!node) return -ENOENT;
+    if (!node->dir) return -ENOTDIR;
+    struct stat st;
+    fillStat(*node, &st);
+    if (!fill(".", st)) return 0;
+    fillStat(node->parent ? *node->parent : *node, &st);
+    if (!fill("..", st)) return 0;
+    for (const Node* child : node->children) {
+        fillStat(*child, &st);
+        if (!fill(child->name, st)) break;
+    }
+    return 0;
+}
+
+int Filesystem::open(std::string_view path, int flags, std::uint64_t* fh) {
+    const Node* node = tree_.find(path);
+    if (!node) return -ENOENT;
+    if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)) return -EROFS;
+    if (node->dir) return -EISDIR;
+    auto of = std::make_shared<OpenFile>();
+    of->node = node;
+    std::lock_guard lock(handlesMutex_);
+    *fh = nextHandle_++;
+    handles_.emplace(*fh, std::move(of));
+    return 0;
+}
+
+int Filesystem::release(std::uint64_t fh) {
+    std::lock_guard lock(handlesMutex_);
+    return handles_.erase(fh) ? 0 : -EBADF;
+}
+
+std::size_t Filesystem::openFiles() const {
+    std::lock_guard lock(handlesMutex_);
+    return handles_.size();
+}
+
+EntryKind Filesystem::kindOf(const Node& node) const {
+    EntryKind kind = node.kind.load();
+    if (kind != EntryKind::Unknown) return kind;
+    kind = archive::isGbxEntry(*tree_.packOf(node).pak, *node.entry) ? EntryKind::Gbx
+                                                                     : EntryKind::Plain;
+    node.kind.store(kind);
+    return kind;
+}
+
+void Filesystem::logOnce(const Node& node, const std::string& message) const {
+    if (node.errorLogged.exchange(true) || !options_.log) return;
+    options_.log("cannot read " + node.path + ": " + message);
+}
+
+std::shared_ptr<archive::SeekIndex> Filesystem::seekIndexFor(const Node& node) {
+    if (!node.entry->compressed() || options_.seekPointsPerEntry == 0 ||
+        options_.seekIndexedEntries == 0)
+        return nullptr;
+    std::lock_guard lock(seekMutex_);
+    auto it = seekIndexes_.find(node.ino);
+    if (it != seekIndexes_.end()) {
+        seekLru_.splice(seekLru_.begin(), seekLru_, it->second.second);
+        return it->second.first;
+    }
+    auto index = std::make_shared<archive::SeekIndex>(
+        archive::SeekIndex::spanFor(node.size(), options_.seekSpan, options_.seekPointsPerEntry),
+        options_.seekPointsPerEntry);
+    seekLru_.push_front(node.ino);
+    seekIndexes_.emplace(node.ino, std::make_pair(index, seekLru_.begin()));
+    while (seekIndexes_.size() > options_.seekIndexedEntries) {
+        seekIndexes_.erase(seekLru_.back());
+        seekLru_.pop_back();
+    }
+    return index;
+}
+
+std::size_t Filesystem::seekPoints() const {
+    std::lock_guard lock(seekMutex_);
+    std::size_t total = 0;
+    for (const auto& [ino, slot] : seekIndexes_) total += slot.first->size();
+    return total;
+}
+
+long Filesystem::read(std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset) {
+    std::shared_ptr<OpenFile> of;
+    {
+        std::lock_guard lock(handlesMutex_);
+        auto it = handles_.find(fh);
+        if (it == handles_.end()) return -EBADF;
+        of = it->second;
+    }
+    if (offset < 0) return -EINVAL;
+    const Node& node = *of->node;
+    if (std::uint64_t(offset) >= node.size() || size == 0) return 0;
+    size = std::size_t(std::min<std::uint64_t>(size, node.size() - std::uint64_t(offset)));
+
+    std::lock_guard lock(of->mutex);
+    if (of->failed) return -EIO;
+    try {
+        if (kindOf(node) == EntryKind::Gbx || node.size() <= options_.wholeEntryLimit)
+            return readWhole(*of, buf, size, std::uint64_t(offset));
+        return readStreaming(*of, buf, size, std::uint64_t(offset));
+    } catch (const std::exception& e) {
+        // The decoder's state is unknown after an error: this handle stays failed.
+        of->failed = true;
+        of->reader.reset();
+        logOnce(node, e.what());
+        return -EIO;
+    }
+}
+
+long Filesystem::readWhole(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset) {
+    const Node& node = *of.node;
+    if (!of.whole) {
+        const Pack& pack = tree_.packOf(node);
+        auto data =
+            cache_.getOrLoad(node.ino, [&] { return archive::readEntry(pack.pak, *node.entry); });
+        if (data->size() != node.size())
+            throw Error(pack.pak->name() + ": " + node.entry->path + ": decoded " +
+                        std::to_string(data->size()) + " bytes, the file table says " +
+                        std::to_string(node.size()));
+        of.whole = std::move(data);
+    }
+    std::memcpy(buf, of.whole->data() + offset, size);
+    return long(size);
+}
+
+long Filesystem::readStreaming(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset) {
+    const Node& node = *of.node;
+    if (!of.reader)
+        of.reader = std::make_unique<archive::PlainEntryReader>(tree_.packOf(node).pak, *node.entry,
+                                                                seekIndexFor(node));
+    archive::PlainEntryReader& reader = *of.reader;
+    auto* dst = reinterpret_cast<std::uint8_t*>(buf);
+    std::size_t done = 0;
+    std::uint64_t recentEnd = of.recentStart + of.recent.size();
+    if (offset >= of.recentStart && offset < recentEnd) {
+        done = std::size_t(std::min<std::uint64_t>(size, recentEnd - offset));
+        std::memcpy(dst, of.recent.data() + (offset - of.recentStart), done);
+    }
+    while (done < size) {
+        std::uint64_t pos = offset + done;
+        if (pos != reader.position()) {
+            if (pos > reader.position() && pos - reader.position() <= kRecentKeep) {
+                // A short jump ahead: keep the bytes jumped over, a read for them may follow.
+                Bytes gap(std::size_t(pos - reader.position()));
+                std::size_t got = reader.read(gap.data(), gap.size());
+                of.appendRecent(gap.data(), got);
+                if (got < gap.size()) break;
+            } else {
+                reader.seek(pos);
+                of.recent.clear();
+                of.recentStart = reader.position();
+            }
+        }
+        std::size_t got = reader.read(dst + done, size - done);
+        if (got == 0) break;
+        of.appendRecent(dst + done, got);
+        done += got;
+    }
+    return long(done);
+}
+
+std::string Filesystem::xattrValue(const Node& node, std::string_view name, bool* found) const {
+    *found = true;
+    const archive::PakEntry& e = *node.entry;
+    if (name == kXattrClassId) return hex32(e.classId);
+    if (name == kXattrFlags) return hexFlags(e.flags);
+    if (name == kXattrCompressedSize) return std::to_string(e.compressedSize);
+    if (name == kXattrGbxClass) {
+        EntryKind kind = EntryKind::Unknown;
+        try {
+            kind = kindOf(node);
+        } catch (const std::exception&) {
+        }
+        if (kind == EntryKind::Gbx) {
+            std::string_view className = gbx::ClassRegistry::builtin().name(e.classId);
+            return className.empty() ? hex32(e.classId) : std::string(className);
+        }
+    }
+    *found = false;
+    return {};
+}
+
+long Filesystem::getxattr(std::string_view path, std::string_view name, char* value,
+                          std::size_t size) const {
+    const Node* node = tree_.find(path);
+    if (!node) return -ENOENT;
+    if (node->dir) return -ENODATA;
+    bool found = false;
+    std::string v = xattrValue(*node, name, &found);
+    if (!found) return -ENODATA;
+    if (size == 0 || !value) return long(v.size());
+    if (size < v.size()) return -ERANGE;
+    std::memcpy(value, v.data(), v.size());
+    return long(v.size());
+}
+
+long Filesystem::listxattr(std::string_view path, char* list, std::size_t size) const {
+    const Node* node = tree_.find(path);
+    if (!node) return -ENOENT;
+    std::string names;
+    if (!node->dir) {
+        for (const char* name :
+             {kXattrClassId, kXattrFlags, kXattrCompressedSize, kXattrGbxClass}) {
+            bool found = false;
+            xattrValue(*node, name, &found);
+            if (found) names.append(name).push_back('\0');
+        }
+    }
+    if (size == 0 || !list) return long(names.size());
+    if (size < names.size()) return -ERANGE;
+    std::memcpy(list, names.data(), names.size());
+    return long(names.size());
+}
+
+int Filesystem::statfs(struct statvfs* st) const {
+    std::memset(st, 0, sizeof *st);
+    st->f_bsize = kPreferredIo;
+    st->f_frsize = kBlockSize;
+    st->f_blocks = fsblkcnt_t((tree_.totalBytes() + kBlockSize - 1) / kBlockSize);
+    st->f_files = fsfilcnt_t(tree_.nodeCount());
+    st->f_namemax = 255;
+    st->f_flag = ST_RDONLY | ST_NOSUID | ST_NODEV;
+    return 0;
+}
+
+int Filesystem::access(std::string_view path, int mask) const {
+    const Node* node = tree_.find(path);
+    if (!node) return -ENOENT;
+    if (mask & W_OK) return -EROFS;
+    if ((mask & X_OK) && !node->dir) return -EACCES;
+    return 0;
+}
+
+}  // namespace pakfs::fs

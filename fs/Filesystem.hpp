@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The read-only file system over a Tree, one method per FUSE operation, each returning 0 (or a
+// byte count) or a negative errno. Nothing here knows about FUSE, so tests call the methods
+// directly. Thread-safe: every open file has its own decoding state.
+#pragma once
+
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/types.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "archive/SeekPoints.hpp"
+#include "fs/EntryCache.hpp"
+#include "fs/Tree.hpp"
+
+namespace pakfs::fs {
+
+struct Options {
+    bool icase = false;
+    // Whole decoded entries kept in memory (small entries and gbx entries).
+    std::uint64_t cacheBytes = 64ull << 20;
+    // Plain entries up to this size are decoded whole through the cache; larger ones stream.
+    // 0 = min(1 MiB, cacheBytes / 8).
+    std::uint64_t wholeEntryLimit = 0;
+    // Seek points in large compressed entries: at least this far apart, at most this many per
+    // entry, for at most this many entries at a time (least recently used dropped first).
+    std::uint64_t seekSpan = 4ull << 20;
+    std::size_t seekPointsPerEntry = 64;
+    std::size_t seekIndexedEntries = 16;
+    uid_t uid = 0;
+    gid_t gid = 0;
+    // One line per problem (undecodable entry); called from any thread.
+    std::function<void(const std::string&)> log;
+};
+
+// Names of the extended attributes of file entries.
+inline constexpr const char* kXattrClassId = "user.pak.class_id";
+inline constexpr const char* kXattrFlags = "user.pak.flags";
+inline constexpr const char* kXattrCompressedSize = "user.pak.compressed_size";
+inline constexpr const char* kXattrGbxClass = "user.gbx.class";
+
+class Filesystem {
+public:
+    Filesystem(std::vector<Pack> packs, Options options,
+               const std::function<void(const std::string&)>& warn = {});
+    ~Filesystem();
+    Filesystem(const Filesystem&) = delete;
+    Filesystem& operator=(const Filesystem&) = delete;
+
+    using FillDir = std::function<bool(const std::string& name, const struct stat& st)>;
+
+    int getattr(std::string_view path, struct stat* st) const;
+    int opendir(std::string_view path) const;
+    // Calls fill for ".", ".." and every child in name order until it returns false.
+    int readdir(std::string_view path, const FillDir& fill) const;
+    int open(std::string_view path, int flags, std::uint64_t* fh);
+    // Bytes read (0 at or past the end) or a negative errno.
+    long read(std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset);
+    int release(std::uint64_t fh);
+    // Value length (value == nullptr or size == 0: the length needed) or a negative errno.
+    long getxattr(std::string_view path, std::string_view name, char* value,
+                  std::size_t size) const;
+    long listxattr(std::string_view path, char* list, std::size_t size) const;
+    int statfs(struct statvfs* st) const;
+    int access(std::string_view path, int mask) const;
+    // What every operation that would change something returns.
+    static int readOnly() { return -EROFS; }
+
+    const Tree& tree() const { return tree_; }
+    const Options& options() const { return options_; }
+    EntryCache::Stats cacheStats() const { return cache_.stats(); }
+    std::size_t openFiles() const;
+    // Seek points held now, over all entries.
+    std::size_t seekPoints() const;
+
+private:
+    struct OpenFile;
+    void fillStat(const Node& node, struct stat* st) const;
+    EntryKind kindOf(const Node& node) const;  // may throw
+    std::shared_ptr<archive::SeekIndex> seekIndexFor(const Node& node);
+    long readWhole(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset);
+    long readStreaming(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset);
+    void logOnce(const Node& node, const std::string& message) const;
+    std::string xattrValue(const Node& node, std::string_view name, bool* found) const;
+
+    Options options_;
+    Tree tree_;
+    EntryCache cache_;
+
+    mutable std::mutex handlesMutex_;
+    std::unordered_map<std::uint64_t, std::shared_ptr<OpenFile>> handles_;
+    std::uint64_t nextHandle_ = 1;
+
+    mutable std::mutex seekMutex_;
+    std::unordered_map<std::uint64_t, std::pair<std::shared_ptr<archive::SeekIndex>,
+                                                std::list<std::uint64_t>::iterator>>
+        seekIndexes_;
+    std::list<std::uint64_t> seekLru_;  // most recently used first
+};
+
+}  // namespace pakfs::fs

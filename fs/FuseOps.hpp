@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The FUSE edge: maps libfuse's high-level operations onto a Filesystem. The only code that
+// includes fuse.h.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "fs/Filesystem.hpp"
+
+namespace pakfs::fs {
+
+// Mounts `fs` at `mountpoint` read-only and serves requests until the file system is unmounted
+// (fusermount3 -u) or the process gets SIGINT, SIGTERM or SIGHUP, then unmounts. `fuseArgs` are
+// libfuse's own options (-f, -d, -s, -o ...). Returns the process exit code; problems go to
+// stderr.
+int serve(Filesystem& fs, const std::string& program, const std::vector<std::string>& fuseArgs,
+          const std::string& mountpoint);
+
+// libfuse's help for its own options (mount options, -f, -d, -s ...).
+void printFuseHelp(const std::string& program);
+// "pakfs VERSION (libfuse VERSION)".
+std::string versionLine();
+
+}  // namespace pakfs::fs

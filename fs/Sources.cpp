@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "fs/Sources.hpp"
+
+#include <algorithm>
+
+#include "common/Error.hpp"
+
+namespace pakfs::fs {
+
+namespace {
+bool hasPakExtension(const std::filesystem::path& p) {
+    return foldCase(p.extension().string()) == ".pak";
+}
+
+Pack openPack(const std::filesystem::path& path, const archive::KeyOptions& keys,
+              std::vector<std::string>& warnings) {
+    archive::PakKey key = archive::resolveKey(path, keys, &warnings);
+    return Pack{archive::packNameOf(path), archive::PakIndex::open(path, key)};
+}
+}  // namespace
+
+LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
+                          const archive::KeyOptions& keys) {
+    LoadedSources result;
+    for (const auto& source : sources) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(source, ec)) {
+            std::vector<std::filesystem::path> paks;
+            for (const auto& item : std::filesystem::directory_iterator(source, ec))
+                if (item.is_regular_file() && hasPakExtension(item.path()))
+                    paks.push_back(item.path());
+            if (ec) throw Error(source.string() + ": cannot list the folder: " + ec.message());
+            std::sort(paks.begin(), paks.end());
+            std::size_t before = result.packs.size();
+            for (const auto& pak : paks) {
+                try {
+                    result.packs.push_back(openPack(pak, keys, result.warnings));
+                } catch (const Error& e) {
+                    result.warnings.push_back(std::string(e.what()) + " (pack left out)");
+                }
+            }
+            if (result.packs.size() == before)
+                throw Error(source.string() + ": no pak in this folder could be opened" +
+                            (paks.empty() ? " (it holds no .pak file)" : ""));
+        } else if (std::filesystem::exists(source, ec)) {
+            result.packs.push_back(openPack(source, keys, result.warnings));
+        } else {
+            throw Error(source.string() + ": no such file or folder");
+        }
+    }
+    return result;
+}
+
+}  // namespace pakfs::fs

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Turns the SOURCE arguments of pakfs (pak files and game Packs folders) into opened packs.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "archive/PackList.hpp"
+#include "fs/Tree.hpp"
+
+namespace pakfs::fs {
+
+struct LoadedSources {
+    std::vector<Pack> packs;
+    std::vector<std::string> warnings;  // packs left out of a folder, packlist problems
+};
+
+// A pak file must open (wrong key or damage: Error naming it). A folder contributes every
+// *.pak in it that opens, with keys from the key options or its packlist.dat; the others are
+// left out with a warning, and a folder without any usable pak is an Error.
+LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
+                          const archive::KeyOptions& keys);
+
+}  // namespace pakfs::fs

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// pakfs: mounts TrackMania .pak archives (version 3) read-only, one folder per pack.
+#include <syslog.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/Error.hpp"
+#include "fs/FuseOps.hpp"
+#include "fs/Sources.hpp"
+
+namespace {
+
+constexpr int kExitUsage = 2;
+constexpr int kExitMountFailed = 1;
+
+const char* const kUsage =
+    "usage: pakfs [options] SOURCE... MOUNTPOINT\n"
+    "\n"
+    "Mounts TrackMania .pak archives (version 3) read-only. SOURCE is a .pak file or a game\n"
+    "Packs folder (every .pak in it, keys from its packlist.dat). Each pack shows as a folder\n"
+    "named after its file without the extension. Unmount with: fusermount3 -u MOUNTPOINT\n"
+    "\n"
+    "pakfs options:\n"
+    "    --key HEX32            the 16-byte Blowfish key as 32 hex digits (every pack)\n"
+    "    --key-file FILE        file holding the key (16 bytes or 32 hex digits)\n"
+    "    --packlist FILE        packlist.dat to take keys from (default: the one beside\n"
+    "                           each pak)\n"
+    "    -o cache_size=SIZE     memory for whole decoded files (small files, gbx files);\n"
+    "                           bytes, or with a K, M or G suffix (default 64M)\n"
+    "    -o icase               case-insensitive lookups, as the game does\n"
+    "    -h, --help             this help, then libfuse's options\n"
+    "    -V, --version          version\n"
+    "\n"
+    "Extended attributes of files: user.pak.class_id, user.pak.flags,\n"
+    "user.pak.compressed_size, user.gbx.class (gbx files).\n"
+    "A pack that cannot be opened (wrong key, damage) stops the mount, except inside a Packs\n"
+    "folder, where it is left out with a warning. A file that cannot be decoded gives an I/O\n"
+    "error (EIO) and one log line (stderr with -f or -d, else syslog).\n"
+    "\n";
+
+bool parseSize(std::string_view text, std::uint64_t& out) {
+    if (text.empty()) return false;
+    std::uint64_t value = 0;
+    std::size_t i = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+        if (value > (~std::uint64_t(0) - 9) / 10) return false;
+        value = value * 10 + std::uint64_t(text[i] - '0');
+    }
+    if (i == 0) return false;
+    std::string_view suffix = text.substr(i);
+    int shift = 0;
+    if (suffix == "" || suffix == "B")
+        shift = 0;
+    else if (suffix == "K" || suffix == "k" || suffix == "KiB")
+        shift = 10;
+    else if (suffix == "M" || suffix == "m" || suffix == "MiB")
+        shift = 20;
+    else if (suffix == "G" || suffix == "g" || suffix == "GiB")
+        shift = 30;
+    else
+        return false;
+    if (shift && value > (~std::uint64_t(0) >> shift)) return false;
+    out = value << shift;
+    return true;
+}
+
+struct CommandLine {
+    std::vector<std::string> positional;
+    std::vector<std::string> fuseArgs;
+    pakfs::archive::KeyOptions keys;
+    pakfs::fs::Options fsOptions;
+    bool foreground = false;
+    bool help = false;
+    bool version = false;
+};
+
+// Takes our own -o options out of a comma-separated list; returns the rest for libfuse.
+std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
+    std::string rest;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        std::size_t comma = list.find(',', start);
+        std::string opt =
+            list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+        if (opt.empty()) continue;
+        if (opt == "icase") {
+            cl.fsOptions.icase = true;
+        } else if (opt.rfind("cache_size=", 0) == 0) {
+            std::uint64_t size = 0;
+            if (!parseSize(std::string_view(opt).substr(11), size))
+                throw pakfs::Error(
+                    "-o cache_size= takes a size such as 67108864, 64M or 1G, got \"" +
+                    opt.substr(11) + "\"");
+            cl.fsOptions.cacheBytes = size;
+        } else {
+            if (opt == "debug") cl.foreground = true;
+            rest += (rest.empty() ? "" : ",") + opt;
+        }
+    }
+    return rest;
+}
+
+CommandLine parseCommandLine(int argc, char** argv) {
+    CommandLine cl;
+    auto value = [&](int& i, std::string_view name) -> std::string {
+        std::string_view arg = argv[i];
+        if (arg.size() > name.size() && arg[name.size()] == '=')
+            return std::string(arg.substr(name.size() + 1));
+        if (i + 1 >= argc) throw pakfs::Error(std::string(name) + " needs a value");
+        return argv[++i];
+    };
+    bool optionsEnded = false;
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (optionsEnded || arg.empty() || arg[0] != '-' || arg == "-") {
+            cl.positional.push_back(arg);
+        } else if (arg == "--") {
+            optionsEnded = true;
+        } else if (arg == "-h" || arg == "--help") {
+            cl.help = true;
+        } else if (arg == "-V" || arg == "--version") {
+            cl.version = true;
+        } else if (arg == "--key" || arg.rfind("--key=", 0) == 0) {
+            cl.keys.keyHex = value(i, "--key");
+        } else if (arg == "--key-file" || arg.rfind("--key-file=", 0) == 0) {
+            cl.keys.keyFile = value(i, "--key-file");
+        } else if (arg == "--packlist" || arg.rfind("--packlist=", 0) == 0) {
+            cl.keys.packList = value(i, "--packlist");
+        } else if (arg == "-o" || arg.rfind("-o", 0) == 0) {
+            std::string list =
+                arg == "-o" ? (i + 1 < argc ? argv[++i] : throw pakfs::Error("-o needs a value"))
+                            : arg.substr(2);
+            std::string rest = takeOwnMountOptions(list, cl);
+            if (!rest.empty()) {
+                cl.fuseArgs.push_back("-o");
+                cl.fuseArgs.push_back(rest);
+            }
+        } else {
+            // -f, -d, -s and the rest of libfuse's options.
+            if (arg == "-f" || arg == "-d") cl.foreground = true;
+            cl.fuseArgs.push_back(arg);
+        }
+    }
+    return cl;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CommandLine cl;
+    try {
+        cl = parseCommandLine(argc, argv);
+    } catch (const pakfs::Error& e) {
+        std::fprintf(stderr, "pakfs: %s\n", e.what());
+        return kExitUsage;
+    }
+    if (cl.help) {
+        std::fputs(kUsage, stdout);
+        pakfs::fs::printFuseHelp("pakfs");
+        return 0;
+    }
+    if (cl.version) {
+        std::printf("%s\n", pakfs::fs::versionLine().c_str());
+        return 0;
+    }
+    if (cl.positional.size() < 2) {
+        std::fputs(kUsage, stderr);
+        std::fprintf(stderr, "pakfs: give at least one SOURCE and the MOUNTPOINT\n");
+        return kExitUsage;
+    }
+    std::string mountpoint = cl.positional.back();
+    std::vector<std::filesystem::path> sources;
+    for (std::size_t i = 0; i + 1 < cl.positional.size(); ++i)
+        sources.push_back(std::filesystem::absolute(cl.positional[i]));
+
+    auto warn = [](const std::string& line) {
+        std::fprintf(stderr, "pakfs: warning: %s\n", line.c_str());
+    };
+    pakfs::fs::LoadedSources loaded;
+    try {
+        loaded = pakfs::fs::loadSources(sources, cl.keys);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "pakfs: %s\n", e.what());
+        return kExitMountFailed;
+    }
+    for (const auto& w : loaded.warnings) warn(w);
+
+    cl.fsOptions.uid = getuid();
+    cl.fsOptions.gid = getgid();
+    if (cl.foreground) {
+        cl.fsOptions.log = [](const std::string& line) {
+            std::fprintf(stderr, "pakfs: %s\n", line.c_str());
+        };
+    } else {
+        openlog("pakfs", LOG_PID, LOG_USER);
+        cl.fsOptions.log = [](const std::string& line) { syslog(LOG_ERR, "%s", line.c_str()); };
+    }
+    pakfs::fs::Filesystem filesystem(std::move(loaded.packs), cl.fsOptions, warn);
+    return pakfs::fs::serve(filesystem, "pakfs", cl.fuseArgs, mountpoint);
+}
