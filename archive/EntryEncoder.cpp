@@ -76,6 +76,15 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
             if (options.warn)
                 options.warn(packPath + ": stored with --raw: the game will not read this gbx "
                                         "file right");
+            // Its header still gives the class ID and the metadata record, when it parses.
+            try {
+                gbx::MemorySource source(content);
+                e.metadata = readDatalessGbx(source, packPath);
+                std::size_t formatLength = content[3] >= 4 ? 4 : 3;
+                e.classId = loadLE32(e.metadata.data() + 5 + formatLength);
+            } catch (const Error&) {
+                e.metadata.clear();
+            }
         } else {
             GbxEncoding g = planGbxEntry(content, payload, e.compressed, packPath);
             ivXor = std::move(g.ivXorPerSegment);

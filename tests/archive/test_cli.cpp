@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The pak command as a user runs it: exit codes, messages, output formats.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "archive/PackList.hpp"
+#include "tests/support/TestUtil.hpp"
+
+using namespace pakfs;
+using test::run;
+namespace fs = std::filesystem;
+
+namespace {
+const std::string kPak = PAKFS_PAK_BINARY;
+const std::string kKey = "--key 0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+}  // namespace
+
+TEST_CASE("cli: usage errors exit 2, input errors exit 1 with the file named", "[cli]") {
+    CHECK(run(kPak).code == 2);
+    CHECK(run(kPak + " frobnicate").code == 2);
+    CHECK(run(kPak + " ls").code == 2);
+    CHECK(run(kPak + " --help").code == 0);
+    CHECK(run(kPak + " ls --help").code == 0);
+    auto r = run(kPak + " ls /nonexistent/x.pak " + kKey);
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: /nonexistent/x.pak: cannot open: No such file or directory\n");
+    r = run(kPak + " ls /nonexistent/x.pak");
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: /nonexistent/x.pak: no key given and no packlist.dat beside it (use --key, "
+                   "--key-file or --packlist)\n");
+    r = run(kPak + " ls /nonexistent/x.pak --key 1234");
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: --key must be 32 hex digits (the 16-byte key), got \"1234\"\n");
+}
+
+TEST_CASE("cli: packlist, pack, ls, cat, extract", "[cli]") {
+    test::TempDir dir;
+    test::writeFile(dir / "src/Folder/a.txt", Bytes(1000, 'a'));
+    test::writeFile(dir / "src/b.bin", Bytes{1, 2, 3});
+    auto r = run(kPak + " packlist add " + q(dir / "packlist.dat") +
+                 " MyPack --key-string 0123456789ABCDEF0123456789ABCDEF");
+    REQUIRE(r.code == 0);
+    CHECK(r.out == "MyPack\t0123456789ABCDEF0123456789ABCDEF\t" +
+                       hexString(archive::keyFromKeyString("0123456789ABCDEF0123456789ABCDEF")) +
+                       "\n");
+    r = run(kPak + " pack -q " + q(dir / "src") + " " + q(dir / "MyPack.pak"));
+    REQUIRE(r.code == 0);
+    // The key comes from packlist.dat beside the pak, matched case-insensitively.
+    fs::rename(dir / "packlist.dat", dir / "PackList.DAT");
+    r = run(kPak + " ls " + q(dir / "MyPack.pak"));
+    CHECK(r.code == 0);
+    CHECK(r.out == "b.bin\nFolder/a.txt\n");
+    r = run(kPak + " ls --json " + q(dir / "MyPack.pak"));
+    REQUIRE(r.code == 0);
+    auto list = nlohmann::json::parse(r.out);
+    REQUIRE(list.size() == 2);
+    CHECK(list[1]["path"] == "Folder/a.txt");
+    CHECK(list[1]["size"] == 1000);
+    CHECK(list[1]["compressed"] == true);
+    CHECK(list[1]["class_id"] == "09041000");
+    CHECK(list[1]["flags"] == "0000000000000004");
+    CHECK(list[1]["gbx"] == false);
+    CHECK(list[0]["compressed"] == false);
+    CHECK(list[0]["compressed_size"] == 8);
+    r = run(kPak + " cat " + q(dir / "MyPack.pak") + " folder/A.TXT");
+    CHECK(r.code == 0);
+    CHECK(r.out == std::string(1000, 'a'));
+    r = run(kPak + " cat " + q(dir / "MyPack.pak") + " nothere");
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (dir / "MyPack.pak").string() + ": no file \"nothere\" in the pak\n");
+    r = run(kPak + " extract -q " + q(dir / "MyPack.pak") + " " + q(dir / "out") + " Folder");
+    CHECK(r.code == 0);
+    CHECK(test::readFile(dir / "out/Folder/a.txt") == Bytes(1000, 'a'));
+    CHECK_FALSE(fs::exists(dir / "out/b.bin"));
+    r = run(kPak + " check " + q(dir / "MyPack.pak"));
+    CHECK(r.code == 0);
+    CHECK(r.out == "2 files: 2 decoded (0 gbx), 0 undecodable\n");
+    r = run(kPak + " packlist ls " + q(dir / "PackList.DAT"));
+    CHECK(r.code == 0);
+    CHECK(r.out.find("signature valid") != std::string::npos);
+}
+
+TEST_CASE("cli: extract carries on past an undecodable gbx entry and exits 1", "[cli]") {
+    test::TempDir dir;
+    // Not a parseable gbx: "GBX" then garbage. Stored with --raw, it cannot be read back.
+    Bytes junk = {'G', 'B', 'X', 6, 0, 'B', 'U', 'U', 'R', 0, 0x30, 0x04, 0x03, 0, 0, 0, 0};
+    junk.resize(400, 0xEE);
+    test::writeFile(dir / "src/bad.Map.Gbx", junk);
+    test::writeFile(dir / "src/good.txt", Bytes(50, 'g'));
+    auto r = run(kPak + " pack -q " + kKey + " " + q(dir / "src") + " " + q(dir / "p.pak"));
+    CHECK(r.code == 1);
+    CHECK(r.err.find("bad.Map.Gbx: cannot be decoded exactly") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "p.pak"));
+    r = run(kPak + " pack -q " + kKey + " --raw '*.Gbx' " + q(dir / "src") + " " + q(dir / "p.pak"));
+    CHECK(r.code == 0);
+    CHECK(r.err.find("pak: warning: bad.Map.Gbx: stored with --raw") == 0);
+    r = run(kPak + " extract -q " + kKey + " " + q(dir / "p.pak") + " " + q(dir / "out"));
+    CHECK(r.code == 1);
+    CHECK(r.err.find("bad.Map.Gbx: cannot be decoded exactly") != std::string::npos);
+    CHECK(r.err.find("1 of 2 files could not be extracted") != std::string::npos);
+    CHECK(test::readFile(dir / "out/good.txt") == Bytes(50, 'g'));
+    CHECK_FALSE(fs::exists(dir / "out/bad.Map.Gbx"));
+    r = run(kPak + " ls -l " + kKey + " " + q(dir / "p.pak"));
+    CHECK(r.out.find("gbx! bad.Map.Gbx") != std::string::npos);
+    r = run(kPak + " check " + kKey + " " + q(dir / "p.pak"));
+    CHECK(r.code == 1);
+    CHECK(r.out.find("1 undecodable") != std::string::npos);
+}
+
+TEST_CASE("cli: version 6+ packs show their public header, entries are refused", "[cli]") {
+    test::TempDir dir;
+    Bytes v6 = {'N', 'a', 'd', 'e', 'o', 'P', 'a', 'k', 6, 0, 0, 0};
+    for (int i = 0; i < 32; ++i) v6.push_back(std::uint8_t(i));
+    v6.insert(v6.end(), {2, 0, 0, 0});
+    test::writeFile(dir / "Title.Pack.Gbx", v6);
+    auto r = run(kPak + " info " + q(dir / "Title.Pack.Gbx"));
+    CHECK(r.code == 0);
+    CHECK(r.out.find("version: 6 (ManiaPlanet .Pack.Gbx)") != std::string::npos);
+    CHECK(r.out.find("decrypt flags: 0x00000002") != std::string::npos);
+    r = run(kPak + " ls " + kKey + " " + q(dir / "Title.Pack.Gbx"));
+    CHECK(r.code == 1);
+    CHECK(r.err.find("pak version 6 (ManiaPlanet .Pack.Gbx) is not supported yet") != std::string::npos);
+}
