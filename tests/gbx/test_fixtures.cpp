@@ -11,6 +11,7 @@
 
 #include "gbx/Describe.hpp"
 #include "gbx/GbxFile.hpp"
+#include "gbx/HeaderChunks.hpp"
 #include "tests/gbx/Sha256.hpp"
 #include "tests/support/Shared.hpp"
 
@@ -116,6 +117,12 @@ TEST_CASE("every fixture's header, references and body match the manifest", "[gb
         CHECK(h.size == f.header.size);
         CHECK(headerOnly.remaining() == 0u);
         CHECK(h.numNodes == f.header.numNodes);
+
+        // Header chunks with a reader take exactly their size, each with fresh lookback state.
+        for (const auto& info : decodeHeaderChunks(f.header)) {
+            INFO("header chunk " << hex32(info.id) << ": " << info.error);
+            if (info.known) CHECK(info.ok);
+        }
     }
 }
 
