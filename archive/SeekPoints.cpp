@@ -199,12 +199,46 @@ std::size_t PlainEntryReader::inflateSome(std::uint8_t* dst, std::size_t n) {
     return done;
 }
 
+void PlainEntryReader::checkTrailer() {
+    // Runs the stream past the last byte the file table asks for, so that zlib checks its
+    // Adler-32 trailer: a damaged entry then fails instead of handing out wrong bytes. Streams
+    // that stop without a proper end (sync-flushed writers) are accepted, as the game does.
+    std::uint8_t scratch[4096];
+    std::uint64_t extra = 0;
+    while (!zlibEnded_ && extra < 64 * 1024) {
+        if (chunkPos_ == chunk_.size()) decryptMore();
+        std::uint64_t consumedBefore = nextPlainOffset();
+        std::uint64_t zlibLeft =
+            entry_.compressedSize > consumedBefore ? entry_.compressedSize - consumedBefore : 0;
+        std::size_t avail =
+            std::size_t(std::min<std::uint64_t>(chunk_.size() - chunkPos_, zlibLeft));
+        z_.next_in = chunk_.data() + chunkPos_;
+        z_.avail_in = unsigned(avail);
+        z_.next_out = scratch;
+        z_.avail_out = sizeof scratch;
+        int rc = inflate(&z_, Z_NO_FLUSH);
+        std::size_t used = avail - z_.avail_in;
+        chunkPos_ += used;
+        extra += sizeof scratch - z_.avail_out;
+        if (rc == Z_STREAM_END) {
+            zlibEnded_ = true;
+        } else if (rc == Z_BUF_ERROR ||
+                   (rc == Z_OK && used == 0 && z_.avail_out == sizeof scratch)) {
+            if (avail == 0 && (zlibLeft == 0 || cipherOffset_ == cipherSize_)) return;
+        } else if (rc != Z_OK) {
+            throw Error(where() + ": corrupt compressed data (zlib: " +
+                        (z_.msg ? std::string(z_.msg) : std::to_string(rc)) + ")");
+        }
+    }
+}
+
 std::size_t PlainEntryReader::read(std::uint8_t* dst, std::size_t n) {
     n = std::size_t(std::min<std::uint64_t>(n, entry_.uncompressedSize - produced_));
     if (n == 0) return 0;
     std::size_t done = 0;
     if (entry_.compressed()) {
         done = inflateSome(dst, n);
+        if (produced_ == entry_.uncompressedSize && !rawInflate_) checkTrailer();
     } else {
         while (done < n) {
             if (chunkPos_ == chunk_.size()) {

@@ -68,7 +68,8 @@ public:
     // ones it resumes at the nearest seek point at or before `offset`, or keeps decoding from
     // the current position when that is nearer, and decodes forward to `offset`.
     void seek(std::uint64_t offset);
-    // Fills dst with the next bytes; returns fewer only at the end of the entry.
+    // Fills dst with the next bytes; returns fewer only at the end of the entry. A read that
+    // reaches the end of a stream decoded from its start also checks zlib's checksum.
     std::size_t read(std::uint8_t* dst, std::size_t n);
     std::uint64_t position() const { return produced_; }
     std::uint64_t size() const { return entry_.uncompressedSize; }
@@ -82,6 +83,7 @@ private:
     void skip(std::uint64_t n);
     std::size_t inflateSome(std::uint8_t* dst, std::size_t n);
     void maybeRecordPoint();
+    void checkTrailer();
     // Offset in the entry's plaintext (the compressed stream) of the next byte to hand on.
     std::uint64_t nextPlainOffset() const;
     std::string where() const;

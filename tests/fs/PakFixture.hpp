@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Synthetic packs for the pakfs tests, built with the archive writer.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "archive/PakWriter.hpp"
+#include "fs/Filesystem.hpp"
+#include "tests/support/TestUtil.hpp"
+
+namespace pakfs::test {
+
+inline const archive::PakKey kTestKey = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+                                         0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
+inline const char* const kTestKeyHex = "00112233445566778899aabbccddeeff";
+
+inline Bytes randomBytes(std::size_t n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    Bytes out(n);
+    for (auto& b : out) b = std::uint8_t(rng());
+    return out;
+}
+
+// Text that compresses well but not trivially: words drawn at random, numbered lines.
+inline Bytes compressibleText(std::size_t n, std::uint64_t seed) {
+    static const char* const words[] = {"track", "stadium", "nadeo", "block", "checkpoint",
+                                        "start", "finish",  "ramp",  "loop",  "boost",
+                                        "ghost", "replay",  "pack",  "medal", "author"};
+    std::mt19937_64 rng(seed);
+    std::string s;
+    s.reserve(n + 64);
+    for (std::size_t line = 0; s.size() < n; ++line) {
+        s += std::to_string(line) + ":";
+        for (int w = 0, k = int(rng() % 9) + 3; w < k; ++w)
+            s += std::string(" ") + words[rng() % 15];
+        s += "\n";
+    }
+    s.resize(n);
+    return Bytes(s.begin(), s.end());
+}
+
+struct TestPack {
+    std::unique_ptr<TempDir> dir = std::make_unique<TempDir>();
+    std::filesystem::path source;
+    std::filesystem::path pak;
+    std::map<std::string, Bytes> files;  // path inside the pack -> content
+
+    const Bytes& file(const std::string& path) const { return files.at(path); }
+};
+
+// The small files every test pack holds; sizes around the cipher block and segment sizes.
+inline std::map<std::string, Bytes> smallFiles() {
+    std::map<std::string, Bytes> f;
+    std::string readme = "A test pack.\nIt holds text, random and compressible files.\n";
+    f["Text/readme.txt"] = Bytes(readme.begin(), readme.end());
+    f["Text/empty.txt"] = {};
+    f["Text/one.txt"] = {'x'};
+    f["Data/r255.bin"] = randomBytes(255, 1);
+    f["Data/r256.bin"] = randomBytes(256, 2);
+    f["Data/r1024.bin"] = randomBytes(1024, 3);
+    f["Data/Deep/Er/c1024.txt"] = compressibleText(1024, 4);
+    f["Data/c100k.txt"] = compressibleText(100 * 1024 + 13, 5);
+    f["root.txt"] = compressibleText(3000, 6);
+    return f;
+}
+
+// Large files: one stored (random) and one compressed, both several MiB.
+inline void addLargeFiles(std::map<std::string, Bytes>& f) {
+    f["Media/random3m.bin"] = randomBytes(3 * 1024 * 1024 + 77, 7);
+    f["Media/compress6m.txt"] = compressibleText(6 * 1024 * 1024 + 5, 8);
+}
+
+inline TestPack makeTestPack(std::map<std::string, Bytes> files, const std::string& name = "Test",
+                             const archive::PakKey& key = kTestKey) {
+    TestPack t;
+    t.source = t.dir->path() / "src";
+    t.files = std::move(files);
+    std::filesystem::create_directories(t.source / "EmptyFolder");
+    for (const auto& [path, data] : t.files) writeFile(t.source / path, data);
+    t.pak = t.dir->path() / (name + ".pak");
+    archive::PackOptions options;
+    options.level = 6;
+    archive::writePak(t.source, t.pak, key, options);
+    return t;
+}
+
+inline TestPack makeTestPack(bool large = false) {
+    auto f = smallFiles();
+    if (large) addLargeFiles(f);
+    return makeTestPack(std::move(f));
+}
+
+inline std::unique_ptr<fs::Filesystem> mountDirect(const TestPack& t, fs::Options options = {},
+                                                   std::vector<std::string>* log = nullptr) {
+    if (log) options.log = [log](const std::string& line) { log->push_back(line); };
+    std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, kTestKey)}};
+    return std::make_unique<fs::Filesystem>(std::move(packs), options);
+}
+
+}  // namespace pakfs::test

@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The file system operations called directly, without the kernel.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "archive/PackList.hpp"
+#include "fs/Sources.hpp"
+#include "gbx/GbxBuilder.hpp"
+#include "tests/fs/PakFixture.hpp"
+
+using namespace pakfs;
+using namespace pakfs::test;
+
+namespace {
+
+// Reads a whole file through open/read/release in pieces of `step` bytes.
+Bytes readAll(fs::Filesystem& f, const std::string& path, std::size_t step = 4096) {
+    std::uint64_t fh = 0;
+    REQUIRE(f.open(path, O_RDONLY, &fh) == 0);
+    Bytes out;
+    std::vector<char> buf(step);
+    for (;;) {
+        long n = f.read(fh, buf.data(), buf.size(), std::int64_t(out.size()));
+        REQUIRE(n >= 0);
+        if (n == 0) break;
+        out.insert(out.end(), buf.begin(), buf.begin() + n);
+    }
+    REQUIRE(f.release(fh) == 0);
+    return out;
+}
+
+std::vector<std::string> names(const fs::Filesystem& f, const std::string& path) {
+    std::vector<std::string> out;
+    REQUIRE(f.readdir(path, [&](const std::string& name, const struct stat&) {
+        out.push_back(name);
+        return true;
+    }) == 0);
+    return out;
+}
+
+std::string xattr(const fs::Filesystem& f, const std::string& path, const char* name) {
+    long n = f.getxattr(path, name, nullptr, 0);
+    if (n < 0) return "errno " + std::to_string(-n);
+    std::string v(std::size_t(n), '\0');
+    REQUIRE(f.getxattr(path, name, v.data(), v.size()) == n);
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("getattr gives sizes, types, modes and the pack's time without decoding", "[fs]") {
+    TestPack t = makeTestPack();
+    auto f = mountDirect(t);
+    struct stat st;
+    REQUIRE(f->getattr("/", &st) == 0);
+    CHECK(S_ISDIR(st.st_mode));
+    CHECK(st.st_ino == 1);
+    REQUIRE(f->getattr("/Test", &st) == 0);
+    CHECK(S_ISDIR(st.st_mode));
+    CHECK((st.st_mode & 0777) == 0555);
+    for (const auto& [path, data] : t.files) {
+        INFO(path);
+        REQUIRE(f->getattr("/Test/" + path, &st) == 0);
+        CHECK(S_ISREG(st.st_mode));
+        CHECK((st.st_mode & 0777) == 0444);
+        CHECK(std::uint64_t(st.st_size) == data.size());
+        CHECK(st.st_nlink == 1);
+        CHECK(st.st_mtime == f->tree().packs()[0].pak->file()->mtime());
+    }
+    REQUIRE(f->getattr("/Test/EmptyFolder", &st) == 0);
+    CHECK(S_ISDIR(st.st_mode));
+    REQUIRE(f->getattr("/Test/Data/", &st) == 0);
+    CHECK(st.st_nlink == 3);  // ".", its entry in the parent, "Deep"
+    CHECK(f->getattr("/Test/missing", &st) == -ENOENT);
+    CHECK(f->getattr("/Test/text/readme.txt", &st) == -ENOENT);  // case matters by default
+    CHECK(f->getattr("/Test/Text/readme.txt/x", &st) == -ENOENT);
+    // Nothing was decoded to answer.
+    CHECK(f->cacheStats().misses == 0);
+}
+
+TEST_CASE("inode numbers are stable across mounts and unique", "[fs]") {
+    TestPack t = makeTestPack();
+    auto a = mountDirect(t);
+    auto b = mountDirect(t);
+    std::set<ino_t> seen;
+    for (const auto& [path, data] : t.files) {
+        struct stat sa, sb;
+        REQUIRE(a->getattr("/Test/" + path, &sa) == 0);
+        REQUIRE(b->getattr("/Test/" + path, &sb) == 0);
+        CHECK(sa.st_ino == sb.st_ino);
+        CHECK(seen.insert(sa.st_ino).second);
+    }
+}
+
+TEST_CASE("readdir lists dot entries and children in name order with attributes", "[fs]") {
+    TestPack t = makeTestPack();
+    auto f = mountDirect(t);
+    CHECK(names(*f, "/") == std::vector<std::string>{".", "..", "Test"});
+    CHECK(names(*f, "/Test") ==
+          std::vector<std::string>{".", "..", "Data", "EmptyFolder", "Text", "root.txt"});
+    CHECK(names(*f, "/Test/Text") ==
+          std::vector<std::string>{".", "..", "empty.txt", "one.txt", "readme.txt"});
+    CHECK(names(*f, "/Test/EmptyFolder") == std::vector<std::string>{".", ".."});
+    std::map<std::string, off_t> sizes;
+    REQUIRE(f->readdir("/Test/Data", [&](const std::string& name, const struct stat& st) {
+        sizes[name] = st.st_size;
+        struct stat direct;
+        if (name != "." && name != "..") {
+            REQUIRE(f->getattr("/Test/Data/" + name, &direct) == 0);
+            CHECK(direct.st_ino == st.st_ino);
+            CHECK(direct.st_mode == st.st_mode);
+        }
+        return true;
+    }) == 0);
+    CHECK(sizes["r255.bin"] == 255);
+    CHECK(sizes["c100k.txt"] == 100 * 1024 + 13);
+    // The filler asking to stop is honoured.
+    int calls = 0;
+    REQUIRE(f->readdir("/Test/Data",
+                       [&](const std::string&, const struct stat&) { return ++calls < 2; }) == 0);
+    CHECK(calls == 2);
+    CHECK(f->readdir("/Test/root.txt",
+                     [](const std::string&, const struct stat&) { return true; }) == -ENOTDIR);
+    CHECK(f->readdir("/nope", [](const std::string&, const struct stat&) { return true; }) ==
+          -ENOENT);
+    CHECK(f->opendir("/Test/Data") == 0);
+    CHECK(f->opendir("/Test/root.txt") == -ENOTDIR);
+}
+
+TEST_CASE("every file reads back byte for byte, in pieces of many sizes", "[fs]") {
+    TestPack t = makeTestPack(true);
+    auto f = mountDirect(t);
+    for (const auto& [path, data] : t.files) {
+        INFO(path);
+        CHECK(readAll(*f, "/Test/" + path, 4096) == data);
+        if (data.size() < 200000) CHECK(readAll(*f, "/Test/" + path, 7) == data);
+    }
+    CHECK(readAll(*f, "/Test/Media/compress6m.txt", 128 * 1024 + 1) ==
+          t.file("Media/compress6m.txt"));
+}
+
+TEST_CASE("reads at odd offsets, past the end and in any order", "[fs]") {
+    TestPack t = makeTestPack(true);
+    auto f = mountDirect(t);
+    std::mt19937_64 rng(42);
+    for (const std::string path : {"Data/r1024.bin", "Data/c100k.txt", "Media/random3m.bin",
+                                   "Media/compress6m.txt", "root.txt"}) {
+        INFO(path);
+        const Bytes& data = t.file(path);
+        std::uint64_t fh = 0;
+        REQUIRE(f->open("/Test/" + path, O_RDONLY, &fh) == 0);
+        for (int i = 0; i < 40; ++i) {
+            std::uint64_t off = rng() % (data.size() + 10);
+            std::size_t n = std::size_t(rng() % 70000) + 1;
+            Bytes buf(n);
+            long got = f->read(fh, reinterpret_cast<char*>(buf.data()), n, std::int64_t(off));
+            std::size_t want = off >= data.size() ? 0 : std::min<std::size_t>(n, data.size() - off);
+            REQUIRE(got == long(want));
+            CHECK(std::equal(buf.begin(), buf.begin() + got, data.begin() + std::ptrdiff_t(off)));
+        }
+        char c;
+        CHECK(f->read(fh, &c, 1, std::int64_t(data.size())) == 0);
+        CHECK(f->read(fh, &c, 1, -1) == -EINVAL);
+        CHECK(f->release(fh) == 0);
+    }
+    // Reading the empty file.
+    std::uint64_t fh = 0;
+    REQUIRE(f->open("/Test/Text/empty.txt", O_RDONLY, &fh) == 0);
+    char c;
+    CHECK(f->read(fh, &c, 1, 0) == 0);
+    CHECK(f->release(fh) == 0);
+    CHECK(f->release(fh) == -EBADF);
+    CHECK(f->read(fh, &c, 1, 0) == -EBADF);
+}
+
+TEST_CASE("several open files of one entry keep their own positions", "[fs]") {
+    TestPack t = makeTestPack(true);
+    auto f = mountDirect(t);
+    const Bytes& data = t.file("Media/compress6m.txt");
+    std::uint64_t a = 0, b = 0;
+    REQUIRE(f->open("/Test/Media/compress6m.txt", O_RDONLY, &a) == 0);
+    REQUIRE(f->open("/Test/Media/compress6m.txt", O_RDONLY, &b) == 0);
+    CHECK(f->openFiles() == 2);
+    Bytes bytes(65536);
+    char* buf = reinterpret_cast<char*>(bytes.data());
+    for (std::uint64_t off = 0; off < 2 * 1024 * 1024; off += bytes.size()) {
+        std::uint64_t offB = data.size() - 2 * 1024 * 1024 + off;
+        REQUIRE(f->read(a, buf, bytes.size(), std::int64_t(off)) == long(bytes.size()));
+        CHECK(std::equal(bytes.begin(), bytes.end(), data.begin() + std::ptrdiff_t(off)));
+        REQUIRE(f->read(b, buf, bytes.size(), std::int64_t(offB)) == long(bytes.size()));
+        CHECK(std::equal(bytes.begin(), bytes.end(), data.begin() + std::ptrdiff_t(offB)));
+    }
+    f->release(a);
+    f->release(b);
+    CHECK(f->openFiles() == 0);
+}
+
+TEST_CASE("out-of-order neighbouring reads are served without restarting the decoder", "[fs]") {
+    TestPack t = makeTestPack(true);
+    fs::Options options;
+    options.seekIndexedEntries = 0;  // no seek points: a restart would decode from the start
+    auto f = mountDirect(t, options);
+    const Bytes& data = t.file("Media/compress6m.txt");
+    std::uint64_t fh = 0;
+    REQUIRE(f->open("/Test/Media/compress6m.txt", O_RDONLY, &fh) == 0);
+    Bytes bytes(131072);
+    char* buf = reinterpret_cast<char*>(bytes.data());
+    // The order kernel readahead with several threads produces: 1, 0, 3, 2, ...
+    for (std::uint64_t pair = 0; pair < 16; pair += 2) {
+        for (std::uint64_t k : {pair + 1, pair}) {
+            std::uint64_t off = (k + 20) * bytes.size();
+            REQUIRE(f->read(fh, buf, bytes.size(), std::int64_t(off)) == long(bytes.size()));
+            CHECK(std::equal(bytes.begin(), bytes.end(), data.begin() + std::ptrdiff_t(off)));
+        }
+    }
+    f->release(fh);
+}
+
+TEST_CASE("writes and write opens get EROFS", "[fs]") {
+    TestPack t = makeTestPack();
+    auto f = mountDirect(t);
+    std::uint64_t fh = 0;
+    CHECK(f->open("/Test/root.txt", O_WRONLY, &fh) == -EROFS);
+    CHECK(f->open("/Test/root.txt", O_RDWR, &fh) == -EROFS);
+    CHECK(f->open("/Test/root.txt", O_RDONLY | O_TRUNC, &fh) == -EROFS);
+    CHECK(f->open("/Test/missing.txt", O_RDONLY, &fh) == -ENOENT);
+    CHECK(f->open("/Test/Data", O_RDONLY, &fh) == -EISDIR);
+    CHECK(f->access("/Test/root.txt", W_OK) == -EROFS);
+    CHECK(f->access("/Test/root.txt", R_OK) == 0);
+    CHECK(f->access("/Test/root.txt", X_OK) == -EACCES);
+    CHECK(f->access("/Test/Data", X_OK) == 0);
+    CHECK(f->access("/Test/nope", R_OK) == -ENOENT);
+    CHECK(fs::Filesystem::readOnly() == -EROFS);
+    CHECK(f->openFiles() == 0);
+}
+
+TEST_CASE("extended attributes come from the file table", "[fs]") {
+    TestPack t = makeTestPack();
+    auto f = mountDirect(t);
+    auto pak = f->tree().packs()[0].pak;
+    const archive::PakEntry* entry = nullptr;
+    for (const auto& e : pak->entries())
+        if (e.path == "Data/c100k.txt") entry = &e;
+    REQUIRE(entry);
+    const std::string path = "/Test/Data/c100k.txt";
+    CHECK(xattr(*f, path, fs::kXattrClassId) == "09041000");  // a .txt file
+    CHECK(xattr(*f, path, fs::kXattrFlags) == "0000000000000004");
+    CHECK(xattr(*f, path, fs::kXattrCompressedSize) == std::to_string(entry->compressedSize));
+    CHECK(xattr(*f, path, fs::kXattrGbxClass) == "errno " + std::to_string(ENODATA));  // not gbx
+    CHECK(xattr(*f, path, "user.other") == "errno " + std::to_string(ENODATA));
+    CHECK(xattr(*f, "/Test/Data", fs::kXattrClassId) == "errno " + std::to_string(ENODATA));
+    CHECK(xattr(*f, "/Test/nope", fs::kXattrClassId) == "errno " + std::to_string(ENOENT));
+    char small[4];
+    CHECK(f->getxattr(path, fs::kXattrClassId, small, sizeof small) == -ERANGE);
+
+    long n = f->listxattr(path, nullptr, 0);
+    REQUIRE(n > 0);
+    std::string list(std::size_t(n), '\0');
+    REQUIRE(f->listxattr(path, list.data(), list.size()) == n);
+    CHECK(list == std::string("user.pak.class_id\0user.pak.flags\0user.pak.compressed_size\0", n));
+    CHECK(f->listxattr(path, small, sizeof small) == -ERANGE);
+    CHECK(f->listxattr("/Test/Data", nullptr, 0) == 0);
+}
+
+TEST_CASE("gbx entries show their class and are decoded whole through the cache", "[fs]") {
+    gbx::GbxBuilder b;
+    b.classId = 0x03043000;
+    gbx::BodyWriter w;
+    w.beginSkippable(0x03043099);  // an unknown skippable chunk: the reader skips it by size
+    for (std::uint8_t byte : randomBytes(3000, 9)) w.u8(byte);
+    w.endSkippable();
+    w.endNode();
+    b.body = w.bytes();
+    Bytes gbxFile = b.build();
+    auto files = smallFiles();
+    files["Maps/Thing.Challenge.Gbx"] = gbxFile;
+    TestPack t = makeTestPack(files);
+
+    std::vector<std::string> log;
+    auto f = mountDirect(t, {}, &log);
+    const std::string path = "/Test/Maps/Thing.Challenge.Gbx";
+    CHECK(xattr(*f, path, fs::kXattrGbxClass) == "CGameCtnChallenge");
+    CHECK(xattr(*f, path, fs::kXattrClassId) == "03043000");
+    long n = f->listxattr(path, nullptr, 0);
+    CHECK(n == long(std::string("user.pak.class_id user.pak.flags user.pak.compressed_size "
+                                "user.gbx.class ")
+                        .size()));
+    // Read in odd pieces from the end backwards: the whole entry is decoded once.
+    std::uint64_t fh = 0;
+    REQUIRE(f->open(path, O_RDONLY, &fh) == 0);
+    Bytes got(gbxFile.size());
+    for (std::size_t end = got.size(); end > 0;) {
+        std::size_t start = end > 333 ? end - 333 : 0;
+        REQUIRE(f->read(fh, reinterpret_cast<char*>(got.data() + start), end - start,
+                        std::int64_t(start)) == long(end - start));
+        end = start;
+    }
+    f->release(fh);
+    CHECK(got == gbxFile);
+    CHECK(readAll(*f, path) == gbxFile);
+    CHECK(f->cacheStats().misses == 1);
+    CHECK(log.empty());
+}
+
+TEST_CASE("a damaged entry reads as EIO with one log line, never as wrong bytes", "[fs]") {
+    TestPack t = makeTestPack();
+    std::uint64_t at = 0;
+    {
+        auto pak = archive::PakIndex::open(t.pak, kTestKey);
+        for (const auto& e : pak->entries())
+            if (e.path == "Data/c100k.txt") {
+                REQUIRE(e.compressed());
+                at = pak->entryOffset(e) + 8 + e.compressedSize / 2;
+            }
+    }
+    REQUIRE(at > 0);
+    // Flip bytes in the middle of the compressed data.
+    Bytes raw = readFile(t.pak);
+    for (std::size_t i = 0; i < 16; ++i) raw[at + i] ^= 0x5A;
+    writeFile(t.pak, raw);
+
+    std::vector<std::string> log;
+    auto f = mountDirect(t, {}, &log);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        std::uint64_t fh = 0;
+        REQUIRE(f->open("/Test/Data/c100k.txt", O_RDONLY, &fh) == 0);
+        std::vector<char> buf(200000);
+        CHECK(f->read(fh, buf.data(), buf.size(), 0) == -EIO);
+        CHECK(f->read(fh, buf.data(), 10, 0) == -EIO);
+        f->release(fh);
+    }
+    REQUIRE(log.size() == 1);
+    CHECK(log[0].find("/Test/Data/c100k.txt") != std::string::npos);
+    // The other entries are unaffected.
+    CHECK(readAll(*f, "/Test/Data/r1024.bin") == t.file("Data/r1024.bin"));
+}
+
+TEST_CASE("icase makes lookups case-insensitive and keeps names distinct", "[fs]") {
+    auto files = smallFiles();
+    files["Text/README.txt"] = Bytes{'u', 'p'};
+    TestPack t = makeTestPack(files);
+    fs::Options options;
+    options.icase = true;
+    auto f = mountDirect(t, options);
+    struct stat st;
+    REQUIRE(f->getattr("/TEST/data/DEEP/er/C1024.TXT", &st) == 0);
+    CHECK(std::uint64_t(st.st_size) == 1024);
+    CHECK(readAll(*f, "/test/DATA/r255.BIN") == t.file("Data/r255.bin"));
+    // Both readme files stay reachable: the second one gets a numbered name.
+    auto listed = names(*f, "/Test/Text");
+    CHECK(listed.size() == 2 + 4);
+    bool numbered = std::any_of(listed.begin(), listed.end(), [](const std::string& n) {
+        return n.find(" (2)") != std::string::npos;
+    });
+    CHECK(numbered);
+    std::set<std::string> contents;
+    for (const auto& n : listed) {
+        if (n == "." || n == "..") continue;
+        Bytes b = readAll(*f, "/Test/Text/" + n);
+        contents.insert(std::string(b.begin(), b.end()));
+    }
+    CHECK(contents.count("up") == 1);
+    CHECK(contents.count(std::string(t.file("Text/readme.txt").begin(),
+                                     t.file("Text/readme.txt").end())) == 1);
+
+    // Without icase both names are there as they are.
+    auto exact = mountDirect(t);
+    CHECK(exact->getattr("/Test/Text/README.txt", &st) == 0);
+    CHECK(st.st_size == 2);
+    CHECK(exact->getattr("/TEST/Text/README.txt", &st) == -ENOENT);
+}
+
+TEST_CASE("the whole-entry cache stays within its bounds", "[fs]") {
+    TestPack t = makeTestPack();
+    fs::Options options;
+    options.cacheBytes = 1500;
+    options.wholeEntryLimit = 4096;
+    auto f = mountDirect(t, options);
+    for (int round = 0; round < 3; ++round)
+        for (const std::string path : {"Data/r255.bin", "Data/r256.bin", "Data/r1024.bin",
+                                       "Data/Deep/Er/c1024.txt", "Text/readme.txt", "root.txt"}) {
+            INFO(path);
+            CHECK(readAll(*f, "/Test/" + path) == t.file(path));
+            CHECK(f->cacheStats().bytes <= options.cacheBytes);
+        }
+    auto stats = f->cacheStats();
+    CHECK(stats.peakBytes <= options.cacheBytes);
+    CHECK(stats.evictions > 0);
+    CHECK(stats.misses > 6);  // evicted entries were decoded again
+    // root.txt (3000 bytes) is larger than the whole cache: read fine but never kept.
+    CHECK(stats.entries <= 3);
+}
+
+TEST_CASE("cache hits serve repeated reads without decoding again", "[fs]") {
+    TestPack t = makeTestPack();
+    auto f = mountDirect(t);
+    for (int i = 0; i < 5; ++i)
+        CHECK(readAll(*f, "/Test/Data/r1024.bin") == t.file("Data/r1024.bin"));
+    auto stats = f->cacheStats();
+    CHECK(stats.misses == 1);
+    CHECK(stats.hits == 4);
+}
+
+TEST_CASE("8 threads read at random offsets at once", "[fs]") {
+    TestPack t = makeTestPack(true);
+    fs::Options options;
+    options.seekSpan = 256 * 1024;
+    auto f = mountDirect(t, options);
+    std::vector<std::string> paths;
+    for (const auto& [path, data] : t.files) paths.push_back(path);
+    std::atomic<int> failures{0};
+    std::vector<std::thread> threads;
+    for (int k = 0; k < 8; ++k) {
+        threads.emplace_back([&, k] {
+            std::mt19937_64 rng(std::uint64_t(k) * 7919);
+            for (int i = 0; i < 60; ++i) {
+                const std::string& path =
+                    i % 3 == 0 ? paths[rng() % paths.size()] : std::string("Media/compress6m.txt");
+                const Bytes& data = t.file(path);
+                std::uint64_t fh = 0;
+                if (f->open("/Test/" + path, O_RDONLY, &fh) != 0) {
+                    ++failures;
+                    continue;
+                }
+                std::uint64_t off = data.empty() ? 0 : rng() % data.size();
+                Bytes buf(std::size_t(rng() % 100000) + 1);
+                long n =
+                    f->read(fh, reinterpret_cast<char*>(buf.data()), buf.size(), std::int64_t(off));
+                std::size_t want =
+                    data.empty() ? 0 : std::min<std::size_t>(buf.size(), data.size() - off);
+                if (n != long(want) ||
+                    !std::equal(buf.begin(), buf.begin() + n, data.begin() + std::ptrdiff_t(off)))
+                    ++failures;
+                f->release(fh);
+            }
+        });
+    }
+    for (auto& th : threads) th.join();
+    CHECK(failures == 0);
+    CHECK(f->openFiles() == 0);
+}
+
+TEST_CASE("statfs describes a read-only file system", "[fs]") {
+    TestPack t = makeTestPack();
+    auto f = mountDirect(t);
+    struct statvfs st;
+    REQUIRE(f->statfs(&st) == 0);
+    CHECK((st.f_flag & ST_RDONLY) != 0);
+    CHECK(st.f_bfree == 0);
+    CHECK(st.f_files == f->tree().nodeCount());
+    CHECK(st.f_namemax == 255);
+    std::uint64_t total = 0;
+    for (const auto& [path, data] : t.files) total += data.size();
+    CHECK(st.f_blocks * st.f_frsize >= total);
+}
+
+TEST_CASE("unsafe and duplicate pack names are handled", "[fs]") {
+    TestPack a = makeTestPack();
+    std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(a.pak, kTestKey)},
+                                {"Test", archive::PakIndex::open(a.pak, kTestKey)}};
+    std::vector<std::string> warnings;
+    fs::Filesystem f(std::move(packs), {}, [&](const std::string& w) { warnings.push_back(w); });
+    CHECK(names(f, "/") == std::vector<std::string>{".", "..", "Test", "Test (2)"});
+    CHECK(warnings.size() == 1);
+    CHECK(readAll(f, "/Test (2)/Data/r256.bin") == a.file("Data/r256.bin"));
+}
+
+TEST_CASE("sources: pak files, Packs folders with packlist.dat, wrong keys", "[fs]") {
+    TempDir dir;
+    auto packs = dir / "Packs";
+    std::filesystem::create_directories(packs);
+    archive::PackList list;
+    const std::string keyA = "0123456789abcdef0123456789abcdef",
+                      keyB = "fedcba9876543210fedcba9876543210";
+    list.entries.push_back({0, "Alpha", keyA});
+    list.entries.push_back({0, "Beta", keyB});
+    archive::writePackList(packs / "packlist.dat", list);
+    TestPack alpha = makeTestPack(smallFiles(), "Alpha", archive::keyFromKeyString(keyA));
+    TestPack beta = makeTestPack(smallFiles(), "Beta", archive::keyFromKeyString(keyB));
+    TestPack gamma = makeTestPack(smallFiles(), "Gamma", kTestKey);  // not in the list
+    std::filesystem::copy_file(alpha.pak, packs / "Alpha.pak");
+    std::filesystem::copy_file(beta.pak, packs / "Beta.pak");
+    std::filesystem::copy_file(gamma.pak, packs / "Gamma.pak");
+    writeFile(packs / "readme.txt", Bytes{'x'});
+
+    auto loaded = fs::loadSources({packs}, {});
+    REQUIRE(loaded.packs.size() == 2);
+    CHECK(loaded.packs[0].name == "Alpha");
+    CHECK(loaded.packs[1].name == "Beta");
+    REQUIRE(loaded.warnings.size() == 1);
+    CHECK(loaded.warnings[0].find("Gamma") != std::string::npos);
+
+    fs::Filesystem f(std::move(loaded.packs), {});
+    CHECK(names(f, "/") == std::vector<std::string>{".", "..", "Alpha", "Beta"});
+    CHECK(readAll(f, "/Beta/Data/r256.bin") == beta.file("Data/r256.bin"));
+
+    // A single pak with the wrong key stops everything, naming the file.
+    archive::KeyOptions wrong;
+    wrong.keyHex = "ffffffffffffffffffffffffffffffff";
+    try {
+        fs::loadSources({alpha.pak}, wrong);
+        FAIL("a wrong key was accepted");
+    } catch (const Error& e) {
+        CHECK(std::string(e.what()).find("Alpha.pak") != std::string::npos);
+    }
+    archive::KeyOptions right;
+    right.keyHex = kTestKeyHex;
+    CHECK(fs::loadSources({gamma.pak}, right).packs.size() == 1);
+    CHECK_THROWS_AS(fs::loadSources({dir / "absent.pak"}, right), Error);
+    auto emptyDir = dir / "Empty";
+    std::filesystem::create_directories(emptyDir);
+    CHECK_THROWS_AS(fs::loadSources({emptyDir}, right), Error);
+}
