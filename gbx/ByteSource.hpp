@@ -31,6 +31,7 @@ public:
             throw TruncatedError("unexpected end of data at offset " + std::to_string(pos_) +
                                  " (wanted " + std::to_string(dst.size()) + " bytes, " +
                                  std::to_string(data_.size() - pos_) + " left)");
+        if (dst.empty()) return;  // an empty span may have a null pointer
         std::memcpy(dst.data(), data_.data() + pos_, dst.size());
         pos_ += dst.size();
     }
