@@ -53,7 +53,7 @@ std::string xattr(const fs::Filesystem& f, const std::string& path, const char* 
 
 }  // namespace
 
-TEST_CASE("getattr gives sizes, types, modes and the pack's time without decoding", "[fs]") {
+TEST_CASE("pakfs: getattr gives sizes, types, modes and the pack's time without decoding", "[fs]") {
     TestPack t = makeTestPack();
     auto f = mountDirect(t);
     struct stat st;
@@ -83,7 +83,7 @@ TEST_CASE("getattr gives sizes, types, modes and the pack's time without decodin
     CHECK(f->cacheStats().misses == 0);
 }
 
-TEST_CASE("inode numbers are stable across mounts and unique", "[fs]") {
+TEST_CASE("pakfs: inode numbers are stable across mounts and unique", "[fs]") {
     TestPack t = makeTestPack();
     auto a = mountDirect(t);
     auto b = mountDirect(t);
@@ -97,7 +97,7 @@ TEST_CASE("inode numbers are stable across mounts and unique", "[fs]") {
     }
 }
 
-TEST_CASE("readdir lists dot entries and children in name order with attributes", "[fs]") {
+TEST_CASE("pakfs: readdir lists dot entries and children in name order with attributes", "[fs]") {
     TestPack t = makeTestPack();
     auto f = mountDirect(t);
     CHECK(names(*f, "/") == std::vector<std::string>{".", "..", "Test"});
@@ -132,7 +132,7 @@ TEST_CASE("readdir lists dot entries and children in name order with attributes"
     CHECK(f->opendir("/Test/root.txt") == -ENOTDIR);
 }
 
-TEST_CASE("every file reads back byte for byte, in pieces of many sizes", "[fs]") {
+TEST_CASE("pakfs: every file reads back byte for byte, in pieces of many sizes", "[fs]") {
     TestPack t = makeTestPack(true);
     auto f = mountDirect(t);
     for (const auto& [path, data] : t.files) {
@@ -144,7 +144,7 @@ TEST_CASE("every file reads back byte for byte, in pieces of many sizes", "[fs]"
           t.file("Media/compress6m.txt"));
 }
 
-TEST_CASE("reads at odd offsets, past the end and in any order", "[fs]") {
+TEST_CASE("pakfs: reads at odd offsets, past the end and in any order", "[fs]") {
     TestPack t = makeTestPack(true);
     auto f = mountDirect(t);
     std::mt19937_64 rng(42);
@@ -178,7 +178,7 @@ TEST_CASE("reads at odd offsets, past the end and in any order", "[fs]") {
     CHECK(f->read(fh, &c, 1, 0) == -EBADF);
 }
 
-TEST_CASE("several open files of one entry keep their own positions", "[fs]") {
+TEST_CASE("pakfs: several open files of one entry keep their own positions", "[fs]") {
     TestPack t = makeTestPack(true);
     auto f = mountDirect(t);
     const Bytes& data = t.file("Media/compress6m.txt");
@@ -200,7 +200,8 @@ TEST_CASE("several open files of one entry keep their own positions", "[fs]") {
     CHECK(f->openFiles() == 0);
 }
 
-TEST_CASE("out-of-order neighbouring reads are served without restarting the decoder", "[fs]") {
+TEST_CASE("pakfs: out-of-order neighbouring reads are served without restarting the decoder",
+          "[fs]") {
     TestPack t = makeTestPack(true);
     fs::Options options;
     options.seekIndexedEntries = 0;  // no seek points: a restart would decode from the start
@@ -221,7 +222,7 @@ TEST_CASE("out-of-order neighbouring reads are served without restarting the dec
     f->release(fh);
 }
 
-TEST_CASE("writes and write opens get EROFS", "[fs]") {
+TEST_CASE("pakfs: writes and write opens get EROFS", "[fs]") {
     TestPack t = makeTestPack();
     auto f = mountDirect(t);
     std::uint64_t fh = 0;
@@ -239,7 +240,7 @@ TEST_CASE("writes and write opens get EROFS", "[fs]") {
     CHECK(f->openFiles() == 0);
 }
 
-TEST_CASE("extended attributes come from the file table", "[fs]") {
+TEST_CASE("pakfs: extended attributes come from the file table", "[fs]") {
     TestPack t = makeTestPack();
     auto f = mountDirect(t);
     auto pak = f->tree().packs()[0].pak;
@@ -267,7 +268,7 @@ TEST_CASE("extended attributes come from the file table", "[fs]") {
     CHECK(f->listxattr("/Test/Data", nullptr, 0) == 0);
 }
 
-TEST_CASE("gbx entries show their class and are decoded whole through the cache", "[fs]") {
+TEST_CASE("pakfs: gbx entries show their class and are decoded whole through the cache", "[fs]") {
     gbx::GbxBuilder b;
     b.classId = 0x03043000;
     gbx::BodyWriter w;
@@ -307,7 +308,7 @@ TEST_CASE("gbx entries show their class and are decoded whole through the cache"
     CHECK(log.empty());
 }
 
-TEST_CASE("a damaged entry reads as EIO with one log line, never as wrong bytes", "[fs]") {
+TEST_CASE("pakfs: a damaged entry reads as EIO with one log line, never as wrong bytes", "[fs]") {
     TestPack t = makeTestPack();
     std::uint64_t at = 0;
     {
@@ -340,7 +341,7 @@ TEST_CASE("a damaged entry reads as EIO with one log line, never as wrong bytes"
     CHECK(readAll(*f, "/Test/Data/r1024.bin") == t.file("Data/r1024.bin"));
 }
 
-TEST_CASE("icase makes lookups case-insensitive and keeps names distinct", "[fs]") {
+TEST_CASE("pakfs: icase makes lookups case-insensitive and keeps names distinct", "[fs]") {
     auto files = smallFiles();
     files["Text/README.txt"] = Bytes{'u', 'p'};
     TestPack t = makeTestPack(files);
@@ -375,7 +376,7 @@ TEST_CASE("icase makes lookups case-insensitive and keeps names distinct", "[fs]
     CHECK(exact->getattr("/TEST/Text/README.txt", &st) == -ENOENT);
 }
 
-TEST_CASE("the whole-entry cache stays within its bounds", "[fs]") {
+TEST_CASE("pakfs: the whole-entry cache stays within its bounds", "[fs]") {
     TestPack t = makeTestPack();
     fs::Options options;
     options.cacheBytes = 1500;
@@ -396,7 +397,7 @@ TEST_CASE("the whole-entry cache stays within its bounds", "[fs]") {
     CHECK(stats.entries <= 3);
 }
 
-TEST_CASE("cache hits serve repeated reads without decoding again", "[fs]") {
+TEST_CASE("pakfs: cache hits serve repeated reads without decoding again", "[fs]") {
     TestPack t = makeTestPack();
     auto f = mountDirect(t);
     for (int i = 0; i < 5; ++i)
@@ -406,7 +407,7 @@ TEST_CASE("cache hits serve repeated reads without decoding again", "[fs]") {
     CHECK(stats.hits == 4);
 }
 
-TEST_CASE("8 threads read at random offsets at once", "[fs]") {
+TEST_CASE("pakfs: 8 threads read at random offsets at once", "[fs]") {
     TestPack t = makeTestPack(true);
     fs::Options options;
     options.seekSpan = 256 * 1024;
@@ -445,7 +446,7 @@ TEST_CASE("8 threads read at random offsets at once", "[fs]") {
     CHECK(f->openFiles() == 0);
 }
 
-TEST_CASE("statfs describes a read-only file system", "[fs]") {
+TEST_CASE("pakfs: statfs describes a read-only file system", "[fs]") {
     TestPack t = makeTestPack();
     auto f = mountDirect(t);
     struct statvfs st;
@@ -459,7 +460,7 @@ TEST_CASE("statfs describes a read-only file system", "[fs]") {
     CHECK(st.f_blocks * st.f_frsize >= total);
 }
 
-TEST_CASE("unsafe and duplicate pack names are handled", "[fs]") {
+TEST_CASE("pakfs: unsafe and duplicate pack names are handled", "[fs]") {
     TestPack a = makeTestPack();
     std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(a.pak, kTestKey)},
                                 {"Test", archive::PakIndex::open(a.pak, kTestKey)}};
@@ -470,7 +471,7 @@ TEST_CASE("unsafe and duplicate pack names are handled", "[fs]") {
     CHECK(readAll(f, "/Test (2)/Data/r256.bin") == a.file("Data/r256.bin"));
 }
 
-TEST_CASE("sources: pak files, Packs folders with packlist.dat, wrong keys", "[fs]") {
+TEST_CASE("pakfs: sources: pak files, Packs folders with packlist.dat, wrong keys", "[fs]") {
     TempDir dir;
     auto packs = dir / "Packs";
     std::filesystem::create_directories(packs);

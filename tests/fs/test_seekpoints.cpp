@@ -19,7 +19,7 @@ const archive::PakEntry& entryAt(const archive::PakIndex& pak, const std::string
 }
 }  // namespace
 
-TEST_CASE("seek points resume decoding mid-stream with the same bytes", "[seek]") {
+TEST_CASE("pakfs seek: seek points resume decoding mid-stream with the same bytes", "[seek]") {
     std::map<std::string, Bytes> files;
     files["big.txt"] = compressibleText(5 * 1024 * 1024 + 3, 11);
     TestPack t = makeTestPack(files);
@@ -59,7 +59,7 @@ TEST_CASE("seek points resume decoding mid-stream with the same bytes", "[seek]"
     CHECK(decoded < std::uint64_t(reads) * (index->span() + 20000 + 64 * 1024));
 }
 
-TEST_CASE("seek points are added while reading and bounded in number", "[seek]") {
+TEST_CASE("pakfs seek: seek points are added while reading and bounded in number", "[seek]") {
     std::map<std::string, Bytes> files;
     files["big.txt"] = compressibleText(3 * 1024 * 1024, 12);
     TestPack t = makeTestPack(files);
@@ -83,7 +83,7 @@ TEST_CASE("seek points are added while reading and bounded in number", "[seek]")
           (std::uint64_t(1) << 32) / 64);
 }
 
-TEST_CASE("stored entries read from any offset without seek points", "[seek]") {
+TEST_CASE("pakfs seek: stored entries read from any offset without seek points", "[seek]") {
     std::map<std::string, Bytes> files;
     files["random.bin"] = randomBytes(700 * 1024 + 5, 13);
     TestPack t = makeTestPack(files);
@@ -104,7 +104,8 @@ TEST_CASE("stored entries read from any offset without seek points", "[seek]") {
     CHECK(reader.decodedBytes() < 300 * 5000);
 }
 
-TEST_CASE("seek readers agree with the sequential decoder on every file size", "[seek]") {
+TEST_CASE("pakfs seek: seek readers agree with the sequential decoder on every file size",
+          "[seek]") {
     auto files = smallFiles();
     TestPack t = makeTestPack(files);
     auto pak = archive::PakIndex::open(t.pak, kTestKey);

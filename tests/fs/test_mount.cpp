@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Real mounts with the pakfs binary through the kernel. Skipped when FUSE is not available.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "archive/PackList.hpp"
+#include "tests/fs/PakFixture.hpp"
+#include "tests/support/Shared.hpp"
+
+using namespace pakfs;
+using namespace pakfs::test;
+namespace stdfs = std::filesystem;
+
+namespace {
+
+#ifdef PAKFS_MOUNT_BINARY
+const std::string kPakfs = PAKFS_MOUNT_BINARY;
+#else
+const std::string kPakfs = (stdfs::path(PAKFS_PAK_BINARY).parent_path() / "pakfs").string();
+#endif
+const std::string kPak = PAKFS_PAK_BINARY;
+
+void skipUnlessFuse() {
+    const char* reason = nullptr;
+    if (::access("/dev/fuse", R_OK | W_OK) != 0)
+        reason = "/dev/fuse is missing or not usable";
+    else if (run("command -v fusermount3").code != 0)
+        reason = "fusermount3 is not installed";
+    else if (!stdfs::exists(kPakfs))
+        reason = "the pakfs binary was not built";
+    if (reason) {
+        std::printf("SKIPPED: %s\n", reason);
+        std::fflush(stdout);
+        std::_Exit(kSkipExitCode);
+    }
+}
+
+bool isMounted(const stdfs::path& mountpoint) {
+    std::ifstream in("/proc/self/mounts");
+    std::string device, dir, rest;
+    while (in >> device >> dir && std::getline(in, rest))
+        if (dir == mountpoint.string()) return true;
+    return false;
+}
+
+std::string quote(const std::string& s) {
+    return "'" + s + "'";
+}
+
+// pakfs running in the foreground in a child process; unmounted and reaped on destruction.
+class Mount {
+public:
+    Mount(const std::vector<std::string>& args, const stdfs::path& mountpoint, const TempDir& dir)
+        : mountpoint_(stdfs::weakly_canonical(mountpoint)), errPath_(dir / "pakfs.err") {
+        stdfs::create_directories(mountpoint_);
+        std::vector<std::string> argv{kPakfs, "-f"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        argv.push_back(mountpoint_.string());
+        pid_ = fork();
+        if (pid_ == 0) {
+            int fd = ::open(errPath_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd >= 0) {
+                dup2(fd, 2);
+                dup2(fd, 1);
+            }
+            std::vector<char*> cargv;
+            for (auto& a : argv) cargv.push_back(a.data());
+            cargv.push_back(nullptr);
+            execv(cargv[0], cargv.data());
+            _exit(127);
+        }
+    }
+    ~Mount() {
+        if (pid_ > 0) {
+            if (isMounted(mountpoint_)) run("fusermount3 -u " + quote(mountpoint_.string()));
+            if (waitExit(std::chrono::seconds(10)) == kTimedOut) {
+                kill(pid_, SIGKILL);
+                waitpid(pid_, nullptr, 0);
+            }
+        }
+        if (isMounted(mountpoint_)) run("fusermount3 -uz " + quote(mountpoint_.string()));
+    }
+    Mount(const Mount&) = delete;
+    Mount& operator=(const Mount&) = delete;
+
+    // Waits until the kernel lists the mount (or the process ended).
+    bool waitMounted(std::chrono::seconds timeout = std::chrono::seconds(10)) {
+        auto end = std::chrono::steady_clock::now() + timeout;
+        while (std::chrono::steady_clock::now() < end) {
+            if (isMounted(mountpoint_)) return true;
+            if (waitpid(pid_, &status_, WNOHANG) == pid_) {
+                pid_ = -1;
+                return false;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        return false;
+    }
+
+    static constexpr int kTimedOut = -1000;
+    // Exit code of pakfs, or kTimedOut.
+    int waitExit(std::chrono::milliseconds timeout) {
+        auto end = std::chrono::steady_clock::now() + timeout;
+        while (pid_ > 0) {
+            if (waitpid(pid_, &status_, WNOHANG) == pid_) {
+                pid_ = -1;
+                break;
+            }
+            if (std::chrono::steady_clock::now() > end) return kTimedOut;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        return WIFEXITED(status_) ? WEXITSTATUS(status_) : 128 + WTERMSIG(status_);
+    }
+
+    pid_t pid() const { return pid_; }
+    const stdfs::path& path() const { return mountpoint_; }
+    std::string errors() const {
+        Bytes b = readFile(errPath_);
+        return std::string(b.begin(), b.end());
+    }
+
+private:
+    stdfs::path mountpoint_;
+    stdfs::path errPath_;
+    pid_t pid_ = -1;
+    int status_ = 0;
+};
+
+struct MountedPack {
+    TestPack pack = makeTestPack(true);
+    TempDir dir;
+    std::unique_ptr<Mount> mount;
+
+    explicit MountedPack(std::vector<std::string> extra = {}) {
+        skipUnlessFuse();
+        std::vector<std::string> args{"--key", kTestKeyHex};
+        args.insert(args.end(), extra.begin(), extra.end());
+        args.push_back(pack.pak.string());
+        mount = std::make_unique<Mount>(args, dir / "mnt", dir);
+        INFO(mount->errors());
+        REQUIRE(mount->waitMounted());
+    }
+    stdfs::path operator/(const std::string& p) const { return mount->path() / "Test" / p; }
+};
+
+Bytes preadExact(int fd, std::uint64_t off, std::size_t n) {
+    Bytes out(n);
+    std::size_t done = 0;
+    while (done < n) {
+        ssize_t got = pread(fd, out.data() + done, n - done, off_t(off + done));
+        if (got <= 0) break;
+        done += std::size_t(got);
+    }
+    out.resize(done);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("pakfs mount: cp -r of the whole mount equals pak extract", "[mount]") {
+    MountedPack m;
+    auto copy = m.dir / "copy";
+    auto extracted = m.dir / "extracted";
+    auto cp = run("timeout 120 cp -r " + quote((m.mount->path() / "Test").string()) + " " +
+                  quote(copy.string()));
+    INFO(cp.err);
+    REQUIRE(cp.code == 0);
+    auto ex = run("timeout 120 " + kPak + " extract -q --key " + kTestKeyHex + " " +
+                  quote(m.pack.pak.string()) + " " + quote(extracted.string()));
+    INFO(ex.err);
+    REQUIRE(ex.code == 0);
+    // pak extract writes files only, so an empty folder of the pack is not in its output.
+    auto diff =
+        run("diff -r -x EmptyFolder " + quote(copy.string()) + " " + quote(extracted.string()));
+    INFO(diff.out);
+    CHECK(diff.code == 0);
+    for (const auto& [path, data] : m.pack.files) {
+        INFO(path);
+        CHECK(sha256Hex(readFile(copy / path)) == sha256Hex(data));
+    }
+    CHECK(stdfs::is_directory(copy / "EmptyFolder"));
+}
+
+TEST_CASE("pakfs mount: random-offset reads equal the extracted bytes", "[mount]") {
+    MountedPack m;
+    auto extracted = m.dir / "extracted";
+    REQUIRE(run(kPak + " extract -q --key " + kTestKeyHex + " " + quote(m.pack.pak.string()) + " " +
+                quote(extracted.string()))
+                .code == 0);
+    std::mt19937_64 rng(99);
+    for (const std::string path :
+         {"Media/compress6m.txt", "Media/random3m.bin", "Data/c100k.txt", "Data/r1024.bin"}) {
+        INFO(path);
+        Bytes want = readFile(extracted / path);
+        REQUIRE(want == m.pack.file(path));
+        int fd = ::open((m / path).c_str(), O_RDONLY);
+        REQUIRE(fd >= 0);
+        for (int i = 0; i < 150; ++i) {
+            std::uint64_t off = rng() % want.size();
+            std::size_t n = std::size_t(rng() % 300000) + 1;
+            Bytes got = preadExact(fd, off, n);
+            REQUIRE(got.size() == std::min<std::size_t>(n, want.size() - off));
+            REQUIRE(std::equal(got.begin(), got.end(), want.begin() + std::ptrdiff_t(off)));
+        }
+        ::close(fd);
+    }
+}
+
+TEST_CASE("pakfs mount: 8 concurrent readers get the right bytes", "[mount]") {
+    MountedPack m;
+    std::vector<std::string> paths;
+    for (const auto& [path, data] : m.pack.files) paths.push_back(path);
+    std::atomic<int> failures{0};
+    std::vector<std::thread> threads;
+    for (int k = 0; k < 10; ++k) {
+        threads.emplace_back([&, k] {
+            std::mt19937_64 rng(std::uint64_t(k) + 1);
+            // Half the threads stream whole big files, half read anything at random offsets.
+            for (int i = 0; i < (k % 2 ? 3 : 60); ++i) {
+                const std::string path =
+                    k % 2 ? (i % 2 ? "Media/compress6m.txt" : "Media/random3m.bin")
+                          : paths[rng() % paths.size()];
+                const Bytes& want = m.pack.file(path);
+                int fd = ::open((m / path).c_str(), O_RDONLY);
+                if (fd < 0) {
+                    ++failures;
+                    continue;
+                }
+                if (k % 2) {
+                    if (preadExact(fd, 0, want.size() + 1) != want) ++failures;
+                } else if (!want.empty()) {
+                    std::uint64_t off = rng() % want.size();
+                    Bytes got = preadExact(fd, off, std::size_t(rng() % 200000) + 1);
+                    if (!std::equal(got.begin(), got.end(), want.begin() + std::ptrdiff_t(off)))
+                        ++failures;
+                }
+                ::close(fd);
+            }
+        });
+    }
+    for (auto& t : threads) t.join();
+    CHECK(failures == 0);
+}
+
+TEST_CASE("pakfs mount: writes get EROFS; attributes and xattrs come from the table", "[mount]") {
+    MountedPack m;
+    errno = 0;
+    CHECK(::open((m / "root.txt").c_str(), O_WRONLY) == -1);
+    CHECK(errno == EROFS);
+    errno = 0;
+    CHECK(::open((m / "new.txt").c_str(), O_WRONLY | O_CREAT, 0644) == -1);
+    CHECK(errno == EROFS);
+    errno = 0;
+    CHECK(::mkdir((m / "NewFolder").c_str(), 0755) == -1);
+    CHECK(errno == EROFS);
+    errno = 0;
+    CHECK(::unlink((m / "root.txt").c_str()) == -1);
+    CHECK(errno == EROFS);
+    errno = 0;
+    CHECK(::setxattr((m / "root.txt").c_str(), "user.x", "1", 1, 0) == -1);
+    CHECK(errno == EROFS);
+
+    struct stat st;
+    REQUIRE(::stat((m / "Media/compress6m.txt").c_str(), &st) == 0);
+    CHECK(std::uint64_t(st.st_size) == m.pack.file("Media/compress6m.txt").size());
+    struct stat pakStat;
+    REQUIRE(::stat(m.pack.pak.c_str(), &pakStat) == 0);
+    CHECK(st.st_mtime == pakStat.st_mtime);  // the pak's time
+    struct stat again;
+    REQUIRE(::stat((m / "Media/compress6m.txt").c_str(), &again) == 0);
+    CHECK(again.st_ino == st.st_ino);
+
+    char value[64] = {};
+    ssize_t n = ::getxattr((m / "root.txt").c_str(), "user.pak.class_id", value, sizeof value);
+    REQUIRE(n > 0);
+    CHECK(std::string(value, std::size_t(n)) == "09041000");
+    n = ::getxattr((m / "Media/random3m.bin").c_str(), "user.pak.flags", value, sizeof value);
+    REQUIRE(n > 0);
+    CHECK(std::string(value, std::size_t(n)) == "0000000000000000");  // stored
+    auto df = run("df -P " + quote(m.mount->path().string()));
+    CHECK(df.code == 0);
+}
+
+TEST_CASE("pakfs mount: -o icase and -o cache_size are taken, other -o options passed on",
+          "[mount]") {
+    MountedPack m({"-o", "icase,cache_size=2M", "-o", "allow_other"});
+    CHECK(readFile(m.mount->path() / "test" / "DATA" / "r1024.BIN") ==
+          m.pack.file("Data/r1024.bin"));
+    auto mounts = run("grep " + quote(m.mount->path().string()) + " /proc/self/mounts");
+    CHECK(mounts.out.find("allow_other") != std::string::npos);
+    CHECK(mounts.out.find("fuse.pakfs") != std::string::npos);
+}
+
+TEST_CASE("pakfs mount: SIGTERM unmounts cleanly", "[mount]") {
+    MountedPack m;
+    int fd = ::open((m / "Media/compress6m.txt").c_str(), O_RDONLY);
+    REQUIRE(fd >= 0);
+    CHECK(preadExact(fd, 1000, 1000).size() == 1000);
+    ::close(fd);
+    REQUIRE(kill(m.mount->pid(), SIGTERM) == 0);
+    CHECK(m.mount->waitExit(std::chrono::seconds(10)) == 0);
+    CHECK_FALSE(isMounted(m.mount->path()));
+}
+
+TEST_CASE("pakfs mount: fusermount3 -u ends pakfs with exit code 0", "[mount]") {
+    MountedPack m;
+    REQUIRE(run("fusermount3 -u " + quote(m.mount->path().string())).code == 0);
+    CHECK(m.mount->waitExit(std::chrono::seconds(10)) == 0);
+}
+
+TEST_CASE("pakfs mount: a wrong key fails the mount with a message and a non-zero exit",
+          "[mount]") {
+    skipUnlessFuse();
+    TestPack pack = makeTestPack();
+    TempDir dir;
+    auto mnt = dir / "mnt";
+    stdfs::create_directories(mnt);
+    auto r = run("timeout 20 " + kPakfs + " --key ffffffffffffffffffffffffffffffff " +
+                 quote(pack.pak.string()) + " " + quote(mnt.string()));
+    CHECK(r.code == 1);
+    CHECK(r.err.find("Test.pak") != std::string::npos);
+    CHECK_FALSE(isMounted(stdfs::weakly_canonical(mnt)));
+
+    auto usage = run(kPakfs + " " + quote(pack.pak.string()));
+    CHECK(usage.code == 2);
+    auto help = run(kPakfs + " --help");
+    CHECK(help.code == 0);
+    CHECK(help.out.find("cache_size") != std::string::npos);
+    CHECK(help.out.find("icase") != std::string::npos);
+}
+
+TEST_CASE("pakfs mount: a Packs folder mounts every pack its packlist.dat has a key for",
+          "[mount]") {
+    skipUnlessFuse();
+    TempDir dir;
+    auto packs = dir / "Packs";
+    stdfs::create_directories(packs);
+    archive::PackList list;
+    const std::string keyA = "0123456789abcdef0123456789abcdef";
+    list.entries.push_back({0, "Alpha", keyA});
+    archive::writePackList(packs / "packlist.dat", list);
+    TestPack alpha = makeTestPack(smallFiles(), "Alpha", archive::keyFromKeyString(keyA));
+    TestPack other = makeTestPack(smallFiles(), "Other", kTestKey);
+    stdfs::copy_file(alpha.pak, packs / "Alpha.pak");
+    stdfs::copy_file(other.pak, packs / "Other.pak");
+    Mount mount({packs.string()}, dir / "mnt", dir);
+    INFO(mount.errors());
+    REQUIRE(mount.waitMounted());
+    CHECK(readFile(mount.path() / "Alpha" / "Data" / "r256.bin") == alpha.file("Data/r256.bin"));
+    CHECK_FALSE(stdfs::exists(mount.path() / "Other"));
+    CHECK(mount.errors().find("Other.pak") != std::string::npos);
+}
