@@ -13,7 +13,9 @@ namespace pakfs::archive {
 
 namespace {
 
-inline std::uint32_t bswap(std::uint32_t v) { return __builtin_bswap32(v); }
+inline std::uint32_t bswap(std::uint32_t v) {
+    return __builtin_bswap32(v);
+}
 
 // Reverses the bytes inside every 4-byte group (size is a multiple of 4).
 void swapWords(std::uint8_t* p, std::size_t size) {

@@ -10,8 +10,7 @@
 
 namespace pakfs::archive {
 
-Bytes zlibCompress(ByteSpan data, int level, const std::string& name,
-                   std::size_t syncFlushEvery) {
+Bytes zlibCompress(ByteSpan data, int level, const std::string& name, std::size_t syncFlushEvery) {
     if (syncFlushEvery > 0) {
         z_stream z{};
         if (deflateInit(&z, level) != Z_OK) throw Error(name + ": zlib compression failed");
@@ -43,11 +42,11 @@ Bytes zlibCompress(ByteSpan data, int level, const std::string& name,
 }
 
 bool matchesAnyGlob(const std::vector<std::string>& globs, const std::string& packPath) {
-    std::string base = packPath.substr(packPath.rfind('/') == std::string::npos
-                                           ? 0
-                                           : packPath.rfind('/') + 1);
+    std::string base =
+        packPath.substr(packPath.rfind('/') == std::string::npos ? 0 : packPath.rfind('/') + 1);
     for (const auto& g : globs)
-        if (fnmatch(g.c_str(), packPath.c_str(), 0) == 0 || fnmatch(g.c_str(), base.c_str(), 0) == 0)
+        if (fnmatch(g.c_str(), packPath.c_str(), 0) == 0 ||
+            fnmatch(g.c_str(), base.c_str(), 0) == 0)
             return true;
     return false;
 }
@@ -74,8 +73,9 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
     if (gbx) {
         if (matchesAnyGlob(options.rawGlobs, packPath)) {
             if (options.warn)
-                options.warn(packPath + ": stored with --raw: the game will not read this gbx "
-                                        "file right");
+                options.warn(packPath +
+                             ": stored with --raw: the game will not read this gbx "
+                             "file right");
             // Its header still gives the class ID and the metadata record, when it parses.
             try {
                 gbx::MemorySource source(content);

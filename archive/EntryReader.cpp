@@ -25,7 +25,9 @@ PlainEntryDecoder::~PlainEntryDecoder() {
     if (zlibOpen_) inflateEnd(&z_);
 }
 
-std::string PlainEntryDecoder::where() const { return pak_->name() + ": " + entry_.path; }
+std::string PlainEntryDecoder::where() const {
+    return pak_->name() + ": " + entry_.path;
+}
 
 void PlainEntryDecoder::decryptMore() {
     std::size_t n = std::size_t(std::min<std::uint64_t>(kBulkChunk, cipherSize_ - cipherOffset_));
@@ -60,9 +62,8 @@ std::size_t PlainEntryDecoder::read(std::uint8_t* dst, std::size_t n) {
                                      std::to_string(entry_.uncompressedSize) + " bytes");
             if (chunkPos_ == chunk_.size()) decryptMore();
             std::uint64_t consumedBefore = cipherOffset_ - (chunk_.size() - chunkPos_);
-            std::uint64_t zlibLeft = entry_.compressedSize > consumedBefore
-                                         ? entry_.compressedSize - consumedBefore
-                                         : 0;
+            std::uint64_t zlibLeft =
+                entry_.compressedSize > consumedBefore ? entry_.compressedSize - consumedBefore : 0;
             std::size_t avail =
                 std::size_t(std::min<std::uint64_t>(chunk_.size() - chunkPos_, zlibLeft));
             z_.next_in = chunk_.data() + chunkPos_;
@@ -78,7 +79,8 @@ std::size_t PlainEntryDecoder::read(std::uint8_t* dst, std::size_t n) {
                 zlibEnded_ = true;
             } else if (rc == Z_BUF_ERROR || (rc == Z_OK && used == 0 && out == 0)) {
                 if (zlibLeft == 0 || (avail == 0 && cipherOffset_ == cipherSize_))
-                    throw TruncatedError(where() + ": compressed data ends before the zlib "
+                    throw TruncatedError(where() +
+                                         ": compressed data ends before the zlib "
                                          "stream does");
             } else if (rc != Z_OK) {
                 throw Error(where() + ": corrupt compressed data (zlib: " +

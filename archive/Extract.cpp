@@ -35,7 +35,9 @@ private:
     int fd_;
 };
 
-std::string errnoText() { return std::strerror(errno); }
+std::string errnoText() {
+    return std::strerror(errno);
+}
 
 // Opens (creating as needed) the folder for `parts[0..n-1]` under root, never following links.
 Fd openParentDir(int rootFd, const std::vector<std::string>& parts, const std::string& where) {
@@ -43,7 +45,8 @@ Fd openParentDir(int rootFd, const std::vector<std::string>& parts, const std::s
     for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
         if (::mkdirat(dir.get(), parts[i].c_str(), 0755) != 0 && errno != EEXIST)
             throw Error(where + ": cannot create folder \"" + parts[i] + "\": " + errnoText());
-        int next = ::openat(dir.get(), parts[i].c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int next =
+            ::openat(dir.get(), parts[i].c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (next < 0)
             throw Error(where + ": cannot open folder \"" + parts[i] +
                         "\" (a file or link is in the way): " + errnoText());
@@ -68,8 +71,8 @@ void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, i
     Fd dir = openParentDir(rootFd, parts, where);
     std::string tmpName = "." + parts.back() + ".pak-tmp-" + std::to_string(::getpid()) + "-" +
                           std::to_string(e.index);
-    Fd out(::openat(dir.get(), tmpName.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-                    fileMode()));
+    Fd out(::openat(dir.get(), tmpName.c_str(),
+                    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, fileMode()));
     if (out.get() < 0) throw Error(where + ": cannot create file: " + errnoText());
     try {
         readEntry(pak, e, [&](ByteSpan b) {
@@ -108,7 +111,8 @@ std::optional<std::vector<std::string>> safeComponents(const std::string& path,
     std::size_t start = 0;
     while (true) {
         std::size_t slash = path.find('/', start);
-        std::string part = path.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+        std::string part =
+            path.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
         if (part.empty()) return bad("empty path component");
         if (part == "." || part == "..") return bad("path component \".\" or \"..\"");
         if (part.size() > 255) return bad("path component longer than 255 bytes");
@@ -150,7 +154,8 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
             continue;
         }
         if (!seen.insert(e->path).second) {
-            report(pak->name() + ": " + e->path + ": duplicate path in the pak, later copy not extracted");
+            report(pak->name() + ": " + e->path +
+                   ": duplicate path in the pak, later copy not extracted");
             continue;
         }
         jobs.push_back({e, std::move(*parts)});

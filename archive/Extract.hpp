@@ -18,8 +18,8 @@ std::optional<std::vector<std::string>> safeComponents(const std::string& path,
 
 struct ExtractOptions {
     unsigned jobs = 1;
-    bool progress = false;                            // a progress line on stderr
-    std::function<void(const std::string&)> error;    // one line per failed entry
+    bool progress = false;                          // a progress line on stderr
+    std::function<void(const std::string&)> error;  // one line per failed entry
 };
 
 struct ExtractResult {

@@ -36,7 +36,9 @@ std::shared_ptr<InputFile> InputFile::open(const std::filesystem::path& path) {
 InputFile::InputFile(int fd, std::string name, std::uint64_t size, std::int64_t mtime)
     : fd_(fd), name_(std::move(name)), size_(size), mtime_(mtime) {}
 
-InputFile::~InputFile() { ::close(fd_); }
+InputFile::~InputFile() {
+    ::close(fd_);
+}
 
 void InputFile::readAt(std::uint64_t offset, std::uint8_t* dst, std::size_t n) const {
     if (offset > size_ || n > size_ - offset)

@@ -31,8 +31,7 @@ Bytes readDatalessGbx(gbx::ByteSource& source, const std::string& context) {
     return out;
 }
 
-std::map<std::uint32_t, Bytes> readMetadataRecords(gbx::ByteSource& source,
-                                                   std::size_t numEntries,
+std::map<std::uint32_t, Bytes> readMetadataRecords(gbx::ByteSource& source, std::size_t numEntries,
                                                    const std::string& context) {
     std::map<std::uint32_t, Bytes> records;
     FieldReader r(source, context);

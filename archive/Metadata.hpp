@@ -10,8 +10,7 @@
 namespace pakfs::archive {
 
 // Reads records until -1; each index must be < numEntries.
-std::map<std::uint32_t, Bytes> readMetadataRecords(gbx::ByteSource& source,
-                                                   std::size_t numEntries,
+std::map<std::uint32_t, Bytes> readMetadataRecords(gbx::ByteSource& source, std::size_t numEntries,
                                                    const std::string& context);
 // The plaintext of the section (records and the -1 terminator).
 Bytes writeMetadataRecords(const std::map<std::uint32_t, Bytes>& records);

@@ -61,9 +61,9 @@ PackGbxHeader readPackGbxHeader(const InputFile& file) {
                 std::string name = r.string();
                 PackGbxHeader ignored;
                 readAuthor(r, ignored);
-                r.string();  // info manialink url
-                r.u64();     // creation date
-                r.string();  // name again
+                r.string();                    // info manialink url
+                r.u64();                       // creation date
+                r.string();                    // name again
                 if (h.version >= 11) r.u32();  // nesting level
                 h.includedPacks.push_back(name);
             }

@@ -23,7 +23,9 @@ std::string lower(std::string s) {
     return s;
 }
 
-Md5Digest nameKey(std::uint32_t salt) { return md5(std::string(kNameSalt) + std::to_string(salt)); }
+Md5Digest nameKey(std::uint32_t salt) {
+    return md5(std::string(kNameSalt) + std::to_string(salt));
+}
 Md5Digest keyStringKey(const std::string& name, std::uint32_t salt) {
     return md5(name + std::to_string(salt) + std::string(kKeyStringSalt));
 }
@@ -38,7 +40,9 @@ PakKey keyFromKeyString(std::string_view keyString) {
     return md5(std::string(keyString) + "NadeoPak");
 }
 
-PakKey PackListEntry::key() const { return keyFromKeyString(keyString); }
+PakKey PackListEntry::key() const {
+    return keyFromKeyString(keyString);
+}
 
 const PackListEntry* PackList::find(const std::string& packName) const {
     std::string want = lower(packName);
@@ -135,7 +139,8 @@ std::string packNameOf(const fs::path& pakPath) {
     std::string name = pakPath.filename().string();
     std::string l = lower(name);
     for (std::string_view ext : {".pack.gbx", ".pak"})
-        if (l.size() > ext.size() && l.ends_with(ext)) return name.substr(0, name.size() - ext.size());
+        if (l.size() > ext.size() && l.ends_with(ext))
+            return name.substr(0, name.size() - ext.size());
     return pakPath.stem().string();
 }
 
@@ -175,7 +180,8 @@ PakKey resolveKey(const fs::path& pakPath, const KeyOptions& options,
     }
     PackList list = readPackList(listPath);
     if (!list.signatureValid && warnings)
-        warnings->push_back(listPath.string() + ": signature does not match (file edited or damaged)");
+        warnings->push_back(listPath.string() +
+                            ": signature does not match (file edited or damaged)");
     std::string pack = packNameOf(pakPath);
     const PackListEntry* entry = list.find(pack);
     if (!entry)

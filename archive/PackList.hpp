@@ -23,8 +23,8 @@ struct PackList {
     std::uint32_t crc32 = 0;
     std::uint32_t salt = 0;
     std::vector<PackListEntry> entries;
-    bool signatureValid = true;      // as read
-    std::size_t trailingBytes = 0;   // bytes between the last entry and the signature
+    bool signatureValid = true;     // as read
+    std::size_t trailingBytes = 0;  // bytes between the last entry and the signature
 
     const PackListEntry* find(const std::string& packName) const;  // case-insensitive
 };

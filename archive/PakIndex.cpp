@@ -70,8 +70,8 @@ void PakIndex::readHeader() {
         throw TruncatedError(f.name() + ": file is truncated inside the header");
     headerIv_ = loadLE64(f.readAt(12, 8).data());
     std::uint64_t cryptSize = (f.size() - kHeaderCryptStart) & ~std::uint64_t(7);
-    CryptedStream stream(ByteRange(file_, kHeaderCryptStart, cryptSize), cipher_.get(),
-                         headerIv_, cryptSize);
+    CryptedStream stream(ByteRange(file_, kHeaderCryptStart, cryptSize), cipher_.get(), headerIv_,
+                         cryptSize);
     Bytes plain;
     FieldReader r(stream, f.name() + ": header", &plain);
     const std::string wrongKey = f.name() + ": wrong key or damaged header";
@@ -131,8 +131,7 @@ void PakIndex::readHeader() {
     // The MD5 is what tells a wrong key from a damaged file; it covers the header with its
     // own field zeroed.
     std::fill(plain.begin(), plain.begin() + 16, 0);
-    if (md5(plain) != headerMd5_)
-        throw Error(wrongKey + " (header MD5 mismatch)");
+    if (md5(plain) != headerMd5_) throw Error(wrongKey + " (header MD5 mismatch)");
 
     std::uint64_t headerEnd = kHeaderCryptStart + plain.size();
     if (dataOffset_ < headerEnd || dataOffset_ > f.size())
@@ -152,7 +151,8 @@ void PakIndex::readHeader() {
             at = folders_[std::size_t(at)].parent;
         }
         std::string path;
-        for (auto it = parts.rbegin(); it != parts.rend(); ++it) path += (path.empty() ? "" : "/") + *it;
+        for (auto it = parts.rbegin(); it != parts.rend(); ++it)
+            path += (path.empty() ? "" : "/") + *it;
         folders_[i].path = path;
     }
     for (auto& e : entries_) {
@@ -173,8 +173,8 @@ void PakIndex::readMetadata() {
             throw Error("offset " + std::to_string(metaDataOffset_) + " is outside the file");
         std::uint64_t iv = loadLE64(f.readAt(metaDataOffset_, 8).data());
         // The game reads the section in whole 256-byte segments.
-        std::uint64_t cryptSize =
-            (std::uint64_t(metaDataCompressedSize_) + kSegmentSize - 1) / kSegmentSize * kSegmentSize;
+        std::uint64_t cryptSize = (std::uint64_t(metaDataCompressedSize_) + kSegmentSize - 1) /
+                                  kSegmentSize * kSegmentSize;
         if (std::uint64_t(metaDataOffset_) + 8 + cryptSize > f.size())
             throw TruncatedError("section of " + std::to_string(cryptSize) +
                                  " bytes runs past the end of the file (truncated)");

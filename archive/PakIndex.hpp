@@ -40,7 +40,8 @@ struct PakEntry {
     std::uint64_t cipherSize() const {
         return (std::uint64_t(compressed() ? compressedSize
                                            : std::max(compressedSize, uncompressedSize)) +
-                7) & ~std::uint64_t(7);
+                7) &
+               ~std::uint64_t(7);
     }
 };
 
@@ -90,7 +91,9 @@ public:
     const std::string& metadataError() const { return metadataError_; }
 
     // Absolute offset of the entry's 8-byte IV.
-    std::uint64_t entryOffset(const PakEntry& e) const { return std::uint64_t(dataOffset_) + e.offset; }
+    std::uint64_t entryOffset(const PakEntry& e) const {
+        return std::uint64_t(dataOffset_) + e.offset;
+    }
 
 private:
     PakIndex() = default;

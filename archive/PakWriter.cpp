@@ -35,7 +35,8 @@ std::string lowerExtension(const std::string& name) {
     auto dot = name.rfind('.');
     if (dot == std::string::npos) return {};
     std::string ext = name.substr(dot);
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     return ext;
 }
 
@@ -97,7 +98,6 @@ Bytes readWholeFile(const fs::path& path) {
     return data;
 }
 
-
 // Whether a base entry decodes to exactly `content` (an entry that cannot be decoded is not).
 bool sameContent(const std::shared_ptr<const PakIndex>& base, const PakEntry& entry,
                  ByteSpan content) {
@@ -130,8 +130,8 @@ std::uint32_t classIdForExtension(const std::string& fileName) {
     return 0x09020000;  // CPlugFile
 }
 
-void encryptSegments(Bytes& data, std::uint64_t iv, const std::vector<std::uint64_t>& ivXorPerSegment,
-                     const Blowfish& cipher) {
+void encryptSegments(Bytes& data, std::uint64_t iv,
+                     const std::vector<std::uint64_t>& ivXorPerSegment, const Blowfish& cipher) {
     for (std::size_t k = 0, at = 0; at < data.size(); ++k, at += kSegmentSize) {
         if (k < ivXorPerSegment.size()) iv ^= ivXorPerSegment[k];
         std::size_t n = std::min(kSegmentSize, data.size() - at);
@@ -189,7 +189,8 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
         if (found != baseByPath.end() && found->second->uncompressedSize == content.size() &&
             sameContent(base, *found->second, content)) {
             const PakEntry& b = *found->second;
-            encoded.blob = base->file()->readAt(base->entryOffset(b), std::size_t(8 + b.cipherSize()));
+            encoded.blob =
+                base->file()->readAt(base->entryOffset(b), std::size_t(8 + b.cipherSize()));
             encoded.compressedSize = b.compressedSize;
             encoded.flags = b.flags;
             encoded.classId = b.classId;
@@ -201,8 +202,12 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
         } else {
             encoded = encodeEntry(content, f.packPath, f.name, cipher, options);
         }
-        Row row{std::uint32_t(content.size()), encoded.compressedSize, std::uint32_t(dataPos),
-                encoded.classId, encoded.flags, encoded.unknown};
+        Row row{std::uint32_t(content.size()),
+                encoded.compressedSize,
+                std::uint32_t(dataPos),
+                encoded.classId,
+                encoded.flags,
+                encoded.unknown};
         if (encoded.compressed) ++result.compressed;
         if (!encoded.metadata.empty()) metadata[std::uint32_t(i)] = std::move(encoded.metadata);
         if (dataOffset + dataPos + encoded.blob.size() > 0xFFFFFFFFu)

@@ -11,13 +11,13 @@
 namespace pakfs::archive {
 
 struct PackOptions {
-    int level = 9;                     // zlib level 1..9; 0 stores every entry
+    int level = 9;  // zlib level 1..9; 0 stores every entry
     // Deflate in pieces of this many bytes with Z_SYNC_FLUSH, as some other writers do (0: one
     // piece). Readers must cope with both, so tests use it.
     std::size_t syncFlushEvery = 0;
-    std::vector<std::string> rawGlobs;  // gbx files stored without the per-node ivXor
-    std::filesystem::path base;         // repack: copy unchanged entries from this pak
-    std::function<void(const std::string&)> warn;       // warnings (stderr in the CLI)
+    std::vector<std::string> rawGlobs;             // gbx files stored without the per-node ivXor
+    std::filesystem::path base;                    // repack: copy unchanged entries from this pak
+    std::function<void(const std::string&)> warn;  // warnings (stderr in the CLI)
     std::function<void(std::size_t, std::size_t)> progress;  // files done, total
 };
 
@@ -36,8 +36,8 @@ PackResult writePak(const std::filesystem::path& sourceDir, const std::filesyste
 
 // Encrypts plaintext (a multiple of 8 bytes) in place as the game's reader will decode it:
 // CBC from `iv`, xoring ivXorPerSegment[k] into the chaining value at the start of segment k.
-void encryptSegments(Bytes& data, std::uint64_t iv, const std::vector<std::uint64_t>& ivXorPerSegment,
-                     const Blowfish& cipher);
+void encryptSegments(Bytes& data, std::uint64_t iv,
+                     const std::vector<std::uint64_t>& ivXorPerSegment, const Blowfish& cipher);
 
 // The pak file table's class ID for a plain file, from its extension.
 std::uint32_t classIdForExtension(const std::string& fileName);

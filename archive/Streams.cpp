@@ -32,9 +32,8 @@ void CryptedStream::refill() {
 void CryptedStream::read(std::span<std::uint8_t> dst) {
     if (dst.size() > logicalSize_ - position_)
         throw TruncatedError(range_.name() + ": unexpected end of data at offset " +
-                             std::to_string(position_) + " (wanted " +
-                             std::to_string(dst.size()) + " bytes, " +
-                             std::to_string(logicalSize_ - position_) + " left)");
+                             std::to_string(position_) + " (wanted " + std::to_string(dst.size()) +
+                             " bytes, " + std::to_string(logicalSize_ - position_) + " left)");
     std::size_t done = 0;
     while (done < dst.size()) {
         if (bufferPos_ == bufferLen_) refill();
@@ -55,7 +54,9 @@ ZlibStage::ZlibStage(CryptedStream& input, std::uint64_t compressedSize,
     if (inflateInit(&z_) != Z_OK) throw Error(name_ + ": cannot initialise zlib");
 }
 
-ZlibStage::~ZlibStage() { inflateEnd(&z_); }
+ZlibStage::~ZlibStage() {
+    inflateEnd(&z_);
+}
 
 void ZlibStage::refill() {
     outPos_ = 0;
@@ -92,8 +93,8 @@ void ZlibStage::refill() {
 void ZlibStage::read(std::span<std::uint8_t> dst) {
     if (dst.size() > uncompressedSize_ - std::min(uncompressedSize_, position_))
         throw TruncatedError(name_ + ": unexpected end of data at offset " +
-                             std::to_string(position_) + " (wanted " +
-                             std::to_string(dst.size()) + " bytes)");
+                             std::to_string(position_) + " (wanted " + std::to_string(dst.size()) +
+                             " bytes)");
     std::size_t done = 0;
     while (done < dst.size()) {
         if (outPos_ == outLen_) {

@@ -20,7 +20,9 @@ inline constexpr std::size_t kSegmentSize = 256;
 inline constexpr std::size_t kZlibInputStep = 0x100;
 inline constexpr std::size_t kZlibOutputBuffer = 0x400;
 
-constexpr std::uint64_t roundUp8(std::uint64_t n) { return (n + 7) & ~std::uint64_t(7); }
+constexpr std::uint64_t roundUp8(std::uint64_t n) {
+    return (n + 7) & ~std::uint64_t(7);
+}
 
 class CryptedStream final : public gbx::ByteSource {
 public:

@@ -74,10 +74,12 @@ fs::path samplePak(const test::TempDir& dir) {
 TEST_CASE("bad input: not a pak, bad magic, unsupported version", "[pak][errors]") {
     test::TempDir dir;
     test::writeFile(dir / "empty.pak", {});
-    CHECK(openError(dir / "empty.pak") == (dir / "empty.pak").string() + ": not a pak file (too short for a header)");
+    CHECK(openError(dir / "empty.pak") ==
+          (dir / "empty.pak").string() + ": not a pak file (too short for a header)");
     Bytes junk(100, 'x');
     test::writeFile(dir / "junk.pak", junk);
-    CHECK(openError(dir / "junk.pak") == (dir / "junk.pak").string() + ": not a pak file (no \"NadeoPak\" magic)");
+    CHECK(openError(dir / "junk.pak") ==
+          (dir / "junk.pak").string() + ": not a pak file (no \"NadeoPak\" magic)");
     Bytes v4 = craftPak(headerStart(0));
     v4[8] = 4;
     test::writeFile(dir / "v4.pak", v4);
@@ -116,7 +118,8 @@ TEST_CASE("bad input: absurd counts and sizes are refused before allocating", "[
         w.string("x\\");
         w.u32(0);
         test::writeFile(dir / "p.pak", craftPak(h, Bytes(64, 0)));
-        CHECK_THAT(openError(dir / "p.pak"), Catch::Contains("folder 0 has parent index 7 out of range"));
+        CHECK_THAT(openError(dir / "p.pak"),
+                   Catch::Contains("folder 0 has parent index 7 out of range"));
     }
     SECTION("folder parents that loop") {
         Bytes h = headerStart(2);
@@ -142,7 +145,8 @@ TEST_CASE("bad input: a wrong key", "[pak][errors]") {
     fs::path p = samplePak(dir);
     PakKey wrong = key();
     wrong[15] ^= 0x80;
-    CHECK_THROWS_WITH(PakIndex::open(p, wrong), Catch::StartsWith(p.string() + ": wrong key or damaged header"));
+    CHECK_THROWS_WITH(PakIndex::open(p, wrong),
+                      Catch::StartsWith(p.string() + ": wrong key or damaged header"));
 }
 
 TEST_CASE("bad input: truncation at every 64th byte and near the end", "[pak][errors]") {
@@ -168,7 +172,8 @@ TEST_CASE("bad input: truncation at every 64th byte and near the end", "[pak][er
     }
 }
 
-TEST_CASE("bad input: bit flips never crash and never pass silently in the header", "[pak][errors]") {
+TEST_CASE("bad input: bit flips never crash and never pass silently in the header",
+          "[pak][errors]") {
     test::TempDir dir;
     fs::path p = samplePak(dir);
     Bytes whole = test::readFile(p);
@@ -183,7 +188,8 @@ TEST_CASE("bad input: bit flips never crash and never pass silently in the heade
         INFO("flip at " << at);
         std::string err = openError(dir / "flip.pak");
         if (at < headerEnd) CHECK_THAT(err, Catch::Contains("wrong key or damaged header"));
-        // Elsewhere a flip may hit data (zlib error or changed bytes) or padding; it must not crash.
+        // Elsewhere a flip may hit data (zlib error or changed bytes) or padding; it must not
+        // crash.
     }
 }
 

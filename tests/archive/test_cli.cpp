@@ -14,7 +14,9 @@ namespace fs = std::filesystem;
 namespace {
 const std::string kPak = PAKFS_PAK_BINARY;
 const std::string kKey = "--key 0f1e2d3c4b5a69788796a5b4c3d2e1f0";
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+std::string q(const fs::path& p) {
+    return "'" + p.string() + "'";
+}
 }  // namespace
 
 TEST_CASE("cli: usage errors exit 2, input errors exit 1 with the file named", "[cli]") {
@@ -28,8 +30,9 @@ TEST_CASE("cli: usage errors exit 2, input errors exit 1 with the file named", "
     CHECK(r.err == "pak: /nonexistent/x.pak: cannot open: No such file or directory\n");
     r = run(kPak + " ls /nonexistent/x.pak");
     CHECK(r.code == 1);
-    CHECK(r.err == "pak: /nonexistent/x.pak: no key given and no packlist.dat beside it (use --key, "
-                   "--key-file or --packlist)\n");
+    CHECK(r.err ==
+          "pak: /nonexistent/x.pak: no key given and no packlist.dat beside it (use --key, "
+          "--key-file or --packlist)\n");
     r = run(kPak + " ls /nonexistent/x.pak --key 1234");
     CHECK(r.code == 1);
     CHECK(r.err == "pak: --key must be 32 hex digits (the 16-byte key), got \"1234\"\n");
@@ -93,7 +96,8 @@ TEST_CASE("cli: extract carries on past an undecodable gbx entry and exits 1", "
     CHECK(r.code == 1);
     CHECK(r.err.find("bad.Map.Gbx: cannot be decoded exactly") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "p.pak"));
-    r = run(kPak + " pack -q " + kKey + " --raw '*.Gbx' " + q(dir / "src") + " " + q(dir / "p.pak"));
+    r = run(kPak + " pack -q " + kKey + " --raw '*.Gbx' " + q(dir / "src") + " " +
+            q(dir / "p.pak"));
     CHECK(r.code == 0);
     CHECK(r.err.find("pak: warning: bad.Map.Gbx: stored with --raw") == 0);
     r = run(kPak + " extract -q " + kKey + " " + q(dir / "p.pak") + " " + q(dir / "out"));
@@ -121,5 +125,6 @@ TEST_CASE("cli: version 6+ packs show their public header, entries are refused",
     CHECK(r.out.find("decrypt flags: 0x00000002") != std::string::npos);
     r = run(kPak + " ls " + kKey + " " + q(dir / "Title.Pack.Gbx"));
     CHECK(r.code == 1);
-    CHECK(r.err.find("pak version 6 (ManiaPlanet .Pack.Gbx) is not supported yet") != std::string::npos);
+    CHECK(r.err.find("pak version 6 (ManiaPlanet .Pack.Gbx) is not supported yet") !=
+          std::string::npos);
 }

@@ -13,7 +13,8 @@ using pakfs::test::fromHex;
 namespace {
 // Standard Blowfish equals the little-endian variant with every 4-byte group reversed.
 Bytes swap32(Bytes b) {
-    for (std::size_t i = 0; i + 4 <= b.size(); i += 4) std::reverse(b.begin() + i, b.begin() + i + 4);
+    for (std::size_t i = 0; i + 4 <= b.size(); i += 4)
+        std::reverse(b.begin() + i, b.begin() + i + 4);
     return b;
 }
 Bytes standardEncrypt(const Bytes& key, const Bytes& plain) {
@@ -93,7 +94,8 @@ TEST_CASE("CBC: chaining value after a call continues the stream", "[crypto]") {
     bf.cbcEncrypt(whole.data(), whole.size(), iv);
     Bytes parts = plain;
     std::uint64_t iv2 = 0x1122334455667788;
-    for (std::size_t at = 0; at < parts.size(); at += 256) bf.cbcEncrypt(parts.data() + at, 256, iv2);
+    for (std::size_t at = 0; at < parts.size(); at += 256)
+        bf.cbcEncrypt(parts.data() + at, 256, iv2);
     CHECK(whole == parts);
     CHECK(iv == iv2);
     std::uint64_t iv3 = 0x1122334455667788;
@@ -112,14 +114,15 @@ TEST_CASE("CalcIVXor: 128 vectors", "[crypto][vectors]") {
     }
 }
 
-TEST_CASE("packlist.dat: names, key strings and keys of the reference file", "[packlist][vectors]") {
+TEST_CASE("packlist.dat: names, key strings and keys of the reference file",
+          "[packlist][vectors]") {
     auto dir = test::sharedDir("vectors");
     PackList list = readPackList(dir / "packlist-remania.dat");
     auto rows = test::readTsv(dir / "packlist-remania.tsv");
     REQUIRE(list.entries.size() == rows.size());
     CHECK(list.salt == 374512307u);
-    CHECK_FALSE(list.signatureValid);     // the reference file is synthetic, not signed
-    CHECK(list.trailingBytes == 34);      // the uncounted bytes before the last 16
+    CHECK_FALSE(list.signatureValid);  // the reference file is synthetic, not signed
+    CHECK(list.trailingBytes == 34);   // the uncounted bytes before the last 16
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& r = rows[i];
         CHECK(list.entries[i].name == r[3]);

@@ -111,7 +111,7 @@ TEST_CASE("tmpaktool fixtures: a wrong key is reported as such", "[fixtures][pak
     auto dir = test::sharedDir("fixtures/tmpaktool");
     PakKey wrong{};
     wrong[0] = 1;
-    CHECK_THROWS_WITH(PakIndex::open(dir / "tmpak_a_mixed.pak", wrong),
-                      Catch::StartsWith((dir / "tmpak_a_mixed.pak").string() +
-                                        ": wrong key or damaged header"));
+    CHECK_THROWS_WITH(
+        PakIndex::open(dir / "tmpak_a_mixed.pak", wrong),
+        Catch::StartsWith((dir / "tmpak_a_mixed.pak").string() + ": wrong key or damaged header"));
 }

@@ -51,7 +51,8 @@ void padding(BodyWriter& w, std::size_t n, std::uint32_t seed) {
 
 // A map whose node reads land at `pad`-shifted places, `pairs` times, plus a back-reference,
 // a null reference and an external slot.
-Bytes makeMap(std::size_t pad, int pairs, std::uint32_t seed, std::vector<std::size_t>* hookPos = nullptr) {
+Bytes makeMap(std::size_t pad, int pairs, std::uint32_t seed,
+              std::vector<std::size_t>* hookPos = nullptr) {
     gbx::GbxBuilder b;
     b.classId = seed % 3 == 0 ? 0x24003000 : 0x03043000;  // old class IDs are generalized
     b.numNodes = std::uint32_t(2 * pairs + 2);
@@ -178,7 +179,8 @@ TEST_CASE("gbx pipeline: the per-node ivXor is exercised", "[gbx-pipeline]") {
 
 TEST_CASE("gbx pipeline: deep and wide node trees", "[gbx-pipeline]") {
     test::TempDir tree, out;
-    for (int pairs : {1, 50, 400}) test::writeFile(tree / ("w" + std::to_string(pairs) + ".Map.Gbx"), makeMap(5, pairs, 9));
+    for (int pairs : {1, 50, 400})
+        test::writeFile(tree / ("w" + std::to_string(pairs) + ".Map.Gbx"), makeMap(5, pairs, 9));
     for (int level : {0, 6}) {
         PackOptions o;
         o.level = level;
@@ -193,7 +195,8 @@ TEST_CASE("gbx pipeline: an unparseable gbx is refused unless --raw", "[gbx-pipe
     Bytes broken = f;
     // Replace the first known chunk ID after the padding with an unknown non-skippable one.
     gbx::GbxBuilder probe;
-    std::size_t at = std::string(broken.begin(), broken.end()).find(std::string("\x11\x30\x04\x03", 4));
+    std::size_t at =
+        std::string(broken.begin(), broken.end()).find(std::string("\x11\x30\x04\x03", 4));
     REQUIRE(at != std::string::npos);
     storeLE32(broken.data() + at, 0x03043777);
     test::writeFile(tree / "bad.Map.Gbx", broken);
@@ -207,13 +210,16 @@ TEST_CASE("gbx pipeline: an unparseable gbx is refused unless --raw", "[gbx-pipe
     raw.warn = [&](const std::string& w) { warnings.push_back(w); };
     writePak(tree.path(), out / "b.pak", key(), raw);
     REQUIRE(warnings.size() == 1);
-    CHECK(warnings[0] == "bad.Map.Gbx: stored with --raw: the game will not read this gbx file right");
+    CHECK(warnings[0] ==
+          "bad.Map.Gbx: stored with --raw: the game will not read this gbx file right");
     auto pak = PakIndex::open(out / "b.pak", key());
-    CHECK_THROWS_WITH(readEntry(pak, pak->entries()[0]),
-                      Catch::StartsWith((out / "b.pak").string() + ": bad.Map.Gbx: cannot be decoded exactly"));
+    CHECK_THROWS_WITH(
+        readEntry(pak, pak->entries()[0]),
+        Catch::StartsWith((out / "b.pak").string() + ": bad.Map.Gbx: cannot be decoded exactly"));
 }
 
-TEST_CASE("gbx pipeline: real gbx fixtures pack and extract byte-exactly", "[gbx-pipeline][fixtures]") {
+TEST_CASE("gbx pipeline: real gbx fixtures pack and extract byte-exactly",
+          "[gbx-pipeline][fixtures]") {
     auto dir = test::sharedDir("fixtures/gbx");
     test::TempDir out;
     std::vector<std::string> raw;
@@ -244,11 +250,13 @@ TEST_CASE("gbx pipeline: real gbx fixtures pack and extract byte-exactly", "[gbx
         ++exact;
         if (isGbxEntry(*pak, e)) ++gbxCount;
     }
-    WARN(gbxCount << " gbx fixtures round-trip exactly; " << unparsed.size() << " stored with --raw");
+    WARN(gbxCount << " gbx fixtures round-trip exactly; " << unparsed.size()
+                  << " stored with --raw");
     CHECK(gbxCount >= 45);
 }
 
-TEST_CASE("repack with --base: unchanged entries keep their encrypted bytes", "[gbx-pipeline][repack]") {
+TEST_CASE("repack with --base: unchanged entries keep their encrypted bytes",
+          "[gbx-pipeline][repack]") {
     test::TempDir tree, out;
     test::writeFile(tree / "Maps/a.Map.Gbx", makeMap(100, 4, 1));
     test::writeFile(tree / "Maps/b.Map.Gbx", makeMap(200, 4, 2));
@@ -267,7 +275,8 @@ TEST_CASE("repack with --base: unchanged entries keep their encrypted bytes", "[
     auto after = PakIndex::open(out / "new.pak", key());
     auto blob = [](const std::shared_ptr<const PakIndex>& p, const std::string& path) {
         for (const auto& e : p->entries())
-            if (e.path == path) return p->file()->readAt(p->entryOffset(e), std::size_t(8 + e.cipherSize()));
+            if (e.path == path)
+                return p->file()->readAt(p->entryOffset(e), std::size_t(8 + e.cipherSize()));
         return Bytes();
     };
     CHECK(blob(before, "Maps/a.Map.Gbx") == blob(after, "Maps/a.Map.Gbx"));

@@ -47,7 +47,8 @@ void checkRoundTrip(const fs::path& tree, const PackOptions& options = {}) {
     writePak(tree, pakPath, key, options);
     auto pak = PakIndex::open(pakPath, key);
     std::size_t files = 0;
-    for (auto it = fs::recursive_directory_iterator(tree); it != fs::recursive_directory_iterator(); ++it)
+    for (auto it = fs::recursive_directory_iterator(tree); it != fs::recursive_directory_iterator();
+         ++it)
         if (it->is_regular_file()) ++files;
     REQUIRE(pak->entries().size() == files);
     for (const auto& e : pak->entries()) {
@@ -70,7 +71,9 @@ TEST_CASE("round trip: sizes around 8, 256 and 1024 byte boundaries, stored and 
         test::writeFile(tree / ("random/r" + std::to_string(n) + ".bin"), randomBytes(n, seed++));
         test::writeFile(tree / ("text/t" + std::to_string(n) + ".txt"), textBytes(n, seed++));
     }
-    SECTION("level 9") { checkRoundTrip(tree.path()); }
+    SECTION("level 9") {
+        checkRoundTrip(tree.path());
+    }
     SECTION("level 1") {
         PackOptions o;
         o.level = 1;
@@ -92,8 +95,9 @@ TEST_CASE("round trip: deep folders and a long third folder name (header ivXor)"
     test::writeFile(tree / "a/top.bin", randomBytes(300, 4));
     // Enough entries that the file table crosses many 256-byte segments.
     for (int i = 0; i < 200; ++i)
-        test::writeFile(tree / ("a/b/ThirdLongName/file_with_a_long_name_" + std::to_string(i) + ".txt"),
-                        textBytes(std::size_t(i * 13), std::uint32_t(i)));
+        test::writeFile(
+            tree / ("a/b/ThirdLongName/file_with_a_long_name_" + std::to_string(i) + ".txt"),
+            textBytes(std::size_t(i * 13), std::uint32_t(i)));
     test::TempDir out;
     writePak(tree.path(), out / "x.pak", testKey(), {});
     auto pak = PakIndex::open(out / "x.pak", testKey());
@@ -111,7 +115,8 @@ TEST_CASE("round trip: folder list ending exactly on a segment boundary", "[pak]
     test::writeFile(tree / n1 / "x.txt", textBytes(10, 1));
     test::writeFile(tree / n1 / n2 / "y.txt", textBytes(10, 2));
     test::writeFile(tree / n1 / n2 / n3 / "z.txt", textBytes(10, 3));
-    for (int i = 0; i < 40; ++i) test::writeFile(tree / n1 / ("f" + std::to_string(i)), textBytes(5, 9));
+    for (int i = 0; i < 40; ++i)
+        test::writeFile(tree / n1 / ("f" + std::to_string(i)), textBytes(5, 9));
     checkRoundTrip(tree.path());
 }
 
@@ -119,8 +124,9 @@ TEST_CASE("round trip: thousands of entries", "[pak][roundtrip]") {
     test::TempDir tree;
     for (int d = 0; d < 20; ++d)
         for (int f = 0; f < 150; ++f)
-            test::writeFile(tree / ("dir" + std::to_string(d)) / ("file" + std::to_string(f) + ".dat"),
-                            randomBytes(std::size_t(f % 17), std::uint32_t(d * 1000 + f)));
+            test::writeFile(
+                tree / ("dir" + std::to_string(d)) / ("file" + std::to_string(f) + ".dat"),
+                randomBytes(std::size_t(f % 17), std::uint32_t(d * 1000 + f)));
     checkRoundTrip(tree.path());
 }
 

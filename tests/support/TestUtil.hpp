@@ -49,7 +49,8 @@ inline std::vector<std::vector<std::string>> readTsv(const std::filesystem::path
         std::size_t start = 0;
         while (true) {
             auto tab = line.find('\t', start);
-            cols.push_back(line.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
+            cols.push_back(
+                line.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
             if (tab == std::string::npos) break;
             start = tab + 1;
         }

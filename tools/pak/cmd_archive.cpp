@@ -11,10 +11,10 @@
 #include <thread>
 
 #include "archive/EntryReader.hpp"
+#include "archive/Extract.hpp"
 #include "archive/GbxEntry.hpp"
 #include "archive/PakIndex.hpp"
 #include "archive/PakWriter.hpp"
-#include "archive/Extract.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
 
@@ -110,7 +110,8 @@ void printInfoV6(const InputFile& file) {
     show("usage subdir", h.usageSubDir);
     show("creation build info", h.creationBuildInfo);
     show("author url", h.authorUrl);
-    if (h.creationDate) std::printf("creation date: 0x%016llx\n", (unsigned long long)*h.creationDate);
+    if (h.creationDate)
+        std::printf("creation date: 0x%016llx\n", (unsigned long long)*h.creationDate);
     for (const auto& p : h.includedPacks) std::printf("included pack: %s\n", p.c_str());
     std::printf("entries: not supported yet for version %u\n", h.version);
 }
@@ -120,7 +121,8 @@ void printInfoV6(const InputFile& file) {
 void addArchiveCommands(CLI::App& app, int& exitCode) {
     // ---- info
     {
-        auto* cmd = app.add_subcommand("info", "Show a pak's header (version 3; public header of 6+)");
+        auto* cmd =
+            app.add_subcommand("info", "Show a pak's header (version 3; public header of 6+)");
         auto keys = std::make_shared<KeyOptions>();
         auto pakPath = std::make_shared<std::string>();
         cmd->add_option("PAK", *pakPath, "The .pak file")->required();
@@ -166,8 +168,9 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                       "Also show size, compressed size, class ID, flags and kind: \"gbx\" for a "
                       "gbx file (decoded through the gbx pipeline), \"gbx!\" for one that cannot "
                       "be decoded exactly (pak check says why)");
-        cmd->add_flag("--json", *json,
-                      "JSON list of {path, size, compressed_size, class_id, flags, compressed, gbx}");
+        cmd->add_flag(
+            "--json", *json,
+            "JSON list of {path, size, compressed_size, class_id, flags, compressed, gbx}");
         addKeyOptions(cmd, *keys);
         cmd->callback([=] {
             auto pak = openPak(*pakPath, *keys);
@@ -216,9 +219,9 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
     }
     // ---- extract
     {
-        auto* cmd = app.add_subcommand(
-            "extract",
-            "Extract files (all, or the PATHs and folders named) into DIR; never writes outside DIR");
+        auto* cmd = app.add_subcommand("extract",
+                                       "Extract files (all, or the PATHs and folders named) into "
+                                       "DIR; never writes outside DIR");
         auto keys = std::make_shared<KeyOptions>();
         auto pakPath = std::make_shared<std::string>();
         auto dir = std::make_shared<std::string>(".");
@@ -248,7 +251,9 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
             ExtractOptions opts;
             opts.jobs = *jobs ? *jobs : std::max(1u, std::thread::hardware_concurrency());
             opts.progress = !*quiet && ::isatty(STDERR_FILENO);
-            opts.error = [](const std::string& msg) { std::fprintf(stderr, "pak: %s\n", msg.c_str()); };
+            opts.error = [](const std::string& msg) {
+                std::fprintf(stderr, "pak: %s\n", msg.c_str());
+            };
             ExtractResult r = extractEntries(pak, todo, *dir, opts);
             if (r.failed > 0) {
                 std::fprintf(stderr, "pak: %zu of %zu files could not be extracted\n", r.failed,
@@ -287,14 +292,18 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
             PakKey key = resolveKey(*out, *keys);
             PackOptions opts = *options;
             opts.base = *base;
-            opts.warn = [](const std::string& m) { std::fprintf(stderr, "pak: warning: %s\n", m.c_str()); };
+            opts.warn = [](const std::string& m) {
+                std::fprintf(stderr, "pak: warning: %s\n", m.c_str());
+            };
             if (!*quiet && ::isatty(STDERR_FILENO))
                 opts.progress = [](std::size_t done, std::size_t total) {
                     std::fprintf(stderr, "\r%zu/%zu files", done, total);
                     if (done == total) std::fprintf(stderr, "\n");
                 };
             PackResult r = writePak(*src, *out, key, opts);
-            std::fprintf(stderr, "%s: %zu files in %zu folders, %zu compressed, %zu copied from base, %llu -> %llu bytes\n",
+            std::fprintf(stderr,
+                         "%s: %zu files in %zu folders, %zu compressed, %zu copied from base, %llu "
+                         "-> %llu bytes\n",
                          out->c_str(), r.files, r.folders, r.compressed, r.copiedFromBase,
                          (unsigned long long)r.bytesIn, (unsigned long long)r.bytesOut);
         });
@@ -314,7 +323,8 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                     bool gbx = isGbxEntry(*pak, e);
                     std::uint64_t n = 0;
                     readEntry(pak, e, [&](ByteSpan b) { n += b.size(); });
-                    if (n != e.uncompressedSize) throw Error(pak->name() + ": " + e.path + ": size mismatch");
+                    if (n != e.uncompressedSize)
+                        throw Error(pak->name() + ": " + e.path + ": size mismatch");
                     ++ok;
                     if (gbx) ++gbxOk;
                 } catch (const Error& err) {

@@ -11,7 +11,8 @@ using namespace pakfs::archive;
 namespace pakfs::cli {
 
 void addPacklistCommands(CLI::App& app, int& exitCode) {
-    auto* group = app.add_subcommand("packlist", "Read and edit packlist.dat (pack names and keys)");
+    auto* group =
+        app.add_subcommand("packlist", "Read and edit packlist.dat (pack names and keys)");
     group->require_subcommand(1);
     {
         auto* cmd = group->add_subcommand("ls", "Show each pack's name, key string and key");
@@ -23,15 +24,21 @@ void addPacklistCommands(CLI::App& app, int& exitCode) {
                         list.entries.size(), list.salt, list.signatureValid ? "valid" : "INVALID");
             for (const auto& e : list.entries) {
                 bool printable = true;
-                for (char c : e.keyString) printable = printable && std::isxdigit(static_cast<unsigned char>(c));
-                std::string ks = printable ? e.keyString
-                                           : "hex:" + hexString({reinterpret_cast<const std::uint8_t*>(e.keyString.data()), e.keyString.size()});
+                for (char c : e.keyString)
+                    printable = printable && std::isxdigit(static_cast<unsigned char>(c));
+                std::string ks =
+                    printable
+                        ? e.keyString
+                        : "hex:" +
+                              hexString({reinterpret_cast<const std::uint8_t*>(e.keyString.data()),
+                                         e.keyString.size()});
                 std::printf("%s\t%s\t%s\n", e.name.c_str(), ks.c_str(), hexString(e.key()).c_str());
             }
             if (!list.signatureValid)
                 std::fprintf(stderr, "pak: warning: %s: signature does not match\n", file->c_str());
             if (list.trailingBytes)
-                std::fprintf(stderr, "pak: warning: %s: %zu unexplained bytes before the signature\n",
+                std::fprintf(stderr,
+                             "pak: warning: %s: %zu unexplained bytes before the signature\n",
                              file->c_str(), list.trailingBytes);
             exitCode = kExitOk;
         });
@@ -64,7 +71,8 @@ void addPacklistCommands(CLI::App& app, int& exitCode) {
             std::uint8_t check[16];
             if (!parseHex(ks, check))
                 throw Error("--key-string must be 32 hex digits, got \"" + ks + "\"");
-            if (name->empty() || name->size() > 255) throw Error("pack name must be 1 to 255 bytes");
+            if (name->empty() || name->size() > 255)
+                throw Error("pack name must be 1 to 255 bytes");
             PackListEntry* existing = nullptr;
             for (auto& e : list.entries)
                 if (&e == list.find(*name)) existing = &e;
@@ -74,7 +82,8 @@ void addPacklistCommands(CLI::App& app, int& exitCode) {
                 list.entries.push_back({0, *name, ks});
             }
             writePackList(*file, list);
-            std::printf("%s\t%s\t%s\n", name->c_str(), ks.c_str(), hexString(keyFromKeyString(ks)).c_str());
+            std::printf("%s\t%s\t%s\n", name->c_str(), ks.c_str(),
+                        hexString(keyFromKeyString(ks)).c_str());
         });
     }
 }

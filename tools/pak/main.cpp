@@ -7,10 +7,11 @@
 #include "tools/pak/Commands.hpp"
 
 int main(int argc, char** argv) {
-    CLI::App app{"pak: list, extract, check and build TrackMania .pak archives (version 3), "
-                 "and inspect .gbx files.\n"
-                 "Keys: --key HEX32, --key-file FILE or --packlist FILE; without them the key is "
-                 "taken from a packlist.dat beside the pak."};
+    CLI::App app{
+        "pak: list, extract, check and build TrackMania .pak archives (version 3), "
+        "and inspect .gbx files.\n"
+        "Keys: --key HEX32, --key-file FILE or --packlist FILE; without them the key is "
+        "taken from a packlist.dat beside the pak."};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Show help for every subcommand");
     int exitCode = pakfs::cli::kExitOk;
