@@ -203,8 +203,16 @@ long Filesystem::readWhole(OpenFile& of, char* buf, std::size_t size, std::uint6
     const Node& node = *of.node;
     if (!of.whole) {
         const Pack& pack = tree_.packOf(node);
-        auto data =
-            cache_.getOrLoad(node.ino, [&] { return archive::readEntry(pack.pak, *node.entry); });
+        auto data = cache_.getOrLoad(node.ino, [&] {
+            if (node.kind.load() == EntryKind::Gbx)
+                return archive::readEntry(pack.pak, *node.entry);
+            // Plain entries decode from the start, so that zlib's checksum is checked
+            // before any byte is handed out.
+            archive::PlainEntryReader reader(pack.pak, *node.entry);
+            Bytes out(node.size());
+            out.resize(reader.read(out.data(), out.size()));
+            return out;
+        });
         if (data->size() != node.size())
             throw Error(pack.pak->name() + ": " + node.entry->path + ": decoded " +
                         std::to_string(data->size()) + " bytes, the file table says " +

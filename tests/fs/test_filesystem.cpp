@@ -341,6 +341,70 @@ TEST_CASE("pakfs: a damaged entry reads as EIO with one log line, never as wrong
     CHECK(readAll(*f, "/Test/Data/r1024.bin") == t.file("Data/r1024.bin"));
 }
 
+namespace {
+// Changes one byte of an entry's plaintext (the compressed stream for compressed entries) and
+// encrypts it again, so only that byte differs: the way to reach zlib's checksum exactly.
+void changePlainByte(const TestPack& t, const std::string& path, std::uint64_t at) {
+    auto pak = archive::PakIndex::open(t.pak, kTestKey);
+    const archive::PakEntry* entry = nullptr;
+    for (const auto& e : pak->entries())
+        if (e.path == path) entry = &e;
+    REQUIRE(entry);
+    Bytes raw = readFile(t.pak);
+    std::uint64_t start = pak->entryOffset(*entry);
+    std::uint64_t iv = loadLE64(raw.data() + start);
+    std::uint64_t ivEnc = iv;
+    std::uint8_t* data = raw.data() + start + 8;
+    std::size_t n = std::size_t(entry->cipherSize());
+    archive::Blowfish cipher(kTestKey);
+    cipher.cbcDecrypt(data, n, iv);
+    data[at] ^= 0x01;
+    cipher.cbcEncrypt(data, n, ivEnc);
+    writeFile(t.pak, raw);
+}
+}  // namespace
+
+TEST_CASE("pakfs: a bad zlib checksum gives EIO, before any byte for whole entries", "[fs]") {
+    TestPack t = makeTestPack(true);
+    std::uint64_t smallSize = 0, largeSize = 0;
+    {
+        auto pak = archive::PakIndex::open(t.pak, kTestKey);
+        for (const auto& e : pak->entries()) {
+            if (e.path == "Data/c100k.txt") smallSize = e.compressedSize;
+            if (e.path == "Media/compress6m.txt") largeSize = e.compressedSize;
+        }
+    }
+    // The last byte of each stream is the low byte of its Adler-32.
+    changePlainByte(t, "Data/c100k.txt", smallSize - 1);
+    changePlainByte(t, "Media/compress6m.txt", largeSize - 1);
+    std::vector<std::string> log;
+    auto f = mountDirect(t, {}, &log);
+
+    std::uint64_t fh = 0;
+    REQUIRE(f->open("/Test/Data/c100k.txt", O_RDONLY, &fh) == 0);
+    char c;
+    CHECK(f->read(fh, &c, 1, 0) == -EIO);
+    f->release(fh);
+
+    // A large entry streams: the bytes before the end are right, the read that reaches the
+    // end fails, so a copy of the file fails too.
+    const Bytes& want = t.file("Media/compress6m.txt");
+    REQUIRE(f->open("/Test/Media/compress6m.txt", O_RDONLY, &fh) == 0);
+    Bytes buf(1 << 20);
+    std::uint64_t off = 0;
+    long n = 0;
+    while ((n = f->read(fh, reinterpret_cast<char*>(buf.data()), buf.size(), std::int64_t(off))) >
+           0) {
+        REQUIRE(std::equal(buf.begin(), buf.begin() + n, want.begin() + std::ptrdiff_t(off)));
+        off += std::uint64_t(n);
+    }
+    CHECK(n == -EIO);
+    CHECK(off < want.size());
+    f->release(fh);
+    CHECK(log.size() == 2);
+    CHECK(readAll(*f, "/Test/Data/r1024.bin") == t.file("Data/r1024.bin"));
+}
+
 TEST_CASE("pakfs: icase makes lookups case-insensitive and keeps names distinct", "[fs]") {
     auto files = smallFiles();
     files["Text/README.txt"] = Bytes{'u', 'p'};
