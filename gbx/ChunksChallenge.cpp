@@ -10,6 +10,19 @@ void mapName(NodeReader& r) {
     r.note("name", r.string("map name"));
 }
 
+// One block of 0304301F after its name; false for an unassigned block (flags -1).
+bool block(NodeReader& r, std::uint32_t version) {
+    r.skip(4);  // rotation, x, y, z
+    std::uint32_t flags = version == 0 ? r.u16() : r.u32();
+    if (flags == 0xFFFFFFFF) return false;
+    if (flags & 0x8000) {
+        r.lookback();  // author
+        r.nodeRef();   // skin
+    }
+    if (flags & 0x100000) r.nodeRef();  // block parameters
+    return true;
+}
+
 // 0304301F block data; also read by 03043013 (without the version field).
 void blocks(NodeReader& r) {
     std::string uid;
@@ -25,18 +38,20 @@ void blocks(NodeReader& r) {
     // Each block takes at least 4 (name) + 4 (rotation, x, y, z) + 2 (flags) bytes.
     std::uint32_t numBlocks = r.count(10);
     for (std::uint32_t i = 0; i < numBlocks; ++i) {
-        r.lookback();
-        r.skip(4);  // rotation, x, y, z
-        std::uint32_t flags = version == 0 ? r.u16() : r.u32();
-        if (flags == 0xFFFFFFFF) {
-            ++numBlocks;  // unassigned blocks are not counted
-            continue;
+        r.lookback();                         // name
+        if (!block(r, version)) ++numBlocks;  // unassigned blocks are not counted
+    }
+    // More blocks may follow the counted ones. Their name is a lookback string with bit 30 or 31
+    // set, which no chunk ID has (the end marker excepted); anything else is the next chunk ID.
+    // The u32 is read, never peeked: the pak pipeline's cipher depends on when bytes are read.
+    while (true) {
+        std::uint32_t next = r.u32();
+        if ((next & 0xC0000000) == 0 || next == kEndOfNode) {
+            r.handBackChunkId(next);
+            return;
         }
-        if (flags & 0x8000) {
-            r.lookback();  // author
-            r.nodeRef();   // skin
-        }
-        if (flags & 0x100000) r.nodeRef();  // block parameters
+        r.lookbackFromIndex(next);
+        block(r, version);
     }
 }
 

@@ -93,12 +93,15 @@ void NodeReader::readDetachedChunk(std::uint32_t classId, std::uint32_t chunkId,
     }
     nodes_[id].chunks.back().known = true;
     nodes_[id].complete = true;
+    if (frames_.back().nextChunkId) fail("a header chunk cannot hand back a chunk ID");
     frames_.pop_back();
 }
 
 std::size_t NodeReader::startNode(std::uint32_t classId, std::int64_t slot) {
     std::size_t parent = frames_.empty() ? kNoNode : frames_.back().node;
     std::uint32_t depth = parent == kNoNode ? 0 : nodes_[parent].depth + 1;
+    if (!frames_.empty() && frames_.back().nextChunkId)
+        fail("node read after the next chunk ID was handed back");
     if (depth > cfg_.maxDepth)
         throw Error("nodes nest deeper than " + std::to_string(cfg_.maxDepth) + " levels");
     Node n;
@@ -119,10 +122,24 @@ std::size_t NodeReader::startNode(std::uint32_t classId, std::int64_t slot) {
 void NodeReader::chunkLoop(std::size_t node) {
     Frame frame;
     frame.node = node;
+    frame.inChunkLoop = true;
     frames_.push_back(std::move(frame));
     while (true) {
-        std::uint64_t offset = in_.position();
-        std::uint32_t id = in_.u32();
+        std::uint64_t offset = 0;
+        std::uint32_t id = 0;
+        if (auto handed = frames_.back().nextChunkId) {
+            // The previous chunk's reader already read this chunk's ID.
+            if (in_.position() != frames_.back().handBackPosition)
+                throw ParseError(
+                    where() + ": its reader read on after handing back chunk ID " + hex32(*handed),
+                    in_.position(), false);
+            id = *handed;
+            offset = in_.position() - 4;
+            frames_.back().nextChunkId.reset();
+        } else {
+            offset = in_.position();
+            id = in_.u32();
+        }
         if (id == kEndOfNode) {
             nodes_[node].complete = true;
             break;
@@ -133,6 +150,7 @@ void NodeReader::chunkLoop(std::size_t node) {
         nodes_[node].chunks.push_back(std::move(rec));
         frames_.back().chunkId = id;
         frames_.back().chunkEnd = 0;
+        frames_.back().inSkippable = false;
         const ChunkDef* def = cfg_.chunks->find(cfg_.classes->generalize(id));
         try {
             if (def) {
@@ -181,6 +199,7 @@ void NodeReader::readKnownChunk(const ChunkDef& def, std::uint32_t storedId) {
         chunk.size = size;
     }
     frames_.back().chunkEnd = start + size;
+    frames_.back().inSkippable = true;
     {
         CountGuard guard(skippableDepth_);
         def.read(*this);
@@ -238,7 +257,12 @@ std::string NodeReader::lookback() {
         if (st.version != 3)
             fail("lookback string version " + std::to_string(st.version) + " not supported");
     }
-    std::uint32_t index = in_.u32();
+    return lookbackFromIndex(in_.u32());
+}
+
+std::string NodeReader::lookbackFromIndex(std::uint32_t index) {
+    Lookback& st = lookback_.back();
+    if (!st.haveVersion) fail("lookback string index read before the lookback version");
     std::uint32_t kind = index & 0xC0000000;
     std::uint32_t low = index & 0x3FFFFFFF;
     if (kind == 0) return "#" + std::to_string(low);  // an ID from the game's global table
@@ -322,6 +346,16 @@ void NodeReader::skipRestOfChunk() {
     std::uint64_t end = frames_.back().chunkEnd;
     if (end == 0 || end < in_.position()) fail("not inside a skippable chunk");
     skip(end - in_.position());
+}
+
+void NodeReader::handBackChunkId(std::uint32_t id) {
+    Frame& f = frames_.back();
+    if (!f.inChunkLoop) fail("only a chunk of a node's chunk loop can hand back a chunk ID");
+    // A skippable chunk's end is known from its size: reading past it is an error.
+    if (f.inSkippable) fail("a skippable chunk cannot hand back a chunk ID");
+    if (f.nextChunkId) fail("a chunk ID was handed back twice");
+    f.nextChunkId = id;
+    f.handBackPosition = in_.position();
 }
 
 }  // namespace pakfs::gbx

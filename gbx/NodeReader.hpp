@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -98,6 +99,8 @@ public:
     // u32 count then count * elementSize bytes skipped.
     std::uint32_t skipArray(std::uint64_t elementSize);
     std::string lookback();
+    // A lookback string whose index u32 the caller already read (the version must be known).
+    std::string lookbackFromIndex(std::uint32_t index);
     void meta(std::string* id = nullptr, std::string* collection = nullptr,
               std::string* author = nullptr);
     void fileRef();
@@ -110,6 +113,11 @@ public:
     void encapsulated(const std::function<void()>& fn);
     // Consumes the rest of the current skippable chunk (for versions nobody documented).
     void skipRestOfChunk();
+    // For a non-skippable chunk whose end is only known by reading past it (a u32 that is not
+    // more data is the next chunk ID): hands that u32 to the chunk loop, which uses it instead
+    // of reading one. Must be the chunk reader's last read. The bytes are consumed in the same
+    // order as when the loop reads them, so observer positions do not change.
+    void handBackChunkId(std::uint32_t id);
 
     // --- context for chunk readers ---
     std::uint32_t chunkId() const { return frames_.back().chunkId; }  // as stored
@@ -127,8 +135,11 @@ private:
     struct Frame {
         std::size_t node = kNoNode;
         std::uint32_t chunkId = 0;
-        std::uint64_t chunkEnd = 0;  // for skippable chunks
-        bool inSkippable = false;
+        std::uint64_t chunkEnd = 0;                // for skippable chunks
+        bool inSkippable = false;                  // the current chunk is skippable
+        bool inChunkLoop = false;                  // false for header (detached) chunks
+        std::optional<std::uint32_t> nextChunkId;  // handed back by the chunk reader
+        std::uint64_t handBackPosition = 0;        // where it was handed back
         std::map<std::string, std::int64_t> vars;
     };
     struct Lookback {

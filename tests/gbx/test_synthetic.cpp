@@ -256,3 +256,189 @@ TEST_CASE("lookback string forms", "[gbx][synthetic]") {
     CHECK_THROWS_WITH(readGbx(src2),
                       Catch::Contains("lookback string index 2") && Catch::Contains("0304300D"));
 }
+
+namespace {
+
+// 0304301F with one counted block and extra blocks after it: a new name with a skin node, a
+// known name, an unassigned name (-1), then `after` (the next chunk ID or the end marker).
+struct ExtraBlocks {
+    Bytes body;
+    std::vector<Call> expected;   // positions relative to the body start
+    std::size_t nextChunkAt = 0;  // body offset of the chunk after the blocks
+};
+
+ExtraBlocks extraBlocksBody(bool chunkAfter) {
+    ExtraBlocks e;
+    BodyWriter w;
+    e.expected.push_back({0x03043000, false, 0});
+    w.chunk(0x0304301F);
+    w.meta("uid", "Stadium", "me");
+    w.string("Map");
+    w.meta("Day", "Stadium", "Nadeo");
+    w.zeros(12);
+    w.boolean(false);
+    w.u32(6);  // version
+    w.u32(1);  // counted blocks
+    w.lookback("StadiumRoadMain");
+    w.zeros(4);
+    w.u32(0);
+    // extra blocks
+    w.lookback("StadiumSign");  // new string: 0x40000000 + text
+    w.zeros(4);
+    w.u32(0x8000);
+    w.lookback("me");
+    e.expected.push_back({0x03059000, false, w.newNode(1, 0x03059000)});
+    w.chunk(0x03059000);
+    w.string("a");
+    w.string("b");
+    w.endNode();
+    w.lookback("StadiumRoadMain");  // known string: 0x40000000 + index
+    w.zeros(4);
+    w.u32(0xFFFFFFFF);
+    w.lookbackRaw(0xFFFFFFFF);  // unassigned name
+    w.zeros(4);
+    w.u32(0xFFFFFFFF);
+    e.nextChunkAt = w.size();
+    if (chunkAfter) {
+        w.chunk(0x03043011);
+        e.expected.push_back({0x0301B000, false, w.newNode(2, 0x0301B000)});
+        w.chunk(0x0301B000);
+        w.u32(0);
+        w.endNode();
+        w.nullRef();
+        w.u32(8);
+    }
+    w.endNode();
+    e.body = w.bytes();
+    return e;
+}
+
+}  // namespace
+
+TEST_CASE("extra blocks after the counted ones; the next chunk ID is read once",
+          "[gbx][synthetic][blocks]") {
+    for (bool chunkAfter : {true, false}) {
+        INFO("chunk after the blocks: " << chunkAfter);
+        ExtraBlocks e = extraBlocksBody(chunkAfter);
+        GbxBuilder b;
+        b.classId = 0x03043000;
+        b.numNodes = 3;
+        b.body = e.body;
+        Bytes file = b.build();
+        StrictSource src(file);
+        Recorder rec(src);
+        GbxFile f = readGbx(src, &rec);
+        REQUIRE(f.nodesComplete);
+        CHECK(src.remaining() == 0u);
+        std::vector<Call> want = e.expected;
+        for (auto& c : want) c.position += b.bodyOffset();
+        CHECK(rec.calls == want);
+        const auto& chunks = f.nodes[0].chunks;
+        REQUIRE(chunks.size() == (chunkAfter ? 2u : 1u));
+        CHECK(chunks[0].refs.size() == 1);  // the skin of the extra block
+        if (chunkAfter) {
+            CHECK(chunks[1].id == 0x03043011);
+            CHECK(chunks[1].known);
+            // The record points at the chunk ID the blocks reader read.
+            CHECK(chunks[1].offset == b.bodyOffset() + e.nextChunkAt);
+        }
+        // The same through an LZO body.
+        b.format = "BUCR";
+        Bytes packed = b.build();
+        MemorySource msrc(packed);
+        GbxFile g = readGbx(msrc);
+        CHECK(g.nodesComplete);
+        CHECK(g.nodes.size() == f.nodes.size());
+    }
+}
+
+namespace {
+
+// Readers that misuse handBackChunkId, for the engine's checks.
+void handBackThenRead(NodeReader& r) {
+    r.handBackChunkId(r.u32());
+    r.u32();
+}
+void handBackThenNode(NodeReader& r) {
+    r.handBackChunkId(r.u32());
+    r.nodeRef();
+}
+void handBackTwice(NodeReader& r) {
+    r.handBackChunkId(r.u32());
+    r.handBackChunkId(r.u32());
+}
+void handBack(NodeReader& r) {
+    r.handBackChunkId(r.u32());
+}
+
+GbxFile readWith(const ChunkRegistry& reg, const Bytes& body, std::uint32_t numNodes = 2) {
+    GbxBuilder b;
+    b.classId = 0x03043000;
+    b.numNodes = numNodes;
+    b.body = body;
+    Bytes file = b.build();
+    MemorySource src(file);
+    ReadOptions opts;
+    opts.chunks = &reg;
+    return readGbxPartial(src, nullptr, opts);
+}
+
+}  // namespace
+
+TEST_CASE("handing back a chunk ID: misuse is an error", "[gbx][synthetic][blocks]") {
+    BodyWriter w;
+    w.chunk(0x03043A01);
+    w.chunk(0x0304300D);
+    w.u32(0xFFFFFFFF);
+    w.endNode();
+    w.endNode();
+
+    SECTION("a plain hand-back reads on") {
+        ChunkRegistry reg;
+        reg.add(0x03043A01, false, handBack);
+        reg.add(0x0304300D, false, [](NodeReader& r) { r.u32(); });
+        GbxFile f = readWith(reg, w.bytes());
+        CHECK(f.nodesComplete);
+        CHECK(f.nodes[0].chunks.size() == 2);
+        CHECK(f.trailingBytes == 4);
+    }
+    SECTION("reading after the hand-back") {
+        ChunkRegistry reg;
+        reg.add(0x03043A01, false, handBackThenRead);
+        GbxFile f = readWith(reg, w.bytes());
+        REQUIRE(f.failure);
+        CHECK_THAT(f.failure->message, Catch::Contains("read on after handing back"));
+    }
+    SECTION("a node after the hand-back") {
+        ChunkRegistry reg;
+        reg.add(0x03043A01, false, handBackThenNode);
+        BodyWriter n;
+        n.chunk(0x03043A01);
+        n.chunk(0x0304300D);
+        n.newNode(1, 0x03059000);
+        n.endNode();
+        n.endNode();
+        GbxFile f = readWith(reg, n.bytes());
+        REQUIRE(f.failure);
+        CHECK_THAT(f.failure->message, Catch::Contains("node read after the next chunk ID"));
+    }
+    SECTION("twice") {
+        ChunkRegistry reg;
+        reg.add(0x03043A01, false, handBackTwice);
+        GbxFile f = readWith(reg, w.bytes());
+        REQUIRE(f.failure);
+        CHECK_THAT(f.failure->message, Catch::Contains("handed back twice"));
+    }
+    SECTION("from a skippable chunk") {
+        ChunkRegistry reg;
+        reg.add(0x03043A01, true, handBack);
+        BodyWriter s;
+        s.beginSkippable(0x03043A01);
+        s.u32(0x0304300D);
+        s.endSkippable();
+        s.endNode();
+        GbxFile f = readWith(reg, s.bytes());
+        REQUIRE(f.failure);
+        CHECK_THAT(f.failure->message, Catch::Contains("skippable chunk cannot hand back"));
+    }
+}
