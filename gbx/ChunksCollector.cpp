@@ -81,6 +81,20 @@ void registerCollector(ChunkRegistry& reg) {
         r.u32();
     });
     addCollector(reg, 0x00F, false, [](NodeReader& r) { r.string("default skin"); });
+    addCollector(reg, 0x010, false, [](NodeReader& r) {  // skin (later games)
+        std::uint32_t v = r.u32();
+        r.nodeRef();  // default skin zip, usually an external slot
+        std::string dir = r.string("skin directory");
+        if (v >= 2 && dir.empty()) r.nodeRef();
+    });
+    addCollector(reg, 0x011, false, [](NodeReader& r) {
+        std::uint32_t v = r.u32();
+        r.boolean();         // internal
+        r.boolean();         // advanced
+        r.u32();             // catalog position
+        if (v >= 1) r.u8();  // prod state
+    });
+    addCollector(reg, 0x012, false, [](NodeReader& r) { r.skip(16); });
 
     // CGameCtnObjectInfo (seed IDs 0301Cxxx; later CGameItemModel 2E002xxx)
     for (std::uint32_t cls : {0x0301C000u, 0x2E002000u}) {

@@ -83,10 +83,11 @@ void registerMedia(ChunkRegistry& reg) {
         r.u32();
     });
     reg.add(0x03078005, false, [](NodeReader& r) {
-        r.u32();
-        r.boolean();
-        r.boolean();
-        r.boolean();
+        std::uint32_t v = r.u32();
+        r.boolean();            // keep playing
+        r.boolean();            // read only
+        r.boolean();            // cycling
+        if (v >= 1) r.skip(8);  // repeating segment start and end (-1: none)
     });
 
     // CControlEffectSimi
