@@ -60,36 +60,47 @@ std::size_t PlainEntryDecoder::read(std::uint8_t* dst, std::size_t n) {
                 throw TruncatedError(where() + ": compressed data ends at " +
                                      std::to_string(produced_ + done) + " of " +
                                      std::to_string(entry_.uncompressedSize) + " bytes");
-            if (chunkPos_ == chunk_.size()) decryptMore();
-            std::uint64_t consumedBefore = cipherOffset_ - (chunk_.size() - chunkPos_);
-            std::uint64_t zlibLeft =
-                entry_.compressedSize > consumedBefore ? entry_.compressedSize - consumedBefore : 0;
-            std::size_t avail =
-                std::size_t(std::min<std::uint64_t>(chunk_.size() - chunkPos_, zlibLeft));
-            z_.next_in = chunk_.data() + chunkPos_;
-            z_.avail_in = unsigned(avail);
-            z_.next_out = dst + done;
-            z_.avail_out = unsigned(std::min<std::size_t>(n - done, 1u << 30));
-            int rc = inflate(&z_, Z_NO_FLUSH);
-            std::size_t used = avail - z_.avail_in;
-            std::size_t out = std::size_t(z_.next_out - (dst + done));
-            chunkPos_ += used;
-            done += out;
-            if (rc == Z_STREAM_END) {
-                zlibEnded_ = true;
-            } else if (rc == Z_BUF_ERROR || (rc == Z_OK && used == 0 && out == 0)) {
-                if (zlibLeft == 0 || (avail == 0 && cipherOffset_ == cipherSize_))
-                    throw TruncatedError(where() +
-                                         ": compressed data ends before the zlib "
-                                         "stream does");
-            } else if (rc != Z_OK) {
-                throw Error(where() + ": corrupt compressed data (zlib: " +
-                            (z_.msg ? std::string(z_.msg) : std::to_string(rc)) + ")");
+            Step step = inflateStep(dst + done, n - done);
+            done += step.produced;
+            if (!step.progressed && !zlibEnded_)
+                throw TruncatedError(where() + ": compressed data ends before the zlib stream does");
+        }
+        // After the last byte, run zlib to the end of its stream so that its checksum is
+        // verified: a damaged entry must fail rather than return wrong bytes. A stream that
+        // simply stops (no final block) is accepted, as the game's reader never looks there.
+        if (produced_ + done == entry_.uncompressedSize && !zlibEnded_) {
+            std::uint8_t scratch[4096];
+            while (!zlibEnded_ && inflateStep(scratch, sizeof scratch).progressed) {
             }
         }
     }
     produced_ += done;
     return done;
+}
+
+PlainEntryDecoder::Step PlainEntryDecoder::inflateStep(std::uint8_t* out, std::size_t cap) {
+    if (chunkPos_ == chunk_.size()) decryptMore();
+    std::uint64_t consumedBefore = cipherOffset_ - (chunk_.size() - chunkPos_);
+    std::uint64_t zlibLeft =
+        entry_.compressedSize > consumedBefore ? entry_.compressedSize - consumedBefore : 0;
+    std::size_t avail = std::size_t(std::min<std::uint64_t>(chunk_.size() - chunkPos_, zlibLeft));
+    z_.next_in = chunk_.data() + chunkPos_;
+    z_.avail_in = unsigned(avail);
+    z_.next_out = out;
+    z_.avail_out = unsigned(std::min<std::size_t>(cap, 1u << 30));
+    int rc = inflate(&z_, Z_NO_FLUSH);
+    Step step;
+    std::size_t used = avail - z_.avail_in;
+    step.produced = std::size_t(z_.next_out - out);
+    chunkPos_ += used;
+    step.progressed = used > 0 || step.produced > 0;
+    if (rc == Z_STREAM_END) {
+        zlibEnded_ = true;
+    } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+        throw Error(where() + ": corrupt compressed data (zlib: " +
+                    (z_.msg ? std::string(z_.msg) : std::to_string(rc)) + ")");
+    }
+    return step;
 }
 
 bool isGbxEntry(const PakIndex& pak, const PakEntry& entry) {

@@ -26,6 +26,12 @@ public:
 
 private:
     void decryptMore();
+    // One inflate call into out[0..cap), decrypting more input when needed.
+    struct Step {
+        std::size_t produced = 0;
+        bool progressed = false;  // input consumed or output produced
+    };
+    Step inflateStep(std::uint8_t* out, std::size_t cap);
     std::string where() const;
 
     std::shared_ptr<const PakIndex> pak_;

@@ -223,3 +223,32 @@ TEST_CASE("extraction never follows a symlink out of the target folder", "[pak][
     CHECK_THAT(errors[0], Catch::Contains("link/x.txt: cannot open folder \"link\""));
     CHECK_FALSE(fs::exists(outside / "x.txt"));
 }
+
+TEST_CASE("bad input: a damaged zlib checksum is an error, not wrong bytes", "[pak][errors]") {
+    test::TempDir tree, dir;
+    std::string text;
+    for (int i = 0; i < 2000; ++i) text += "row " + std::to_string(i) + "\n";
+    test::writeFile(tree / "t.txt", Bytes(text.begin(), text.end()));
+    writePak(tree.path(), dir / "p.pak", key(), {});
+    auto pak = PakIndex::open(dir / "p.pak", key());
+    const PakEntry& e = pak->entries()[0];
+    REQUIRE(e.compressed());
+    // Re-encrypt the entry with one byte of the Adler-32 trailer changed.
+    Bytes file = test::readFile(dir / "p.pak");
+    std::size_t at = std::size_t(pak->entryOffset(e));
+    std::uint64_t iv = loadLE64(file.data() + at);
+    Bytes plain(file.begin() + std::ptrdiff_t(at + 8),
+                file.begin() + std::ptrdiff_t(at + 8 + e.cipherSize()));
+    std::uint64_t ivDec = iv;
+    Blowfish bf(key());
+    bf.cbcDecrypt(plain.data(), plain.size(), ivDec);
+    plain[e.compressedSize - 1] ^= 0x01;
+    std::uint64_t ivEnc = iv;
+    bf.cbcEncrypt(plain.data(), plain.size(), ivEnc);
+    std::copy(plain.begin(), plain.end(), file.begin() + std::ptrdiff_t(at + 8));
+    test::writeFile(dir / "damaged.pak", file);
+    auto damaged = PakIndex::open(dir / "damaged.pak", key());
+    CHECK_THROWS_WITH(readEntry(damaged, damaged->entries()[0]),
+                      (dir / "damaged.pak").string() +
+                          ": t.txt: corrupt compressed data (zlib: incorrect data check)");
+}
