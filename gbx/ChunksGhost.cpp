@@ -18,8 +18,9 @@ void nodeArray(NodeReader& r) {
     for (std::uint32_t i = 0; i < n; ++i) r.nodeRef();
 }
 
-void validation(NodeReader& r) {  // 03092019 (TMF), 03092011 (TMU)
-    if (r.u32() == 0) return;     // events duration
+// 03092019 (TMF), 03092011 (TMU): 011 has no validation seed at the end.
+void validation(NodeReader& r) {
+    if (r.u32() == 0) return;  // events duration
     r.u32();
     std::uint32_t names = r.count(4);
     for (std::uint32_t i = 0; i < names; ++i) r.lookback();
@@ -29,7 +30,61 @@ void validation(NodeReader& r) {  // 03092019 (TMF), 03092011 (TMU)
     r.note("game version", r.string("game version"));
     r.skip(12);  // exe checksum, os, cpu
     r.string("race settings");
+    if (r.generalChunkId() == 0x03092019) r.u32();  // validation seed
+}
+
+// 0309300D: input events of TMSX/TMNESWC replays (9 bytes each: time, name index, value).
+void replayEvents(NodeReader& r) {
+    if (r.u32() == 0) return;  // events duration
     r.u32();
+    std::uint32_t names = r.count(4);
+    for (std::uint32_t i = 0; i < names; ++i) r.lookback();
+    std::uint32_t entries = r.count(9);
+    r.u32();
+    r.skip(std::uint64_t(entries) * 9);
+}
+
+// 03093003: input events of TM1.0/TMPU replays, with the control names spelled out.
+void replayEventsOld(NodeReader& r) {
+    if (r.u32() == 0) return;  // events duration
+    r.u32();
+    std::uint32_t names = r.count(12);
+    for (std::uint32_t i = 0; i < names; ++i) {
+        r.skip(8);
+        r.string("control name");
+    }
+    // The stored count is one more than the entries (12 bytes each: time, name index, value).
+    std::uint32_t stored = r.u32();  // skip() checks what is left, nothing is allocated
+    if (stored > 0) r.skip(std::uint64_t(stored - 1) * 12);
+    r.u32();
+}
+
+// One event of CCtnMediaBlockEventTrackMania 2407F003.
+void trackManiaEvent(NodeReader& r) {
+    r.f32();  // time
+    std::uint8_t v = r.u8();
+    if (v == 0) r.fail("event version 0 not supported");
+    if (v < 3)
+        r.u32();
+    else
+        r.u8();
+    std::uint32_t type = r.u32();
+    switch (type) {
+        case 0:          // stunt: figure, angle, score, factor, 4 bools, combo, total score
+            r.skip(40);  // (the time is the event's)
+            break;
+        case 1:  // checkpoint
+            if (r.u32() == 0) r.skip(16);
+            break;
+        case 2:  // end of lap
+            if (r.u32() < 2) r.skip(v == 1 ? 8 : 12);
+            break;
+        case 3:  // end of race
+            if (r.u32() == 0) r.skip(8);
+            break;
+        default:
+            r.fail("event type " + std::to_string(type) + " not supported");
+    }
 }
 
 void replayVersion(NodeReader& r) {  // 03093000 (header)
@@ -172,6 +227,35 @@ void registerGhost(ChunkRegistry& reg) {
         r.skipArray(8);
     });
     reg.add(0x03093015, false, [](NodeReader& r) { r.nodeRef(); });  // clip
+    reg.add(0x03093011, false, [](NodeReader&) {});                  // holds no data
+    reg.add(0x03093003, false, replayEventsOld);
+    reg.add(0x0309300D, false, replayEvents);
+    reg.add(0x03093024, false, [](NodeReader& r) {  // record data
+        r.u32();                                    // version
+        r.nodeRef();                                // data tape
+        r.nodeRef();                                // entity record data
+    });
+
+    // CCtnMediaBlockEventTrackMania: start, end, a bool, then stunts (old) or events.
+    reg.add(0x2407F000, false, [](NodeReader& r) {
+        r.skip(12);
+        r.skipArray(44);
+    });
+    reg.add(0x2407F003, false, [](NodeReader& r) {
+        r.skip(12);
+        std::uint32_t n = r.count(13);
+        for (std::uint32_t i = 0; i < n; ++i) trackManiaEvent(r);
+    });
+    // CCtnMediaBlockUiTMSimpleEvtsDisplay: what the events display shows.
+    reg.add(0x24092001, false, [](NodeReader& r) { r.skip(20); });
+
+    // CPlugEntRecordData: from version 5 on the records are one zlib stream, kept opaque.
+    reg.add(0x0911F000, false, [](NodeReader& r) {
+        std::uint32_t v = r.u32();
+        if (v < 5) r.fail("entity record data version " + std::to_string(v) + " not supported");
+        r.u32();  // uncompressed size
+        r.skip(r.u32());
+    });
 }
 
 }  // namespace pakfs::gbx::chunks

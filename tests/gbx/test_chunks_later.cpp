@@ -79,6 +79,105 @@ std::vector<Sample> samples() {
              w.u8(3);
          }},
         {"collector 012", 0x2E001012, false, [](BodyWriter& w) { w.zeros(16); }},
+        {"replay events (TMSX)", 0x0309300D, false,
+         [](BodyWriter& w) {
+             w.u32(5000);
+             w.u32(0);
+             w.u32(2);
+             w.lookback("Accelerate");
+             w.lookback("Steer");
+             w.u32(3);
+             w.u32(0);
+             w.zeros(27);
+         }},
+        {"replay events, none", 0x0309300D, false, [](BodyWriter& w) { w.u32(0); }},
+        {"replay events (TM1.0)", 0x03093003, false,
+         [](BodyWriter& w) {
+             w.u32(5000);
+             w.u32(0);
+             w.u32(2);
+             w.zeros(8);
+             w.string("Accelerate");
+             w.zeros(8);
+             w.string("Brake");
+             w.u32(3);  // two entries
+             w.zeros(24);
+             w.u32(0);
+         }},
+        {"replay events (TM1.0), stored count 0", 0x03093003, false,
+         [](BodyWriter& w) {
+             w.u32(1);
+             w.u32(0);
+             w.u32(0);
+             w.u32(0);
+             w.u32(0);
+         }},
+        {"replay 011 holds nothing", 0x03093011, false, [](BodyWriter&) {}},
+        {"replay record data", 0x03093024, false,
+         [](BodyWriter& w) {
+             w.u32(1);
+             w.nullRef();
+             w.newNode(1, 0x0911F000);
+             w.chunk(0x0911F000);
+             w.u32(10);
+             w.u32(100);
+             w.u32(5);
+             w.zeros(5);
+             w.endNode();
+         },
+         1},
+        {"events of TrackMania replays: every event type", 0x2407F003, false,
+         [](BodyWriter& w) {
+             w.zeros(12);
+             w.u32(7);
+             auto head = [&](std::uint8_t v, std::uint32_t type) {
+                 w.f32(1);
+                 w.u8(v);
+                 if (v < 3)
+                     w.u32(0);
+                 else
+                     w.u8(0);
+                 w.u32(type);
+             };
+             head(3, 0);  // stunt
+             w.zeros(40);
+             head(3, 1);  // checkpoint
+             w.u32(0);
+             w.zeros(16);
+             head(3, 1);  // checkpoint, short form
+             w.u32(1);
+             head(1, 2);  // end of lap, version 1
+             w.u32(0);
+             w.zeros(8);
+             head(2, 2);  // end of lap, later
+             w.u32(1);
+             w.zeros(12);
+             head(3, 3);  // end of race
+             w.u32(0);
+             w.zeros(8);
+             head(3, 3);  // end of race, short form
+             w.u32(2);
+         }},
+        {"stunt events (old)", 0x2407F000, false,
+         [](BodyWriter& w) {
+             w.zeros(12);
+             w.u32(2);
+             w.zeros(88);
+         }},
+        {"simple events display", 0x24092001, false, [](BodyWriter& w) { w.zeros(20); }},
+        {"ghost validation (TMU): no seed", 0x03092011, false,
+         [](BodyWriter& w) {
+             w.u32(1000);
+             w.u32(0);
+             w.u32(1);
+             w.lookback("Accelerate");
+             w.u32(1);
+             w.u32(0);
+             w.zeros(9);
+             w.string("TmUnited.0.2.1.0");
+             w.zeros(12);
+             w.string("1P-Time");
+         }},
     };
 }
 
