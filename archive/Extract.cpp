@@ -125,7 +125,8 @@ std::optional<std::vector<std::string>> safeComponents(const std::string& path,
 
 ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
                              const std::vector<const PakEntry*>& entries,
-                             const std::filesystem::path& dir, const ExtractOptions& options) {
+                             const std::filesystem::path& dir, const ExtractOptions& options,
+                             const std::vector<const PakFolder*>& folders) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     Fd root(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -138,6 +139,22 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
         ++result.failed;
         if (options.error) options.error(msg);
     };
+
+    for (const PakFolder* folder : folders) {
+        std::string reason;
+        auto parts = safeComponents(folder->path, &reason);
+        if (!parts) {
+            report(pak->name() + ": " + folder->path + "/: unsafe folder name (" + reason +
+                   "), not created");
+            continue;
+        }
+        parts->push_back("");  // openParentDir creates every component but the last
+        try {
+            openParentDir(root.get(), *parts, pak->name() + ": " + folder->path);
+        } catch (const Error& err) {
+            report(err.what());
+        }
+    }
 
     // Unsafe and duplicate paths are refused up front, so threads never race on one file.
     struct Job {

@@ -31,8 +31,10 @@ struct ExtractResult {
 // Extracts entries under `dir`, each to a temp file renamed into place. Creates folders
 // through directory handles without following symlinks, so nothing lands outside `dir`.
 // A failing entry is reported and skipped; the others carry on.
+// `folders` are created too (so empty folders of the pak appear), safely, like the files' folders.
 ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
                              const std::vector<const PakEntry*>& entries,
-                             const std::filesystem::path& dir, const ExtractOptions& options);
+                             const std::filesystem::path& dir, const ExtractOptions& options,
+                             const std::vector<const PakFolder*>& folders = {});
 
 }  // namespace pakfs::archive

@@ -135,13 +135,17 @@ TEST_CASE("round trip: extraction writes the same tree", "[pak][roundtrip][extra
     test::writeFile(tree / "A/B/c.txt", textBytes(5000, 1));
     test::writeFile(tree / "A/d.bin", randomBytes(777, 2));
     test::writeFile(tree / "e", {});
+    fs::create_directories(tree / "Empty/Inner");
     writePak(tree.path(), out / "p.pak", testKey(), {});
     auto pak = PakIndex::open(out / "p.pak", testKey());
     std::vector<const PakEntry*> all;
     for (const auto& e : pak->entries()) all.push_back(&e);
+    std::vector<const PakFolder*> folders;
+    for (const auto& f : pak->folders()) folders.push_back(&f);
     ExtractOptions o;
     o.jobs = 3;
-    ExtractResult r = extractEntries(pak, all, target.path(), o);
+    ExtractResult r = extractEntries(pak, all, target.path(), o, folders);
+    CHECK(fs::is_directory(target / "Empty/Inner"));
     CHECK(r.failed == 0);
     CHECK(r.written == 3);
     for (const char* p : {"A/B/c.txt", "A/d.bin", "e"})

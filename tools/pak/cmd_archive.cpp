@@ -254,7 +254,10 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
             opts.error = [](const std::string& msg) {
                 std::fprintf(stderr, "pak: %s\n", msg.c_str());
             };
-            ExtractResult r = extractEntries(pak, todo, *dir, opts);
+            std::vector<const PakFolder*> folders;
+            for (const auto& f : pak->folders())
+                if (selected(*paths, f.path)) folders.push_back(&f);
+            ExtractResult r = extractEntries(pak, todo, *dir, opts, folders);
             if (r.failed > 0) {
                 std::fprintf(stderr, "pak: %zu of %zu files could not be extracted\n", r.failed,
                              todo.size());
@@ -310,12 +313,23 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
     }
     // ---- check
     {
-        auto* cmd = app.add_subcommand("check", "Decode every file of a pak and print a summary");
+        auto* cmd = app.add_subcommand(
+            "check",
+            "Decode every file of a pak and print a summary; with --refs, resolve the external "
+            "references of every gbx file in a Packs folder instead");
         auto keys = std::make_shared<KeyOptions>();
         auto pakPath = std::make_shared<std::string>();
-        cmd->add_option("PAK", *pakPath, "The .pak file")->required();
+        auto refs = std::make_shared<bool>(false);
+        cmd->add_option("PAK", *pakPath, "The .pak file (with --refs: the Packs folder)")->required();
+        cmd->add_flag("--refs", *refs,
+                      "Check references across the drives of a Packs folder: broken ones, "
+                      "unreadable files and files hidden by another pack");
         addKeyOptions(cmd, *keys);
         cmd->callback([=, &exitCode] {
+            if (*refs) {
+                exitCode = checkReferences(*pakPath, *keys);
+                return;
+            }
             auto pak = openPak(*pakPath, *keys);
             std::size_t ok = 0, gbxOk = 0, bad = 0;
             for (const auto& e : pak->entries()) {
