@@ -70,9 +70,16 @@ void parseThrough(gbx::ByteSource& source, CryptedStream& crypted, std::uint64_t
         throw Error(where + ": cannot be decoded exactly: " + e.what());
     }
     if (out.size() > size) throw Error(where + ": gbx data runs past the entry's size");
-    Bytes rest(std::size_t(size - out.size()));
+    // The size is untrusted: take the rest in pieces, so a size the data cannot back ends in an
+    // error instead of one huge allocation.
+    std::uint64_t left = size - out.size();
+    Bytes rest(std::size_t(std::min<std::uint64_t>(left, 64 * 1024)));
     try {
-        recorder.read(rest);
+        while (left > 0) {
+            std::size_t n = std::size_t(std::min<std::uint64_t>(left, rest.size()));
+            recorder.read({rest.data(), n});
+            left -= n;
+        }
     } catch (const Error& e) {
         throw Error(where + ": " + e.what());
     }
@@ -98,6 +105,29 @@ Bytes decodeGbxEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry&
         parseThrough(crypted, crypted, entry.uncompressedSize, rules, where, out, nullptr);
     }
     return out;
+}
+
+GbxEntryRefs readGbxEntryRefs(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry) {
+    const std::string where = pak->name() + ": " + entry.path;
+    std::uint64_t at = pak->entryOffset(entry);
+    std::uint64_t iv = loadLE64(pak->file()->readAt(at, 8).data());
+    std::uint64_t cipherSize = entry.cipherSize();
+    CryptedStream crypted(ByteRange(pak->file(), at + 8, cipherSize), &pak->cipher(), iv,
+                          entry.compressed() ? cipherSize : entry.uncompressedSize);
+    try {
+        GbxEntryRefs out;
+        if (entry.compressed()) {
+            ZlibStage zlib(crypted, entry.compressedSize, entry.uncompressedSize, where);
+            out.header = gbx::readHeader(zlib);
+            out.refs = gbx::readRefTable(zlib, out.header);
+        } else {
+            out.header = gbx::readHeader(crypted);
+            out.refs = gbx::readRefTable(crypted, out.header);
+        }
+        return out;
+    } catch (const Error& e) {
+        throw Error(where + ": " + e.what());
+    }
 }
 
 GbxEncoding planGbxEntry(ByteSpan content, ByteSpan payload, bool compressed,

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "archive/PakIndex.hpp"
+#include "gbx/Header.hpp"
 
 namespace pakfs::archive {
 
@@ -21,6 +22,14 @@ struct GbxPipelineRules {
 // (class, chunk and offset) when it cannot: no byte is returned that may be wrong.
 Bytes decodeGbxEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
                      const GbxPipelineRules& rules = {});
+
+// The header and reference table of a gbx entry. Both come before the first node read, so
+// they decode without the per-node ivXor, even in entries that cannot be decoded whole.
+struct GbxEntryRefs {
+    gbx::GbxHeader header;
+    gbx::RefTable refs;
+};
+GbxEntryRefs readGbxEntryRefs(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry);
 
 // How to encrypt a gbx entry so the game's reader decodes it.
 struct GbxEncoding {

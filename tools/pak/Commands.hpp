@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "archive/PackList.hpp"
+
 namespace pakfs::cli {
 
 // Exit codes shared by every subcommand.
@@ -15,6 +17,10 @@ inline constexpr int kExitUsage = 2;
 // by main as "pak: <message>" with exit code 1.
 void addArchiveCommands(CLI::App& app, int& exitCode);   // info ls cat extract pack check
 void addPacklistCommands(CLI::App& app, int& exitCode);  // packlist ls/add
-void addGbxCommands(CLI::App& app, int& exitCode);       // gbx info (and later refs)
+void addGbxCommands(CLI::App& app, int& exitCode);       // gbx info
+void addRefsCommands(CLI::App& app, int& exitCode);      // gbx refs (after addGbxCommands)
+
+// pak check --refs PACKSDIR: every gbx file's references resolved; returns the exit code.
+int checkReferences(const std::string& packsDir, const archive::KeyOptions& keys);
 
 }  // namespace pakfs::cli

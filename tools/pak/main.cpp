@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     pakfs::cli::addArchiveCommands(app, exitCode);
     pakfs::cli::addPacklistCommands(app, exitCode);
     pakfs::cli::addGbxCommands(app, exitCode);
+    pakfs::cli::addRefsCommands(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "fs/Drives.hpp"
+
+#include <algorithm>
+
+namespace pakfs::fs {
+
+namespace {
+
+std::vector<std::string> splitPath(std::string_view path) {
+    std::vector<std::string> parts;
+    std::string cur;
+    for (char c : path) {
+        if (c == '/' || c == '\\') {
+            if (!cur.empty()) parts.push_back(std::move(cur));
+            cur.clear();
+        } else {
+            cur.push_back(c);
+        }
+    }
+    if (!cur.empty()) parts.push_back(std::move(cur));
+    return parts;
+}
+
+std::string joinPath(const std::vector<std::string>& parts) {
+    std::string out;
+    for (const auto& p : parts) out += (out.empty() ? "" : "/") + p;
+    return out;
+}
+
+bool isResourcePack(const Pack& p) { return foldCase(p.name) == "resource"; }
+
+}  // namespace
+
+std::vector<Pack> orderPacks(std::vector<Pack> packs,
+                             const std::vector<std::string>& packListOrder) {
+    auto rank = [&](const Pack& p) -> std::size_t {
+        if (isResourcePack(p)) return 0;
+        for (std::size_t i = 0; i < packListOrder.size(); ++i)
+            if (foldCase(packListOrder[i]) == foldCase(p.name)) return 1 + i;
+        return 1 + packListOrder.size();
+    };
+    std::stable_sort(packs.begin(), packs.end(), [&](const Pack& a, const Pack& b) {
+        std::size_t ra = rank(a), rb = rank(b);
+        if (ra != rb) return ra < rb;
+        return a.name < b.name;
+    });
+    return packs;
+}
+
+Drives::Drives(std::vector<Pack> packs) : packs_(std::move(packs)) {
+    // Later packs replace earlier ones' files: walk in load order, overwrite on collision.
+    for (std::size_t p = 0; p < packs_.size(); ++p) {
+        std::string drive(isResourcePack(packs_[p]) ? kResourceDrive : kGameDrive);
+        for (const auto& e : packs_[p].pak->entries()) {
+            std::string path = drive + "/" + e.path;
+            std::string key = foldCase(path);
+            auto [it, inserted] = byKey_.emplace(key, files_.size());
+            if (inserted) {
+                files_.push_back({path, int(p), &e});
+            } else {
+                DriveFile& old = files_[it->second];
+                shadowed_.push_back({old.path, packs_[std::size_t(old.pack)].name, packs_[p].name});
+                old = {path, int(p), &e};
+            }
+            auto parts = splitPath(path);
+            std::string folder;
+            for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+                folder += (i ? "/" : "") + parts[i];
+                folders_[foldCase(folder)] = true;
+            }
+        }
+    }
+    for (std::size_t p = 0; p < packs_.size(); ++p) {
+        if (!isResourcePack(packs_[p])) continue;
+        for (const auto& e : packs_[p].pak->entries()) {
+            const DriveFile* f = find(std::string(kResourceDrive) + "/" + e.path);
+            resources_.push_back(f && f->entry == &e ? f : nullptr);
+        }
+        break;  // one Resource drive
+    }
+}
+
+const DriveFile* Drives::find(std::string_view drivePath) const {
+    auto it = byKey_.find(foldCase(joinPath(splitPath(drivePath))));
+    return it == byKey_.end() ? nullptr : &files_[it->second];
+}
+
+bool Drives::hasFolder(std::string_view drivePath) const {
+    return folders_.count(foldCase(joinPath(splitPath(drivePath)))) > 0;
+}
+
+std::optional<std::string> Drives::drivePathOf(int pack, const archive::PakEntry& entry) const {
+    std::string drive(isResourcePack(packs_[std::size_t(pack)]) ? kResourceDrive : kGameDrive);
+    const DriveFile* f = find(drive + "/" + entry.path);
+    if (f && f->entry == &entry) return f->path;
+    return std::nullopt;
+}
+
+std::vector<const DriveFile*> Drives::files() const {
+    std::vector<const DriveFile*> out;
+    for (const auto& f : files_) out.push_back(&f);
+    std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->path < b->path; });
+    return out;
+}
+
+namespace {
+
+// The folder a name reference points into, as path components; nullopt with a reason when the
+// reference cannot point anywhere.
+std::optional<std::vector<std::string>> referenceFolder(std::vector<std::string> base,
+                                                        const gbx::RefTable& refs,
+                                                        const gbx::ExternalRef& ref,
+                                                        std::size_t minDepth, std::string& problem) {
+    if (refs.ancestorLevel > base.size() - minDepth) {
+        problem = "ancestor level " + std::to_string(refs.ancestorLevel) +
+                  " goes above the top of the drive";
+        return std::nullopt;
+    }
+    base.resize(base.size() - refs.ancestorLevel);
+    std::uint32_t index = ref.folderIndex.value_or(0);
+    if (index > 0) {
+        if (index - 1 >= refs.folderPaths.size()) {
+            problem = "folder index " + std::to_string(index) + " out of range";
+            return std::nullopt;
+        }
+        for (auto& part : splitPath(refs.folderPaths[index - 1])) base.push_back(part);
+    }
+    return base;
+}
+
+ResolvedReference resolveByResource(const Drives* drives, const gbx::ExternalRef& ref) {
+    ResolvedReference r{ref, std::nullopt, false, {}};
+    if (!drives || drives->resources().empty()) {
+        r.problem = "no Resource drive (Resource.pak) to look the index up in";
+    } else if (ref.resourceIndex >= drives->resources().size() ||
+               !drives->resources()[ref.resourceIndex]) {
+        r.problem = "resource index " + std::to_string(ref.resourceIndex) + " out of range";
+    } else {
+        r.resolved = drives->resources()[ref.resourceIndex]->path;
+        r.exists = true;
+    }
+    return r;
+}
+
+}  // namespace
+
+std::vector<ResolvedReference> resolveReferences(const Drives& drives,
+                                                 std::string_view fileDrivePath,
+                                                 const gbx::RefTable& refs) {
+    std::vector<ResolvedReference> out;
+    auto folder = splitPath(fileDrivePath);
+    if (!folder.empty()) folder.pop_back();  // the file name
+    for (const auto& ref : refs.externals) {
+        if (ref.byResource()) {
+            out.push_back(resolveByResource(&drives, ref));
+            continue;
+        }
+        ResolvedReference r{ref, std::nullopt, false, {}};
+        // The drive name is the first component and cannot be left.
+        auto target = referenceFolder(folder, refs, ref, 1, r.problem);
+        if (target) {
+            for (auto& part : splitPath(ref.name)) target->push_back(part);
+            std::string path = joinPath(*target);
+            const DriveFile* f = drives.find(path);
+            r.exists = f != nullptr;
+            r.resolved = f ? f->path : path;
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<ResolvedReference> resolveReferencesOnDisk(const std::filesystem::path& file,
+                                                       const gbx::RefTable& refs,
+                                                       const Drives* drives) {
+    std::vector<ResolvedReference> out;
+    std::filesystem::path dir = std::filesystem::absolute(file).parent_path();
+    auto folder = splitPath(dir.string());
+    // Case-insensitive lookup of a relative path under "/".
+    auto findOnDisk = [](const std::vector<std::string>& parts) -> std::optional<std::string> {
+        std::filesystem::path at = "/";
+        for (const auto& part : parts) {
+            std::error_code ec;
+            std::filesystem::path next;
+            for (std::filesystem::directory_iterator it(at, ec), end; !ec && it != end;
+                 it.increment(ec))
+                if (foldCase(it->path().filename().string()) == foldCase(part)) {
+                    next = it->path();
+                    break;
+                }
+            if (next.empty()) return std::nullopt;
+            at = next;
+        }
+        return at.string();
+    };
+    for (const auto& ref : refs.externals) {
+        if (ref.byResource()) {
+            out.push_back(resolveByResource(drives, ref));
+            continue;
+        }
+        ResolvedReference r{ref, std::nullopt, false, {}};
+        auto target = referenceFolder(folder, refs, ref, 0, r.problem);
+        if (target) {
+            for (auto& part : splitPath(ref.name)) target->push_back(part);
+            auto found = findOnDisk(*target);
+            r.exists = found.has_value();
+            r.resolved = found ? *found : "/" + joinPath(*target);
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+}  // namespace pakfs::fs

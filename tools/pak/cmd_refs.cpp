@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// pak gbx refs, and pak check --refs: external node references resolved across the drives.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "archive/EntryReader.hpp"
+#include "archive/GbxEntry.hpp"
+#include "fs/Drives.hpp"
+#include "fs/Sources.hpp"
+#include "tools/pak/Commands.hpp"
+#include "tools/pak/KeyArgs.hpp"
+
+namespace stdfs = std::filesystem;
+using namespace pakfs::archive;
+
+namespace pakfs::cli {
+
+namespace {
+
+std::unique_ptr<pakfs::fs::Drives> loadDrives(const stdfs::path& packsDir, const KeyOptions& keys) {
+    if (!stdfs::is_directory(packsDir)) throw Error(packsDir.string() + ": not a folder");
+    pakfs::fs::LoadedSources loaded = pakfs::fs::loadSources({packsDir}, keys);
+    for (const auto& w : loaded.warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
+    std::vector<std::string> order;
+    if (auto list = findPackList(packsDir)) {
+        try {
+            for (const auto& e : readPackList(*list).entries) order.push_back(e.name);
+        } catch (const Error& e) {
+            std::fprintf(stderr, "pak: warning: %s (packs taken in name order)\n", e.what());
+        }
+    }
+    return std::make_unique<pakfs::fs::Drives>(pakfs::fs::orderPacks(std::move(loaded.packs), order));
+}
+
+std::string describeRef(const gbx::ExternalRef& ref) {
+    return ref.byResource() ? "resource #" + std::to_string(ref.resourceIndex) : ref.name;
+}
+
+nlohmann::json refsJson(const std::vector<pakfs::fs::ResolvedReference>& refs) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& r : refs) {
+        nlohmann::json item = {{"node_index", r.ref.nodeIndex}};
+        if (r.ref.byResource())
+            item["resource_index"] = r.ref.resourceIndex;
+        else
+            item["name"] = r.ref.name;
+        item["resolved"] = r.resolved ? nlohmann::json(*r.resolved) : nlohmann::json(nullptr);
+        item["exists"] = r.exists;
+        list.push_back(item);
+    }
+    return list;
+}
+
+void printRefs(const std::vector<pakfs::fs::ResolvedReference>& refs) {
+    for (const auto& r : refs) {
+        std::string target = r.resolved ? *r.resolved : "(nowhere: " + r.problem + ")";
+        std::printf("node %u\t%s\t-> %s\t%s\n", r.ref.nodeIndex, describeRef(r.ref).c_str(),
+                    target.c_str(), r.exists ? "ok" : "MISSING");
+    }
+}
+
+}  // namespace
+
+void addRefsCommands(CLI::App& app, int& exitCode) {
+    CLI::App* gbxCmd = app.get_subcommand("gbx");
+    auto* cmd = gbxCmd->add_subcommand(
+        "refs",
+        "Resolve a gbx file's external node references across the game's drives.\n"
+        "TARGET is a gbx file on disk, PAK:PATH (an entry of a pak), or a drive path "
+        "(Game/... or Resource/...) with --packs. References go up ancestorLevel folders from "
+        "the file's folder, then into the listed folder; resource indexes point into "
+        "Resource.pak's file table.");
+    auto target = std::make_shared<std::string>();
+    auto packs = std::make_shared<std::string>();
+    auto json = std::make_shared<bool>(false);
+    auto strict = std::make_shared<bool>(false);
+    auto keys = std::make_shared<KeyOptions>();
+    cmd->add_option("TARGET", *target, "gbx file, PAK:PATH, or a drive path")->required();
+    cmd->add_option("--packs", *packs,
+                    "The game's Packs folder (keys from its packlist.dat): resolve in its drives");
+    cmd->add_flag("--json", *json,
+                  "JSON list of {node_index, name | resource_index, resolved, exists}");
+    cmd->add_flag("--strict", *strict, "Exit 1 if any reference is missing");
+    addKeyOptions(cmd, *keys);
+    cmd->callback([=, &exitCode] {
+        std::unique_ptr<pakfs::fs::Drives> drives;
+        if (!packs->empty()) drives = loadDrives(*packs, *keys);
+        std::vector<pakfs::fs::ResolvedReference> resolved;
+        auto colon = target->find(':');
+        std::string pakPart = colon == std::string::npos ? "" : target->substr(0, colon);
+        if (stdfs::is_regular_file(*target)) {
+            auto file = InputFile::open(*target);
+            if (file->size() > (1u << 30)) throw Error(*target + ": too large for a gbx file");
+            Bytes data = file->readAt(0, std::size_t(file->size()));
+            gbx::MemorySource src(data);
+            try {
+                gbx::GbxHeader header = gbx::readHeader(src);
+                gbx::RefTable refs = gbx::readRefTable(src, header);
+                resolved = pakfs::fs::resolveReferencesOnDisk(*target, refs, drives.get());
+            } catch (const Error& e) {
+                throw Error(*target + ": " + e.what());
+            }
+        } else if (!pakPart.empty() && stdfs::is_regular_file(pakPart)) {
+            std::string inner = target->substr(colon + 1);
+            std::vector<pakfs::fs::Pack> single;
+            if (!drives) {
+                auto loaded = pakfs::fs::loadSources({pakPart}, *keys);
+                drives = std::make_unique<pakfs::fs::Drives>(std::move(loaded.packs));
+            }
+            // The pak must be one of the drives' packs (by name).
+            int packIndex = -1;
+            for (std::size_t i = 0; i < drives->packs().size(); ++i)
+                if (pakfs::fs::foldCase(drives->packs()[i].name) ==
+                    pakfs::fs::foldCase(packNameOf(pakPart)))
+                    packIndex = int(i);
+            if (packIndex < 0) throw Error(pakPart + ": not among the packs of " + *packs);
+            const auto& pak = drives->packs()[std::size_t(packIndex)].pak;
+            const PakEntry* entry = nullptr;
+            for (const auto& e : pak->entries())
+                if (pakfs::fs::foldCase(e.path) == pakfs::fs::foldCase(inner)) entry = &e;
+            if (!entry) throw Error(pak->name() + ": no file \"" + inner + "\" in the pak");
+            auto where = drives->drivePathOf(packIndex, *entry);
+            if (!where)
+                throw Error(pak->name() + ": " + inner + ": hidden by another pack's file");
+            resolved = pakfs::fs::resolveReferences(*drives, *where,
+                                                    readGbxEntryRefs(pak, *entry).refs);
+        } else if (drives) {
+            const pakfs::fs::DriveFile* f = drives->find(*target);
+            if (!f) throw Error(*target + ": no such file in the drives of " + *packs);
+            const auto& pak = drives->packs()[std::size_t(f->pack)].pak;
+            resolved = pakfs::fs::resolveReferences(*drives, f->path,
+                                                    readGbxEntryRefs(pak, *f->entry).refs);
+        } else {
+            throw Error(*target + ": no such file (a drive path needs --packs)");
+        }
+        if (*json)
+            std::cout << refsJson(resolved).dump(2) << "\n";
+        else
+            printRefs(resolved);
+        bool missing = false;
+        for (const auto& r : resolved) missing = missing || !r.exists;
+        exitCode = (*strict && missing) ? kExitBadInput : kExitOk;
+    });
+}
+
+int checkReferences(const std::string& packsDir, const KeyOptions& keys) {
+    auto drives = loadDrives(packsDir, keys);
+    std::size_t gbxFiles = 0, references = 0, broken = 0, unreadable = 0;
+    for (const pakfs::fs::DriveFile* f : drives->files()) {
+        const auto& pak = drives->packs()[std::size_t(f->pack)].pak;
+        if (!isGbxEntry(*pak, *f->entry)) continue;
+        ++gbxFiles;
+        try {
+            auto refs = readGbxEntryRefs(pak, *f->entry).refs;
+            for (const auto& r : pakfs::fs::resolveReferences(*drives, f->path, refs)) {
+                ++references;
+                if (r.exists) continue;
+                ++broken;
+                std::printf("%s: node %u: %s -> %s MISSING\n", f->path.c_str(), r.ref.nodeIndex,
+                            describeRef(r.ref).c_str(),
+                            r.resolved ? r.resolved->c_str() : ("nowhere: " + r.problem).c_str());
+            }
+        } catch (const Error& e) {
+            ++unreadable;
+            std::printf("%s: unreadable: %s\n", f->path.c_str(), e.what());
+        }
+    }
+    for (const auto& s : drives->shadowed())
+        std::printf("%s: the file of pack %s is hidden by pack %s\n", s.path.c_str(),
+                    s.hiddenPack.c_str(), s.winnerPack.c_str());
+    std::printf("%zu gbx files, %zu references, %zu broken, %zu unreadable, %zu hidden by "
+                "another pack\n",
+                gbxFiles, references, broken, unreadable, drives->shadowed().size());
+    return broken || unreadable ? kExitBadInput : kExitOk;
+}
+
+}  // namespace pakfs::cli
