@@ -22,6 +22,13 @@ void simiKeys(NodeReader& r, std::uint64_t keySize) {
     r.boolean();  // centered
 }
 
+// Size of a key of 030A2006 for key version v (6 + the chunk's version): time, interpolation,
+// anchor fields, position, rotation, FOV, target, then the left and right tangents.
+std::uint64_t cameraCustomKeySize(std::uint32_t v) {
+    std::uint64_t tangent = 12 + 12 + (v >= 10 ? 4 : 0) + 4 + 12 + (v >= 7 ? 4 : 0);
+    return 24 + 40 + (v >= 7 ? 4 : 0) + 2 * tangent + (v == 8 ? 8 : 0) + (v >= 10 ? 4 : 0);
+}
+
 }  // namespace
 
 void registerMedia(ChunkRegistry& reg) {
@@ -105,6 +112,70 @@ void registerMedia(ChunkRegistry& reg) {
     // Media blocks
     reg.add(0x030A1002, false, [](NodeReader& r) { keys(r, 80); });  // camera path
     reg.add(0x030A2005, false, [](NodeReader& r) { keys(r, 96); });  // camera custom
+    reg.add(0x030A2006, false, [](NodeReader& r) {                   // camera custom (later)
+        std::uint32_t v = r.u32();
+        if (v > 16) r.fail("custom camera version " + std::to_string(v) + " not supported");
+        keys(r, cameraCustomKeySize(6 + v));
+    });
+    reg.add(0x03145000, false, [](NodeReader& r) { r.skip(8); });     // shoot: start, end
+    for (std::uint32_t id : {0x03128000u, 0x03128001u, 0x03128002u})  // bloom HDR
+        reg.add(id, false, [](NodeReader& r) { keys(r, 16); });
+    reg.add(0x030A0001, false, [](NodeReader& r) {  // camera orbital
+        std::uint32_t v = r.u32();
+        if (v > 1) r.fail("orbital camera version " + std::to_string(v) + " not supported");
+        keys(r, 41 + 4 + (v >= 1 ? 16 : 0));
+    });
+    reg.add(0x030A1003, false, [](NodeReader& r) {  // camera path (later)
+        std::uint32_t v = r.u32();
+        if (v > 5) r.fail("camera path version " + std::to_string(v) + " not supported");
+        keys(r, 80 + (v >= 3 ? 4 : 0) + (v >= 4 ? 8 : 0));
+    });
+    reg.add(0x03166000, false, [](NodeReader& r) {  // inertial tracking
+        std::uint32_t v = r.u32();
+        if (v != 0) r.fail("inertial tracking version " + std::to_string(v) + " not supported");
+        r.skip(8 + 12);  // start, end, tracking, auto zoom, auto focus
+    });
+    reg.add(0x03126000, false, [](NodeReader& r) { keys(r, 12); });  // depth of field
+    reg.add(0x03126001, false, [](NodeReader& r) { keys(r, 16); });
+    reg.add(0x03126002, false, [](NodeReader& r) { keys(r, 28); });
+    reg.add(0x03161000, false, [](NodeReader& r) {  // camera effect script
+        std::uint32_t v = r.u32();
+        r.string("script");
+        if (v == 0) r.skip(8);  // start, end
+        keys(r, 16);
+    });
+    reg.add(0x03186000, false, [](NodeReader& r) { r.fileRef(); });  // color grading image
+    reg.add(0x03186001, false, [](NodeReader& r) { keys(r, 8); });   // color grading keys
+    reg.add(0x03165000, false, [](NodeReader& r) {                   // dirty lens
+        r.u32();                                                     // version
+        keys(r, 8);
+    });
+    reg.add(0x03084007, false, [](NodeReader& r) {  // camera game (later)
+        std::uint32_t v = r.u32();
+        r.skip(8);  // start, end
+        if (v <= 1)
+            r.lookback();  // game camera name
+        else
+            r.u32();  // game camera
+        r.u32();      // clip entity
+        r.skip(44);   // position, rotation, FOV, two floats, near and far planes
+        r.skip(12);   // three bools
+        if (v >= 1) r.f32();
+        if (v >= 3) r.u32();
+    });
+    reg.add(0x03133000, false, [](NodeReader& r) { r.skip(8); });  // vehicle light
+    reg.add(0x03133001, false, [](NodeReader& r) { r.u32(); });    // its target
+    reg.add(0x03195000, false, [](NodeReader& r) {                 // interface
+        r.u32();                                                   // version
+        r.skip(8);                                                 // start, end
+        r.boolean();                                               // show interface
+        r.string("manialink");
+    });
+    reg.add(0x03199000, false, [](NodeReader& r) {  // fog
+        std::uint32_t v = r.u32();
+        if (v > 2) r.fail("fog version " + std::to_string(v) + " not supported");
+        keys(r, 16 + (v >= 1 ? 16 : 0) + (v >= 2 ? 8 : 0));
+    });
     reg.add(0x030A4000, false, [](NodeReader& r) { keys(r, 12); });  // camera shake
     reg.add(0x030A5000, false, [](NodeReader& r) {                   // image
         r.nodeRef();

@@ -21,6 +21,18 @@ struct Sample {
     std::uint32_t newNodes = 0;  // nodes the chunk introduces
 };
 
+// u32 count then count keys of keySize bytes.
+void keys(BodyWriter& w, std::uint32_t n, std::size_t keySize) {
+    w.u32(n);
+    w.zeros(n * keySize);
+}
+
+// A version, then keys.
+void keysOf(BodyWriter& w, std::uint32_t version, std::uint32_t n, std::size_t keySize) {
+    w.u32(version);
+    keys(w, n, keySize);
+}
+
 std::vector<Sample> samples() {
     return {
         {"media track v0", 0x03078005, false,
@@ -79,6 +91,73 @@ std::vector<Sample> samples() {
              w.u8(3);
          }},
         {"collector 012", 0x2E001012, false, [](BodyWriter& w) { w.zeros(16); }},
+        {"custom camera v0: key version 6, 144 bytes", 0x030A2006, false,
+         [](BodyWriter& w) { keysOf(w, 0, 2, 144); }},
+        {"custom camera v2: key version 8, 164 bytes", 0x030A2006, false,
+         [](BodyWriter& w) { keysOf(w, 2, 1, 164); }},
+        {"custom camera v3: key version 9, 156 bytes", 0x030A2006, false,
+         [](BodyWriter& w) { keysOf(w, 3, 2, 156); }},
+        {"custom camera v4: key version 10, 168 bytes", 0x030A2006, false,
+         [](BodyWriter& w) { keysOf(w, 4, 1, 168); }},
+        {"shoot", 0x03145000, false, [](BodyWriter& w) { w.zeros(8); }},
+        {"bloom HDR 000", 0x03128000, false, [](BodyWriter& w) { keys(w, 2, 16); }},
+        {"bloom HDR 002", 0x03128002, false, [](BodyWriter& w) { keys(w, 1, 16); }},
+        {"orbital camera v0", 0x030A0001, false, [](BodyWriter& w) { keysOf(w, 0, 2, 45); }},
+        {"orbital camera v1", 0x030A0001, false, [](BodyWriter& w) { keysOf(w, 1, 2, 61); }},
+        {"fog v0", 0x03199000, false, [](BodyWriter& w) { keysOf(w, 0, 2, 16); }},
+        {"fog v2", 0x03199000, false, [](BodyWriter& w) { keysOf(w, 2, 2, 40); }},
+        {"camera path v3", 0x030A1003, false, [](BodyWriter& w) { keysOf(w, 3, 2, 84); }},
+        {"camera path v5", 0x030A1003, false, [](BodyWriter& w) { keysOf(w, 5, 2, 92); }},
+        {"inertial tracking", 0x03166000, false,
+         [](BodyWriter& w) {
+             w.u32(0);
+             w.zeros(20);
+         }},
+        {"depth of field 000", 0x03126000, false, [](BodyWriter& w) { keys(w, 2, 12); }},
+        {"depth of field 001", 0x03126001, false, [](BodyWriter& w) { keys(w, 2, 16); }},
+        {"depth of field 002", 0x03126002, false, [](BodyWriter& w) { keys(w, 2, 28); }},
+        {"camera effect script v0", 0x03161000, false,
+         [](BodyWriter& w) {
+             w.u32(0);
+             w.string("script");
+             w.zeros(8);
+             keys(w, 1, 16);
+         }},
+        {"camera effect script v1", 0x03161000, false,
+         [](BodyWriter& w) {
+             w.u32(1);
+             w.string("");
+             keys(w, 2, 16);
+         }},
+        {"color grading image", 0x03186000, false,
+         [](BodyWriter& w) { w.fileRef(3, "Media\\Grade.dds", ""); }},
+        {"color grading keys", 0x03186001, false, [](BodyWriter& w) { keys(w, 2, 8); }},
+        {"dirty lens", 0x03165000, false, [](BodyWriter& w) { keysOf(w, 0, 2, 8); }},
+        {"camera game v1: camera by name", 0x03084007, false,
+         [](BodyWriter& w) {
+             w.u32(1);
+             w.zeros(8);
+             w.lookback("Internal");
+             w.u32(0);
+             w.zeros(44 + 12 + 4);
+         }},
+        {"camera game v3", 0x03084007, false,
+         [](BodyWriter& w) {
+             w.u32(3);
+             w.zeros(8);
+             w.u32(2);
+             w.u32(0);
+             w.zeros(44 + 12 + 4 + 4);
+         }},
+        {"vehicle light", 0x03133000, false, [](BodyWriter& w) { w.zeros(8); }},
+        {"vehicle light target", 0x03133001, false, [](BodyWriter& w) { w.u32(0); }},
+        {"interface", 0x03195000, false,
+         [](BodyWriter& w) {
+             w.u32(0);
+             w.zeros(8);
+             w.boolean(true);
+             w.string("<manialink/>");
+         }},
         {"replay events (TMSX)", 0x0309300D, false,
          [](BodyWriter& w) {
              w.u32(5000);
@@ -222,4 +301,38 @@ TEST_CASE("later games' chunks read exactly their bytes", "[gbx][chunks]") {
             CHECK_FALSE(f.nodesComplete);
         }
     }
+}
+
+TEST_CASE("versions nobody documented stop with an error naming the chunk", "[gbx][chunks]") {
+    for (std::uint32_t id : {0x030A1003u, 0x030A0001u, 0x03199000u, 0x03166000u, 0x030A2006u}) {
+        INFO("chunk " << hex32(id));
+        GbxBuilder b;
+        b.classId = id & 0xFFFFF000;
+        BodyWriter w;
+        w.chunk(id);
+        w.u32(99);
+        w.u32(0);
+        w.zeros(64);
+        w.endNode();
+        b.body = w.bytes();
+        Bytes file = b.build();
+        MemorySource src(file);
+        GbxFile f = readGbxPartial(src);
+        REQUIRE(f.failure);
+        CHECK_THAT(f.failure->message,
+                   Catch::Contains("version 99 not supported") && Catch::Contains(hex32(id)));
+    }
+    // Entity record data before version 5 is a structure nobody documented.
+    GbxBuilder b;
+    b.classId = 0x0911F000;
+    BodyWriter w;
+    w.chunk(0x0911F000);
+    w.u32(4);
+    w.endNode();
+    b.body = w.bytes();
+    Bytes file = b.build();
+    MemorySource src(file);
+    GbxFile f = readGbxPartial(src);
+    REQUIRE(f.failure);
+    CHECK_THAT(f.failure->message, Catch::Contains("version 4 not supported"));
 }
