@@ -145,7 +145,9 @@ void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry
 
 Bytes readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry) {
     Bytes out;
-    out.reserve(entry.uncompressedSize);
+    // The size is untrusted: reserve no more than the data could plausibly inflate to.
+    out.reserve(
+        std::size_t(std::min<std::uint64_t>(entry.uncompressedSize, entry.cipherSize() * 64)));
     readEntry(pak, entry, [&](ByteSpan b) { out.insert(out.end(), b.begin(), b.end()); });
     return out;
 }
