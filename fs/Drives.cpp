@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "archive/PackList.hpp"
+
 namespace pakfs::fs {
 
 namespace {
@@ -28,7 +30,9 @@ std::string joinPath(const std::vector<std::string>& parts) {
     return out;
 }
 
-bool isResourcePack(const Pack& p) { return foldCase(p.name) == "resource"; }
+bool isResourcePack(const Pack& p) {
+    return foldCase(p.name) == "resource";
+}
 
 }  // namespace
 
@@ -46,6 +50,24 @@ std::vector<Pack> orderPacks(std::vector<Pack> packs,
         return a.name < b.name;
     });
     return packs;
+}
+
+std::vector<std::string> packListOrder(const std::vector<std::filesystem::path>& sources,
+                                       std::vector<std::string>* warnings) {
+    std::vector<std::string> order;
+    for (const auto& source : sources) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(source, ec)) continue;
+        auto list = archive::findPackList(source);
+        if (!list) continue;
+        try {
+            for (const auto& e : archive::readPackList(*list).entries) order.push_back(e.name);
+        } catch (const Error& e) {
+            if (warnings)
+                warnings->push_back(std::string(e.what()) + " (packs taken in name order)");
+        }
+    }
+    return order;
 }
 
 Drives::Drives(std::vector<Pack> packs) : packs_(std::move(packs)) {
@@ -111,7 +133,8 @@ namespace {
 std::optional<std::vector<std::string>> referenceFolder(std::vector<std::string> base,
                                                         const gbx::RefTable& refs,
                                                         const gbx::ExternalRef& ref,
-                                                        std::size_t minDepth, std::string& problem) {
+                                                        std::size_t minDepth,
+                                                        std::string& problem) {
     if (refs.ancestorLevel > base.size() - minDepth) {
         problem = "ancestor level " + std::to_string(refs.ancestorLevel) +
                   " goes above the top of the drive";

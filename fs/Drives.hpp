@@ -62,7 +62,12 @@ private:
 
 // Orders packs as the game loads them: Resource first, then the order of packlist.dat (if
 // given), then the packs it does not list by name.
-std::vector<Pack> orderPacks(std::vector<Pack> packs, const std::vector<std::string>& packListOrder);
+std::vector<Pack> orderPacks(std::vector<Pack> packs,
+                             const std::vector<std::string>& packListOrder);
+
+// Pack names in the order of the packlist.dat of each folder among `sources` (for orderPacks).
+std::vector<std::string> packListOrder(const std::vector<std::filesystem::path>& sources,
+                                       std::vector<std::string>* warnings = nullptr);
 
 struct ResolvedReference {
     gbx::ExternalRef ref;

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "archive/EntryReader.hpp"
+#include "archive/GbxEntry.hpp"
 #include "gbx/Classes.hpp"
 
 namespace pakfs::fs {
@@ -49,7 +50,9 @@ struct Filesystem::OpenFile {
 Filesystem::Filesystem(std::vector<Pack> packs, Options options,
                        const std::function<void(const std::string&)>& warn)
     : options_(std::move(options)),
-      tree_(std::move(packs), options_.icase, warn),
+      drives_(std::make_unique<Drives>(packs)),
+      tree_(options_.drives ? Tree(*drives_, options_.icase, warn)
+                            : Tree(std::move(packs), options_.icase, warn)),
       cache_(options_.cacheBytes) {
     if (options_.wholeEntryLimit == 0)
         options_.wholeEntryLimit = std::min<std::uint64_t>(1 << 20, options_.cacheBytes / 8);
@@ -276,6 +279,30 @@ std::string Filesystem::xattrValue(const Node& node, std::string_view name, bool
             return className.empty() ? hex32(e.classId) : std::string(className);
         }
     }
+    bool gbxEntry = false;
+    try {
+        gbxEntry = name == kXattrGbxRefs && kindOf(node) == EntryKind::Gbx;
+    } catch (const std::exception&) {
+    }
+    if (gbxEntry) {
+        const auto& pak = tree_.packOf(node).pak;
+        // A file hidden by another pack still resolves from where its own pack puts it.
+        std::string where =
+            drives_->drivePathOf(node.pack, e)
+                .value_or(std::string(foldCase(tree_.packOf(node).name) == "resource"
+                                          ? kResourceDrive
+                                          : kGameDrive) +
+                          "/" + e.path);
+        try {
+            std::string lines;
+            for (const auto& r :
+                 resolveReferences(*drives_, where, archive::readGbxEntryRefs(pak, e).refs))
+                lines += (r.resolved ? *r.resolved : "-") + (r.exists ? "" : " (missing)") + "\n";
+            return lines;
+        } catch (const Error& err) {
+            logOnce(node, err.what());
+        }
+    }
     *found = false;
     return {};
 }
@@ -300,7 +327,7 @@ long Filesystem::listxattr(std::string_view path, char* list, std::size_t size) 
     std::string names;
     if (!node->dir) {
         for (const char* name :
-             {kXattrClassId, kXattrFlags, kXattrCompressedSize, kXattrGbxClass}) {
+             {kXattrClassId, kXattrFlags, kXattrCompressedSize, kXattrGbxClass, kXattrGbxRefs}) {
             bool found = false;
             xattrValue(*node, name, &found);
             if (found) names.append(name).push_back('\0');

@@ -19,6 +19,7 @@
 #include <unordered_map>
 
 #include "archive/SeekPoints.hpp"
+#include "fs/Drives.hpp"
 #include "fs/EntryCache.hpp"
 #include "fs/Tree.hpp"
 
@@ -26,6 +27,9 @@ namespace pakfs::fs {
 
 struct Options {
     bool icase = false;
+    // The game's view: /Resource and /Game with the packs merged (packs must come in load
+    // order, see orderPacks) instead of one folder per pack.
+    bool drives = false;
     // Whole decoded entries kept in memory (small entries and gbx entries).
     std::uint64_t cacheBytes = 64ull << 20;
     // Plain entries up to this size are decoded whole through the cache; larger ones stream.
@@ -49,6 +53,9 @@ inline constexpr const char* kXattrClassId = "user.pak.class_id";
 inline constexpr const char* kXattrFlags = "user.pak.flags";
 inline constexpr const char* kXattrCompressedSize = "user.pak.compressed_size";
 inline constexpr const char* kXattrGbxClass = "user.gbx.class";
+// gbx entries: one line per external reference, the drive path it resolves to ("-" when it
+// points nowhere), with " (missing)" when no such file is in the drives.
+inline constexpr const char* kXattrGbxRefs = "user.gbx.refs";
 
 class Filesystem {
 public:
@@ -95,6 +102,7 @@ private:
     std::string xattrValue(const Node& node, std::string_view name, bool* found) const;
 
     Options options_;
+    std::unique_ptr<Drives> drives_;  // the merged view, also used to resolve references
     Tree tree_;
     EntryCache cache_;
 

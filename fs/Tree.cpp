@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "archive/Extract.hpp"
+#include "fs/Drives.hpp"
 
 namespace pakfs::fs {
 
@@ -68,6 +69,61 @@ Tree::Tree(std::vector<Pack> packs, bool icase, const std::function<void(const s
             it->mtime = mtime;
         }
     }
+    sortChildren();
+}
+
+Tree::Tree(const Drives& drives, bool icase, const std::function<void(const std::string&)>& warn)
+    : packs_(drives.packs()), icase_(icase) {
+    Node& root = nodes_.emplace_back();
+    root.ino = 1;
+    root.path = "/";
+    root.dir = true;
+    byPath_[key("/")] = &root;
+    for (const auto& pack : packs_) root.mtime = std::max(root.mtime, pack.pak->file()->mtime());
+    auto stamp = [&](Node* n, int pack) {
+        for (; n && n != &root; n = const_cast<Node*>(n->parent)) {
+            if (n->pack < 0) n->pack = pack;
+            n->mtime = std::max(n->mtime, packs_[std::size_t(pack)].pak->file()->mtime());
+        }
+    };
+    // Folders of every pack first, so that empty ones show too.
+    for (std::size_t p = 0; p < packs_.size(); ++p) {
+        const auto& pak = *packs_[p].pak;
+        std::string drive(foldCase(packs_[p].name) == "resource" ? kResourceDrive : kGameDrive);
+        for (const auto& folder : pak.folders())
+            if (!folder.path.empty())
+                stamp(place(root, drive + "/" + folder.path, nullptr, pak.name(), warn), int(p));
+    }
+    for (const DriveFile* f : drives.files()) {
+        const auto& pak = *packs_[std::size_t(f->pack)].pak;
+        Node* n = place(root, f->path, f->entry, pak.name(), warn);
+        if (!n) continue;
+        n->entry = f->entry;
+        n->pack = f->pack;
+        stamp(n, f->pack);
+        ++files_;
+        totalBytes_ += f->entry->uncompressedSize;
+    }
+    sortChildren();
+}
+
+Node* Tree::place(Node& top, const std::string& path, const archive::PakEntry* entry,
+                  const std::string& what, const std::function<void(const std::string&)>& warn) {
+    std::string reason;
+    auto parts = archive::safeComponents(path, &reason);
+    if (!parts || parts->empty()) {
+        if (warn)
+            warn(what + ": \"" + path + "\" left out (" + (reason.empty() ? "empty name" : reason) +
+                 ")");
+        return nullptr;
+    }
+    Node* at = &top;
+    for (std::size_t i = 0; i + 1 < parts->size(); ++i) at = &ensureDir(*at, (*parts)[i], warn);
+    if (!entry) return &ensureDir(*at, parts->back(), warn);
+    return &addChild(*at, parts->back(), false, what + ": " + path, warn);
+}
+
+void Tree::sortChildren() {
     for (Node& n : nodes_)
         std::sort(n.children.begin(), n.children.end(),
                   [](const Node* a, const Node* b) { return a->name < b->name; });

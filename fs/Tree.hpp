@@ -47,10 +47,15 @@ struct Node {
 // ASCII case folding: game paths are ASCII and the game compares them case-insensitively.
 std::string foldCase(std::string_view s);
 
+class Drives;
+
 class Tree {
 public:
     // `warn` receives one line per entry left out or renamed.
     Tree(std::vector<Pack> packs, bool icase,
+         const std::function<void(const std::string&)>& warn = {});
+    // The game's view: /Resource and /Game holding the merged files of `drives`.
+    Tree(const Drives& drives, bool icase,
          const std::function<void(const std::string&)>& warn = {});
     Tree(const Tree&) = delete;
     Tree& operator=(const Tree&) = delete;
@@ -66,6 +71,10 @@ public:
     std::uint64_t totalBytes() const { return totalBytes_; }
 
 private:
+    // Places a file (entry != nullptr) or folder at `path` under `top`; nullptr if unsafe.
+    Node* place(Node& top, const std::string& path, const archive::PakEntry* entry,
+                const std::string& what, const std::function<void(const std::string&)>& warn);
+    void sortChildren();
     Node& addChild(Node& parent, std::string name, bool dir, const std::string& what,
                    const std::function<void(const std::string&)>& warn);
     Node& ensureDir(Node& parent, const std::string& name,

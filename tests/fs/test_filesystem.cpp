@@ -289,8 +289,10 @@ TEST_CASE("pakfs: gbx entries show their class and are decoded whole through the
     CHECK(xattr(*f, path, fs::kXattrClassId) == "03043000");
     long n = f->listxattr(path, nullptr, 0);
     CHECK(n == long(std::string("user.pak.class_id user.pak.flags user.pak.compressed_size "
-                                "user.gbx.class ")
+                                "user.gbx.class user.gbx.refs ")
                         .size()));
+    // No external references: an empty list.
+    CHECK(xattr(*f, path, fs::kXattrGbxRefs) == "");
     // Read in odd pieces from the end backwards: the whole entry is decoded once.
     std::uint64_t fh = 0;
     REQUIRE(f->open(path, O_RDONLY, &fh) == 0);

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "archive/PackList.hpp"
+#include "tests/fs/DrivesFixture.hpp"
 #include "tests/fs/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 
@@ -359,4 +360,32 @@ TEST_CASE("pakfs mount: a Packs folder mounts every pack its packlist.dat has a 
     CHECK(readFile(mount.path() / "Alpha" / "Data" / "r256.bin") == alpha.file("Data/r256.bin"));
     CHECK_FALSE(stdfs::exists(mount.path() / "Other"));
     CHECK(mount.errors().find("Other.pak") != std::string::npos);
+}
+
+TEST_CASE("pakfs mount: -o drives shows the game's merged view of a Packs folder",
+          "[mount][drives]") {
+    skipUnlessFuse();
+    PacksFolder packs;
+    TempDir dir;
+    Mount mount({"-o", "drives", packs.packs.string()}, dir / "mnt", dir);
+    INFO(mount.errors());
+    REQUIRE(mount.waitMounted());
+    std::vector<std::string> top;
+    for (const auto& e : stdfs::directory_iterator(mount.path()))
+        top.push_back(e.path().filename().string());
+    std::sort(top.begin(), top.end());
+    CHECK(top == std::vector<std::string>{"Game", "Resource"});
+    // Browsed like a folder; the later pack's copy of a shared path is the one shown.
+    CHECK(readFile(mount.path() / "Game/shared.TXT") == Bytes{'c', 'o', 'm'});
+    CHECK(readFile(mount.path() / "Resource/Media/Texture/B.dds") == Bytes(200, 'b'));
+    auto r =
+        run("cp -r '" + (mount.path() / "Game").string() + "' '" + (dir / "copy").string() + "'");
+    CHECK(r.code == 0);
+    CHECK(readFile(dir / "copy/Stadium/Media/Texture/Road.dds") == Bytes(300, 'r'));
+    char buf[512];
+    ssize_t n = ::getxattr((mount.path() / "Game/Stadium/Media/Solid/Road.Solid.Gbx").c_str(),
+                           "user.gbx.refs", buf, sizeof buf);
+    REQUIRE(n > 0);
+    CHECK(std::string(buf, std::size_t(n)).find("Resource/Media/Texture/B.dds\n") !=
+          std::string::npos);
 }

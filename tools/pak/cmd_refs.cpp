@@ -23,15 +23,11 @@ std::unique_ptr<pakfs::fs::Drives> loadDrives(const stdfs::path& packsDir, const
     if (!stdfs::is_directory(packsDir)) throw Error(packsDir.string() + ": not a folder");
     pakfs::fs::LoadedSources loaded = pakfs::fs::loadSources({packsDir}, keys);
     for (const auto& w : loaded.warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
-    std::vector<std::string> order;
-    if (auto list = findPackList(packsDir)) {
-        try {
-            for (const auto& e : readPackList(*list).entries) order.push_back(e.name);
-        } catch (const Error& e) {
-            std::fprintf(stderr, "pak: warning: %s (packs taken in name order)\n", e.what());
-        }
-    }
-    return std::make_unique<pakfs::fs::Drives>(pakfs::fs::orderPacks(std::move(loaded.packs), order));
+    std::vector<std::string> warnings;
+    std::vector<std::string> order = pakfs::fs::packListOrder({packsDir}, &warnings);
+    for (const auto& w : warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
+    return std::make_unique<pakfs::fs::Drives>(
+        pakfs::fs::orderPacks(std::move(loaded.packs), order));
 }
 
 std::string describeRef(const gbx::ExternalRef& ref) {
@@ -122,10 +118,9 @@ void addRefsCommands(CLI::App& app, int& exitCode) {
                 if (pakfs::fs::foldCase(e.path) == pakfs::fs::foldCase(inner)) entry = &e;
             if (!entry) throw Error(pak->name() + ": no file \"" + inner + "\" in the pak");
             auto where = drives->drivePathOf(packIndex, *entry);
-            if (!where)
-                throw Error(pak->name() + ": " + inner + ": hidden by another pack's file");
-            resolved = pakfs::fs::resolveReferences(*drives, *where,
-                                                    readGbxEntryRefs(pak, *entry).refs);
+            if (!where) throw Error(pak->name() + ": " + inner + ": hidden by another pack's file");
+            resolved =
+                pakfs::fs::resolveReferences(*drives, *where, readGbxEntryRefs(pak, *entry).refs);
         } else if (drives) {
             const pakfs::fs::DriveFile* f = drives->find(*target);
             if (!f) throw Error(*target + ": no such file in the drives of " + *packs);
@@ -170,9 +165,10 @@ int checkReferences(const std::string& packsDir, const KeyOptions& keys) {
     for (const auto& s : drives->shadowed())
         std::printf("%s: the file of pack %s is hidden by pack %s\n", s.path.c_str(),
                     s.hiddenPack.c_str(), s.winnerPack.c_str());
-    std::printf("%zu gbx files, %zu references, %zu broken, %zu unreadable, %zu hidden by "
-                "another pack\n",
-                gbxFiles, references, broken, unreadable, drives->shadowed().size());
+    std::printf(
+        "%zu gbx files, %zu references, %zu broken, %zu unreadable, %zu hidden by "
+        "another pack\n",
+        gbxFiles, references, broken, unreadable, drives->shadowed().size());
     return broken || unreadable ? kExitBadInput : kExitOk;
 }
 

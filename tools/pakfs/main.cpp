@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/Error.hpp"
+#include "fs/Drives.hpp"
 #include "fs/FuseOps.hpp"
 #include "fs/Sources.hpp"
 
@@ -35,11 +36,16 @@ const char* const kUsage =
     "    -o cache_size=SIZE     memory for whole decoded files (small files, gbx files);\n"
     "                           bytes, or with a K, M or G suffix (default 64M)\n"
     "    -o icase               case-insensitive lookups, as the game does\n"
+    "    -o drives              the game's view instead of one folder per pack: /Resource\n"
+    "                           (Resource.pak) and /Game (every other pack merged in\n"
+    "                           packlist.dat order; on a path held by two packs, the pack\n"
+    "                           loaded later wins)\n"
     "    -h, --help             this help, then libfuse's options\n"
     "    -V, --version          version\n"
     "\n"
     "Extended attributes of files: user.pak.class_id, user.pak.flags,\n"
-    "user.pak.compressed_size, user.gbx.class (gbx files).\n"
+    "user.pak.compressed_size, user.gbx.class and user.gbx.refs (gbx files: one line per\n"
+    "external reference, the drive path it resolves to, \"(missing)\" if absent).\n"
     "A pack that cannot be opened (wrong key, damage) stops the mount, except inside a Packs\n"
     "folder, where it is left out with a warning. A file that cannot be decoded gives an I/O\n"
     "error (EIO) and one log line (stderr with -f or -d, else syslog).\n"
@@ -93,6 +99,8 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
         if (opt.empty()) continue;
         if (opt == "icase") {
             cl.fsOptions.icase = true;
+        } else if (opt == "drives") {
+            cl.fsOptions.drives = true;
         } else if (opt.rfind("cache_size=", 0) == 0) {
             std::uint64_t size = 0;
             if (!parseSize(std::string_view(opt).substr(11), size))
@@ -192,6 +200,11 @@ int main(int argc, char** argv) {
         return kExitMountFailed;
     }
     for (const auto& w : loaded.warnings) warn(w);
+    // Packs in the game's load order, so the merged view and references follow it.
+    std::vector<std::string> orderWarnings;
+    loaded.packs = pakfs::fs::orderPacks(std::move(loaded.packs),
+                                         pakfs::fs::packListOrder(sources, &orderWarnings));
+    for (const auto& w : orderWarnings) warn(w);
 
     cl.fsOptions.uid = getuid();
     cl.fsOptions.gid = getgid();
