@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Shared by the fuzz targets: the fixed key, a scratch file for APIs that open a path, and the
+// rule that input problems must surface as pakfs::Error (anything else escapes and is a crash).
+#pragma once
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "archive/Crypto.hpp"
+#include "common/Bytes.hpp"
+#include "common/Error.hpp"
+
+namespace pakfs::fuzz {
+
+inline archive::PakKey fuzzKey() {
+    archive::PakKey k{};
+    for (int i = 0; i < 16; ++i) k[std::size_t(i)] = std::uint8_t(0x3C + i * 7);
+    return k;
+}
+
+// A file in /dev/shm (or /tmp) rewritten for every input, for APIs that open a path.
+inline const std::string& scratchPath() {
+    static const std::string path = [] {
+        const char* dir = ::access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+        return std::string(dir) + "/pakfs-fuzz-" + std::to_string(::getpid()) + ".pak";
+    }();
+    return path;
+}
+
+inline void writeScratch(ByteSpan data) {
+    int fd = ::open(scratchPath().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) std::abort();
+    std::size_t done = 0;
+    while (done < data.size()) {
+        ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+        if (n <= 0) std::abort();
+        done += std::size_t(n);
+    }
+    ::close(fd);
+}
+
+}  // namespace pakfs::fuzz
