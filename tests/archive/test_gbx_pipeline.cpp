@@ -297,3 +297,29 @@ TEST_CASE("repack with --base: unchanged entries keep their encrypted bytes",
     CHECK_THROWS_WITH(writePak(tree.path(), out / "x.pak", other, o),
                       Catch::Contains("--base is copied as encrypted bytes"));
 }
+
+TEST_CASE("gbx pipeline: a real uncompressed-body map drives the cipher node by node",
+          "[gbx-pipeline][fixtures]") {
+    auto file = test::sharedDir("fixtures/gbx") / "BaseValley.Map.Gbx";
+    test::TempDir tree, out;
+    Bytes content = test::readFile(file);
+    test::writeFile(tree / "BaseValley.Map.Gbx", content);
+    for (int level : {0, 6}) {
+        INFO("level " << level);
+        PackOptions o;
+        o.level = level;
+        writePak(tree.path(), out / "b.pak", key(), o);
+        auto pak = PakIndex::open(out / "b.pak", key());
+        const PakEntry& e = pak->entries()[0];
+        CHECK(e.compressed() == (level > 0));
+        CHECK(readEntry(pak, e) == content);
+        GbxPipelineRules without;
+        without.perNodeIvXor = false;
+        bool differs = true;
+        try {
+            differs = decodeGbxEntry(pak, e, without) != content;
+        } catch (const Error&) {
+        }
+        CHECK(differs);
+    }
+}
