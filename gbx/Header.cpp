@@ -98,7 +98,9 @@ RefTable readRefTable(ByteSource& src, const GbxHeader& header) {
     if (numExternal > 0) {
         t.ancestorLevel = r.u32();
         readFolders(r, t.folders, t.folderPaths, "", 0);
-        t.externals.reserve(numExternal);
+        // The count is checked against what is left only when the source can tell; reserve
+        // no more than a few pages ahead of the data.
+        t.externals.reserve(std::min<std::uint32_t>(numExternal, 1024));
         std::unordered_set<std::uint32_t> usedSlots;
         for (std::uint32_t i = 0; i < numExternal; ++i) {
             std::uint64_t off = r.position();
