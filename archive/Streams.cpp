@@ -90,6 +90,15 @@ void ZlibStage::refill() {
     }
 }
 
+std::optional<std::uint64_t> ZlibStage::remaining() const {
+    std::uint64_t declared = uncompressedSize_ > position_ ? uncompressedSize_ - position_ : 0;
+    std::uint64_t buffered = outLen_ - outPos_;
+    if (ended_) return std::min(declared, buffered);
+    // Deflate expands at most 1032:1; the slack covers output inflate holds between calls.
+    std::uint64_t possible = buffered + (compressedLeft_ + z_.avail_in) * 1032 + 65536;
+    return std::min(declared, possible);
+}
+
 void ZlibStage::read(std::span<std::uint8_t> dst) {
     if (dst.size() > uncompressedSize_ - std::min(uncompressedSize_, position_))
         throw TruncatedError(name_ + ": unexpected end of data at offset " +

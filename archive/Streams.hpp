@@ -71,9 +71,9 @@ public:
 
     void read(std::span<std::uint8_t> dst) override;
     std::uint64_t position() const override { return position_; }
-    std::optional<std::uint64_t> remaining() const override {
-        return uncompressedSize_ > position_ ? uncompressedSize_ - position_ : 0;
-    }
+    // What is left of the declared size, but no more than the compressed bytes still to come
+    // can inflate to: the declared size is untrusted and readers allocate by it.
+    std::optional<std::uint64_t> remaining() const override;
     bool streamEnded() const { return ended_; }
 
 private:
