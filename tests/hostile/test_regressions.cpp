@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Inputs the fuzz targets (fuzz/) found, kept as regression tests: each once crashed, hung or
+// asked for a huge allocation. The allocation limit of Harness.hpp applies to each.
+#include <catch2/catch.hpp>
+
+#include <zlib.h>
+
+#include "archive/Metadata.hpp"
+#include "archive/Streams.hpp"
+#include "gbx/Header.hpp"
+#include "tests/hostile/Harness.hpp"
+#include "tests/support/TestUtil.hpp"
+
+using namespace pakfs;
+using namespace pakfs::archive;
+using namespace pakfs::hostile;
+
+namespace {
+
+// A source that cannot tell how much is left, as a pipe.
+class BlindSource final : public gbx::ByteSource {
+public:
+    explicit BlindSource(ByteSpan data) : mem_(data) {}
+    void read(std::span<std::uint8_t> dst) override { mem_.read(dst); }
+    std::uint64_t position() const override { return mem_.position(); }
+    std::optional<std::uint64_t> remaining() const override { return std::nullopt; }
+
+private:
+    gbx::MemorySource mem_;
+};
+
+// Runs fn under the per-case allocation limit; it must end in an Error.
+template <typename Fn>
+void expectErrorWithinLimits(Fn fn) {
+    std::string what;
+    {
+        AllocLimit limit;
+        try {
+            fn();
+        } catch (const Error& e) {
+            what = e.what();
+        } catch (const std::exception& e) {
+            FAIL("not an Error: " << e.what() << " (refused allocation of " << gRefusedAlloc
+                                  << " bytes)");
+        }
+    }
+    CHECK(gRefusedAlloc == 0);
+    CHECK_FALSE(what.empty());
+}
+
+// The metadata section through the pak reader's zlib stage, declaring `declared` bytes.
+void readMetadataThroughZlib(std::uint32_t declared, ByteSpan plain) {
+    Bytes z(compressBound(uLong(plain.size())));
+    uLongf zLen = z.size();
+    REQUIRE(compress2(z.data(), &zLen, plain.data(), uLong(plain.size()), 1) == Z_OK);
+    z.resize((zLen + 255) / 256 * 256, 0);
+    CryptedStream crypted(ByteRange(ByteSpan(z)), nullptr, 0, z.size());
+    ZlibStage zlib(crypted, zLen, declared, "metadata");
+    readMetadataRecords(zlib, 64, "metadata");
+}
+
+}  // namespace
+
+TEST_CASE("fuzz regression: a metadata record's user data size trusted the declared section size",
+          "[hostile][fuzz-regression]") {
+    // fuzz_metadata, oom-2d55f5b5: the section declares 0x3B00005E bytes, a record's gbx
+    // header claims 0xFFFFFF00 + ... of user data; the zlib stage reported the declared size as
+    // what is left, so the reader allocated it.
+    Bytes input = test::fromHex(
+        "5e00003b000000004742580600ff5e00ffffff0403140000"
+        "3b00000000474258060000ff5e00ffff");
+    expectErrorWithinLimits([&] {
+        readMetadataThroughZlib(loadLE32(input.data()), ByteSpan(input).subspan(4));
+    });
+
+    // The same in a pak: metaDataUncompressedSize 0xFFFFFFFF and a record claiming 1 GiB.
+    ScratchDir gen, dir;
+    PakModel m = PakModel::read(generatedPak(gen.path()), generatedKey());
+    Bytes record;
+    ByteWriter w(record);
+    w.u32(0);
+    w.bytes(std::string_view("GBX"));
+    w.u16(6);
+    w.bytes(std::string_view("BUUR"));
+    w.u32(0x03043000);
+    w.u32(0x40000000);  // user data size
+    w.u32(0xFFFFFFFF);  // (a terminator the record swallows)
+    m.setMetadataPlain(generatedKey(), record);
+    m.metaDataUncompressedSize = 0xFFFFFFFF;
+    Outcome o = runCase(dir / "case", "huge user data", m.build(generatedKey()), generatedKey());
+    CHECK(o.opened);
+    auto pak = PakIndex::open(dir / "case" / "case.pak", generatedKey());
+    CHECK_THAT(pak->metadataError(), Catch::Contains("metadata"));
+}
+
+TEST_CASE("fuzz regression: an external reference count on a source that cannot tell its size",
+          "[hostile][fuzz-regression]") {
+    // fuzz_gbx_header, crash-aaa73556: numNodes 0x10010000 allows as many external references;
+    // the reference table reserved room for all of them before reading one.
+    Bytes input = test::fromHex(
+        "4742580300425555000000000147425a030042555500000000000000000110000000000000");
+    expectErrorWithinLimits([&] {
+        BlindSource src(input);
+        gbx::GbxHeader h = gbx::readHeader(src);
+        gbx::readRefTable(src, h);
+    });
+}
