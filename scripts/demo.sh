@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on bundled sample data: build everything, pack the sample tree into a pak
-# (key from a packlist.dat), list it, and extract it again.
+# (key from a packlist.dat), list it, extract it again, then mount it with pakfs, show the
+# tree, copy a file out with cp, and unmount.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -19,3 +20,20 @@ $pak ls -l "$demo/Sample.pak"
 echo "== pak extract into $demo/out"
 $pak extract "$demo/Sample.pak" "$demo/out"
 diff -r sample/tree "$demo/out" && echo "extracted tree is identical to sample/tree"
+
+echo "== pakfs: mount the pak as a folder"
+if [ ! -e /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
+  echo "FUSE is not available here (/dev/fuse or fusermount3 missing): mount step skipped"
+  exit 0
+fi
+mnt="$demo/mnt"
+mkdir -p "$mnt"
+build/tools/pakfs "$demo/Sample.pak" "$mnt"   # key from packlist.dat beside the pak
+trap 'fusermount3 -u "$mnt" 2>/dev/null || true' EXIT
+ls -R "$mnt"
+cp "$mnt/Sample/Media/Texts/readme.txt" "$demo/readme-from-mount.txt"
+cmp "$demo/readme-from-mount.txt" sample/tree/Media/Texts/readme.txt && echo "cp from the mount: identical"
+getfattr -d "$mnt/Sample/Config/default.xml" 2>/dev/null || true
+fusermount3 -u "$mnt"
+trap - EXIT
+echo "unmounted"
