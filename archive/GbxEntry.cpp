@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "archive/GbxEntry.hpp"
 
+#include <optional>
+
 #include "archive/Metadata.hpp"
 #include "archive/Streams.hpp"
 #include "gbx/Classes.hpp"
@@ -85,45 +87,47 @@ void parseThrough(gbx::ByteSource& source, CryptedStream& crypted, std::uint64_t
     }
 }
 
+// The game's read pipeline for one entry: the crypted stream, with the zlib stage on top when
+// the entry is compressed.
+class EntryPipeline {
+public:
+    EntryPipeline(const PakIndex& pak, const PakEntry& entry, const std::string& where)
+        : crypted_(ByteRange(pak.file(), pak.entryOffset(entry) + 8, entry.cipherSize()),
+                   &pak.cipher(), loadLE64(pak.file()->readAt(pak.entryOffset(entry), 8).data()),
+                   entry.compressed() ? entry.cipherSize() : entry.uncompressedSize) {
+        if (entry.compressed())
+            zlib_.emplace(crypted_, entry.compressedSize, entry.uncompressedSize, where);
+    }
+    gbx::ByteSource& top() { return zlib_ ? static_cast<gbx::ByteSource&>(*zlib_) : crypted_; }
+    CryptedStream& crypted() { return crypted_; }
+
+private:
+    CryptedStream crypted_;
+    std::optional<ZlibStage> zlib_;
+};
+
 }  // namespace
 
 Bytes decodeGbxEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
                      const GbxPipelineRules& rules) {
     const std::string where = pak->name() + ": " + entry.path;
-    std::uint64_t at = pak->entryOffset(entry);
-    std::uint64_t iv = loadLE64(pak->file()->readAt(at, 8).data());
-    std::uint64_t cipherSize = entry.cipherSize();
-    CryptedStream crypted(ByteRange(pak->file(), at + 8, cipherSize), &pak->cipher(), iv,
-                          entry.compressed() ? cipherSize : entry.uncompressedSize);
+    EntryPipeline pipeline(*pak, entry, where);
     Bytes out;
     // The size is untrusted: reserve no more than the data could plausibly inflate to.
-    out.reserve(std::size_t(std::min<std::uint64_t>(entry.uncompressedSize, cipherSize * 64)));
-    if (entry.compressed()) {
-        ZlibStage zlib(crypted, entry.compressedSize, entry.uncompressedSize, where);
-        parseThrough(zlib, crypted, entry.uncompressedSize, rules, where, out, nullptr);
-    } else {
-        parseThrough(crypted, crypted, entry.uncompressedSize, rules, where, out, nullptr);
-    }
+    out.reserve(
+        std::size_t(std::min<std::uint64_t>(entry.uncompressedSize, entry.cipherSize() * 64)));
+    parseThrough(pipeline.top(), pipeline.crypted(), entry.uncompressedSize, rules, where, out,
+                 nullptr);
     return out;
 }
 
 GbxEntryRefs readGbxEntryRefs(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry) {
     const std::string where = pak->name() + ": " + entry.path;
-    std::uint64_t at = pak->entryOffset(entry);
-    std::uint64_t iv = loadLE64(pak->file()->readAt(at, 8).data());
-    std::uint64_t cipherSize = entry.cipherSize();
-    CryptedStream crypted(ByteRange(pak->file(), at + 8, cipherSize), &pak->cipher(), iv,
-                          entry.compressed() ? cipherSize : entry.uncompressedSize);
     try {
+        EntryPipeline pipeline(*pak, entry, where);
         GbxEntryRefs out;
-        if (entry.compressed()) {
-            ZlibStage zlib(crypted, entry.compressedSize, entry.uncompressedSize, where);
-            out.header = gbx::readHeader(zlib);
-            out.refs = gbx::readRefTable(zlib, out.header);
-        } else {
-            out.header = gbx::readHeader(crypted);
-            out.refs = gbx::readRefTable(crypted, out.header);
-        }
+        out.header = gbx::readHeader(pipeline.top());
+        out.refs = gbx::readRefTable(pipeline.top(), out.header);
         return out;
     } catch (const Error& e) {
         throw Error(where + ": " + e.what());
