@@ -69,9 +69,8 @@ TEST_CASE("fuzz regression: a metadata record's user data size trusted the decla
     Bytes input = test::fromHex(
         "5e00003b000000004742580600ff5e00ffffff0403140000"
         "3b00000000474258060000ff5e00ffff");
-    expectErrorWithinLimits([&] {
-        readMetadataThroughZlib(loadLE32(input.data()), ByteSpan(input).subspan(4));
-    });
+    expectErrorWithinLimits(
+        [&] { readMetadataThroughZlib(loadLE32(input.data()), ByteSpan(input).subspan(4)); });
 
     // The same in a pak: metaDataUncompressedSize 0xFFFFFFFF and a record claiming 1 GiB.
     ScratchDir gen, dir;
@@ -97,8 +96,8 @@ TEST_CASE("fuzz regression: an external reference count on a source that cannot 
           "[hostile][fuzz-regression]") {
     // fuzz_gbx_header, crash-aaa73556: numNodes 0x10010000 allows as many external references;
     // the reference table reserved room for all of them before reading one.
-    Bytes input = test::fromHex(
-        "4742580300425555000000000147425a030042555500000000000000000110000000000000");
+    Bytes input =
+        test::fromHex("4742580300425555000000000147425a030042555500000000000000000110000000000000");
     expectErrorWithinLimits([&] {
         BlindSource src(input);
         gbx::GbxHeader h = gbx::readHeader(src);
