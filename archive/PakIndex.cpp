@@ -14,6 +14,8 @@ namespace {
 constexpr char kMagic[8] = {'N', 'a', 'd', 'e', 'o', 'P', 'a', 'k'};
 constexpr std::uint64_t kHeaderCryptStart = 0x14;  // after magic, version and header IV
 constexpr std::uint32_t kMaxNameLength = 0x1000;
+// All folder and file paths together; real packs need a few hundred KiB.
+constexpr std::uint64_t kMaxPathBytes = 64u << 20;
 
 std::string stripBackslash(const std::string& name) {
     if (!name.empty() && name.back() == '\\') return name.substr(0, name.size() - 1);
@@ -138,7 +140,15 @@ void PakIndex::readHeader() {
         throw Error(f.name() + ": damaged header (data offset " + std::to_string(dataOffset_) +
                     " is outside the file)");
 
-    // Folder paths, with a guard against parent loops.
+    // Folder paths, with a guard against parent loops, and against deep chains whose full
+    // paths would take far more memory and time than the header's size suggests.
+    std::uint64_t pathBytes = 0;
+    auto addPathBytes = [&](std::uint64_t n) {
+        pathBytes += n;
+        if (pathBytes > kMaxPathBytes)
+            throw Error(f.name() + ": damaged header (folder and file paths take more than " +
+                        std::to_string(kMaxPathBytes >> 20) + " MiB)");
+    };
     for (std::size_t i = 0; i < folders_.size(); ++i) {
         std::vector<std::string> parts;
         std::int32_t at = std::int32_t(i);
@@ -147,6 +157,7 @@ void PakIndex::readHeader() {
             if (++steps > folders_.size())
                 throw Error(f.name() + ": damaged header (folder " + std::to_string(i) +
                             " is its own ancestor)");
+            addPathBytes(folders_[std::size_t(at)].name.size() + 1);
             parts.push_back(toSlashes(stripBackslash(folders_[std::size_t(at)].name)));
             at = folders_[std::size_t(at)].parent;
         }
@@ -157,6 +168,7 @@ void PakIndex::readHeader() {
     }
     for (auto& e : entries_) {
         std::string name = toSlashes(e.name);
+        if (e.folder >= 0) addPathBytes(folders_[std::size_t(e.folder)].path.size() + 1);
         e.path = e.folder < 0 ? name : folders_[std::size_t(e.folder)].path + "/" + name;
         std::uint64_t start = std::uint64_t(dataOffset_) + e.offset;
         if (start + 8 + e.cipherSize() > f.size())
