@@ -104,3 +104,17 @@ TEST_CASE("fuzz regression: an external reference count on a source that cannot 
         gbx::readRefTable(src, h);
     });
 }
+
+TEST_CASE("regression: deep folder chains cannot make the paths take gigabytes",
+          "[hostile][regression]") {
+    // 8000 folders, each the child of the one before, with 100-byte names: under 1 MiB of
+    // header, but the full paths of all folders would take 3 GiB (and as much time to build).
+    ScratchDir dir;
+    PakModel m;
+    for (int i = 0; i < 8000; ++i) m.folders.push_back({i - 1, std::string(100, 'f') + "\\"});
+    m.rows.push_back({7999, "leaf.txt", 0, 0, 0, 0, 0, 0});
+    m.tail = Bytes(8, 0);
+    Outcome o = runCase(dir / "case", "deep chain", m.build(generatedKey()), generatedKey());
+    CHECK_FALSE(o.opened);
+    CHECK_THAT(o.error, Catch::Contains("damaged header"));
+}
