@@ -118,3 +118,23 @@ TEST_CASE("regression: deep folder chains cannot make the paths take gigabytes",
     CHECK_FALSE(o.opened);
     CHECK_THAT(o.error, Catch::Contains("damaged header"));
 }
+
+TEST_CASE("regression: a gbx entry's declared size cannot make the decoder allocate it",
+          "[hostile][regression]") {
+    // decodeGbxEntry read what follows the gbx body into one buffer of the declared size; with
+    // 0x7FFFFFFF declared for a compressed entry of a few hundred bytes it asked for 2 GiB.
+    ScratchDir gen, dir;
+    PakModel m = PakModel::read(generatedPak(gen.path()), generatedKey());
+    std::size_t index = m.rows.size();
+    for (std::size_t i = 0; i < m.rows.size(); ++i)
+        if (m.rows[i].name.ends_with(".Gbx") && (m.rows[i].flags & kFlagsCompressionMask))
+            index = i;
+    REQUIRE(index < m.rows.size());
+    for (std::uint32_t size : {0x7FFFFFFFu, 0xFFFFFFFFu}) {
+        m.rows[index].uncompressedSize = size;
+        Outcome o = runCase(dir / "case", "gbx size " + std::to_string(size),
+                            m.build(generatedKey()), generatedKey(), Scope::OneEntry, index);
+        CHECK(o.opened);
+        CHECK(o.failed == 1);
+    }
+}
