@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// pakbench: the measuring half of bench/run.sh. Generates synthetic packs and measures what the
+// shell cannot: the single-core limit (Crypto++ Blowfish-CBC and zlib inflate of a pack's own
+// bytes), the vector decryptors against Crypto++, random-read latency, and mount readiness.
+// Prints "key=value" lines for the script to read.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "archive/BlowfishSimd.hpp"
+#include "archive/Crypto.hpp"
+#include "archive/EntryReader.hpp"
+#include "archive/PakIndex.hpp"
+#include "archive/PakWriter.hpp"
+#include "fs/Filesystem.hpp"
+
+using namespace pakfs;
+using namespace pakfs::archive;
+namespace stdfs = std::filesystem;
+using pakfs::archive::bfsimd::Impl;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// xorshift64*: fast and reproducible; the content only has to look like game files to zlib.
+struct Rng {
+    std::uint64_t s;
+    explicit Rng(std::uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 1) {}
+    std::uint64_t next() {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        return s * 0x2545F4914F6CDD1Dull;
+    }
+    double unit() { return double(next() >> 11) / double(1ull << 53); }
+    std::uint64_t below(std::uint64_t n) { return n ? next() % n : 0; }
+};
+
+const char* const kWords[] = {"<block",     "name=",    "\"Stadium", "Road",  "Turbo",
+                              "Checkpoint", "</block>", "pos=",      "dir=",  "Platform",
+                              "Loop",       "<map",     "author",    "Nadeo", "skin",
+                              "=\"0\"",     "=\"1\"",   "Finish",    "Start", "Grass",
+                              "Dirt",       "\n",       "\t",        "  ",    "version"};
+
+// Markup-like text: compresses about 4:1 like the game's XML and scripts.
+void fillText(Rng& rng, std::uint8_t* p, std::size_t n) {
+    std::size_t at = 0;
+    char num[24];
+    while (at < n) {
+        const char* w;
+        std::size_t len;
+        if (rng.below(4) == 0) {
+            len = std::size_t(std::snprintf(num, sizeof num, " %u", unsigned(rng.below(100000))));
+            w = num;
+        } else {
+            w = kWords[rng.below(std::size(kWords))];
+            len = std::strlen(w);
+        }
+        len = std::min(len, n - at);
+        std::memcpy(p + at, w, len);
+        at += len;
+    }
+}
+
+// Fixed-size records with a few random fields: compresses about 2:1 (meshes, textures).
+void fillRecords(Rng& rng, std::uint8_t* p, std::size_t n) {
+    std::uint8_t rec[32];
+    for (std::size_t i = 0; i < sizeof rec; ++i) rec[i] = std::uint8_t(i * 7);
+    for (std::size_t at = 0; at < n; at += sizeof rec) {
+        std::uint64_t r = rng.next();
+        std::memcpy(rec + 4, &r, 6);
+        rec[20] = std::uint8_t(rng.below(4));
+        std::memcpy(p + at, rec, std::min(sizeof rec, n - at));
+    }
+}
+
+// Incompressible (sounds, JPEGs): stored without zlib by the writer.
+void fillRandom(Rng& rng, std::uint8_t* p, std::size_t n) {
+    for (std::size_t at = 0; at < n; at += 8) {
+        std::uint64_t r = rng.next();
+        std::memcpy(p + at, &r, std::min<std::size_t>(8, n - at));
+    }
+}
+
+void writeBytes(const stdfs::path& path, const Bytes& data) {
+    stdfs::create_directories(path.parent_path());
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size()));
+    if (!out) throw Error(path.string() + ": cannot write");
+}
+
+PakKey benchKey() {
+    PakKey k;
+    for (std::size_t i = 0; i < k.size(); ++i) k[i] = std::uint8_t(0x5A ^ (i * 37));
+    return k;
+}
+
+std::string keyHex() {
+    return hexString(benchKey());
+}
+
+void pack(const stdfs::path& src, const stdfs::path& out, int level) {
+    PackOptions opts;
+    opts.level = level;
+    auto t0 = Clock::now();
+    PackResult r = writePak(src, out, benchKey(), opts);
+    std::fprintf(stderr, "%s: %zu files, %llu bytes in, %llu out, %.1f s\n", out.c_str(), r.files,
+                 (unsigned long long)r.bytesIn, (unsigned long long)r.bytesOut, since(t0));
+}
+
+// many.pak: `entries` files of mixed sizes (log-uniform within three classes) and kinds in
+// two levels of folders; big.pak: one compressible entry of 512 MiB * scale.
+int makePacks(const stdfs::path& dir, double scale, std::size_t entries, int level) {
+    stdfs::create_directories(dir);
+    Rng rng(2024);
+    stdfs::path src = dir / "src-many";
+    stdfs::remove_all(src);
+    auto logUniform = [&](double lo, double hi) {
+        return std::size_t(std::exp(std::log(lo) + rng.unit() * (std::log(hi) - std::log(lo))));
+    };
+    Bytes buf;
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < entries; ++i) {
+        double cls = rng.unit();
+        std::size_t size = cls < 0.70   ? logUniform(100, 4096)
+                           : cls < 0.95 ? logUniform(4096, 65536)
+                                        : logUniform(65536, 262144);
+        size = std::max<std::size_t>(1, std::size_t(double(size) * scale));
+        buf.resize(size);
+        double kind = rng.unit();
+        const char* ext;
+        if (kind < 0.6) {
+            fillText(rng, buf.data(), size);
+            ext = ".xml";
+        } else if (kind < 0.85) {
+            fillRecords(rng, buf.data(), size);
+            ext = ".dds";
+        } else {
+            fillRandom(rng, buf.data(), size);
+            ext = ".ogg";
+        }
+        char name[96];
+        std::snprintf(name, sizeof name, "d%02zu/s%02zu/f%06zu%s", i % 97, (i / 97) % 11, i, ext);
+        writeBytes(src / name, buf);
+        total += size;
+        if (i % 10000 == 9999) std::fprintf(stderr, "\rsource files: %zu", i + 1);
+    }
+    std::fprintf(stderr, "\rsource files: %zu, %.1f MiB\n", entries, double(total) / 1048576);
+    pack(src, dir / "many.pak", level);
+    stdfs::remove_all(src);
+
+    src = dir / "src-big";
+    stdfs::remove_all(src);
+    buf.resize(std::max<std::size_t>(4096, std::size_t(double(512u << 20) * scale)) & ~7ull);
+    fillText(rng, buf.data(), buf.size());
+    writeBytes(src / "Media" / "big.xml", buf);
+    buf = Bytes();
+    pack(src, dir / "big.pak", level);
+    stdfs::remove_all(src);
+    std::printf("key=%s\n", keyHex().c_str());
+    return 0;
+}
+
+// The limit: every plain entry's ciphertext decrypted by Crypto++ (and by the vector path, to
+// compare), and its zlib stream inflated, one core, from memory.
+int limit(const stdfs::path& pakPath) {
+    auto pak = PakIndex::open(pakPath, benchKey());
+    Impl best = bfsimd::availableImpls().back();
+    double tCpp = 0, tSimd = 0, tInflate = 0;
+    std::uint64_t outBytes = 0, cipherBytes = 0, entries = 0;
+    Bytes a, b, out;
+    for (const PakEntry& e : pak->entries()) {
+        if (isGbxEntry(*pak, e)) continue;
+        std::uint64_t at = pak->entryOffset(e);
+        std::uint64_t iv0 = loadLE64(pak->file()->readAt(at, 8).data());
+        a.resize(e.cipherSize());
+        pak->file()->readAt(at + 8, a.data(), a.size());
+        b = a;
+        std::uint64_t iv = iv0;
+        bfsimd::forceImpl(Impl::Portable);
+        auto t0 = Clock::now();
+        pak->cipher().cbcDecrypt(a.data(), a.size(), iv);
+        tCpp += since(t0);
+        iv = iv0;
+        bfsimd::forceImpl(best);
+        t0 = Clock::now();
+        pak->cipher().cbcDecrypt(b.data(), b.size(), iv);
+        tSimd += since(t0);
+        if (a != b) throw Error(e.path + ": vector and Crypto++ decryption differ");
+        if (e.compressed()) {
+            out.resize(e.uncompressedSize);
+            t0 = Clock::now();
+            z_stream z{};
+            inflateInit(&z);
+            z.next_in = a.data();
+            z.avail_in = e.compressedSize;
+            z.next_out = out.data();
+            z.avail_out = unsigned(out.size());
+            int rc = inflate(&z, Z_FINISH);
+            inflateEnd(&z);
+            tInflate += since(t0);
+            if (rc != Z_STREAM_END) throw Error(e.path + ": inflate failed");
+        }
+        outBytes += e.uncompressedSize;
+        cipherBytes += a.size();
+        ++entries;
+    }
+    bfsimd::forceImpl(std::nullopt);
+    std::printf("entries=%llu\nout_bytes=%llu\ncipher_bytes=%llu\n", (unsigned long long)entries,
+                (unsigned long long)outBytes, (unsigned long long)cipherBytes);
+    std::printf("decrypt_cryptopp_s=%.6f\ndecrypt_simd_s=%.6f\ninflate_s=%.6f\n", tCpp, tSimd,
+                tInflate);
+    std::printf("simd_impl=%s\n", bfsimd::implName(best));
+    return 0;
+}
+
+// Blowfish-CBC over one buffer in the bulk path's 256 KiB steps, best of `runs`, per
+// implementation.
+int cipher(std::size_t mib, int runs) {
+    Rng rng(7);
+    Bytes key(16), data(mib << 20);
+    fillRandom(rng, key.data(), key.size());
+    fillRandom(rng, data.data(), data.size());
+    Blowfish bf{ByteSpan(key)};
+    Bytes ref;
+    for (Impl impl : bfsimd::availableImpls()) {
+        bfsimd::forceImpl(impl);
+        double best = 1e9;
+        Bytes buf;
+        for (int r = 0; r < runs; ++r) {
+            buf = data;
+            std::uint64_t iv = 42;
+            auto t0 = Clock::now();
+            for (std::size_t at = 0; at < buf.size(); at += 256 * 1024)
+                bf.cbcDecrypt(buf.data() + at, std::min<std::size_t>(256 * 1024, buf.size() - at),
+                              iv);
+            best = std::min(best, since(t0));
+        }
+        if (ref.empty()) ref = buf;
+        if (buf != ref) throw Error(std::string(bfsimd::implName(impl)) + " differs");
+        std::printf("cipher_%s_mbps=%.1f\n", bfsimd::implName(impl),
+                    double(data.size()) / best / 1e6);
+    }
+    bfsimd::forceImpl(std::nullopt);
+    return 0;
+}
+
+void printLatencies(const char* prefix, std::vector<double> us) {
+    if (us.empty()) return;
+    double first = us.front();
+    std::sort(us.begin(), us.end());
+    std::printf("%s_count=%zu\n%s_first_ms=%.3f\n%s_median_ms=%.3f\n%s_p99_ms=%.3f\n", prefix,
+                us.size(), prefix, first / 1000, prefix, us[us.size() / 2] / 1000, prefix,
+                us[std::min(us.size() - 1, us.size() * 99 / 100)] / 1000);
+}
+
+// Random 4 KiB reads of one file (through the mount), one open descriptor.
+int randRead(const stdfs::path& file, std::size_t count, std::size_t size) {
+    int fd = ::open(file.c_str(), O_RDONLY);
+    if (fd < 0) throw Error(file.string() + ": cannot open");
+    struct stat st;
+    ::fstat(fd, &st);
+    std::uint64_t fileSize = std::uint64_t(st.st_size);
+    Rng rng(99);
+    std::vector<char> buf(size);
+    std::vector<double> us;
+    for (std::size_t i = 0; i < count; ++i) {
+        std::uint64_t off = rng.below(fileSize > size ? fileSize - size : 1);
+        auto t0 = Clock::now();
+        ssize_t got = ::pread(fd, buf.data(), size, off_t(off));
+        us.push_back(since(t0) * 1e6);
+        if (got != ssize_t(std::min<std::uint64_t>(size, fileSize - off)))
+            throw Error(file.string() + ": short read");
+    }
+    ::close(fd);
+    printLatencies("randread", us);
+    return 0;
+}
+
+// The same reads through the file system's operations in this process (no kernel), with the
+// default seek points or none: the mount has no switch for them.
+int fsRead(const stdfs::path& pakPath, std::size_t count, bool seekPoints) {
+    auto pak = PakIndex::open(pakPath, benchKey());
+    const PakEntry* biggest = nullptr;
+    for (const PakEntry& e : pak->entries())
+        if (!biggest || e.uncompressedSize > biggest->uncompressedSize) biggest = &e;
+    if (!biggest) throw Error(pakPath.string() + ": empty");
+    fs::Options opts;
+    if (!seekPoints) opts.seekPointsPerEntry = 0;
+    fs::Filesystem fsys({fs::Pack{"p", pak}}, opts);
+    std::uint64_t fh = 0;
+    std::string path = "/p/" + biggest->path;
+    if (fsys.open(path, O_RDONLY, &fh) != 0) throw Error(path + ": cannot open");
+    Rng rng(99);
+    std::vector<char> buf(4096);
+    std::vector<double> us;
+    std::uint64_t size = biggest->uncompressedSize;
+    for (std::size_t i = 0; i < count; ++i) {
+        std::uint64_t off = rng.below(size - 4096);
+        auto t0 = Clock::now();
+        long got = fsys.read(fh, buf.data(), buf.size(), std::int64_t(off));
+        us.push_back(since(t0) * 1e6);
+        if (got != 4096) throw Error(path + ": short read");
+    }
+    fsys.release(fh);
+    printLatencies(seekPoints ? "fsread_seek" : "fsread_noseek", us);
+    return 0;
+}
+
+// Starts a mount program (foreground) and waits until `ready` exists; prints the time and the
+// program's pid and peak RSS so far. The program keeps running.
+int mount(const stdfs::path& ready, char** argv) {
+    auto t0 = Clock::now();
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        // Not our stdout: the script reads it to the end, and the program outlives us.
+        int null = ::open("/dev/null", O_WRONLY);
+        if (null >= 0) ::dup2(null, STDOUT_FILENO);
+        ::execv(argv[0], argv);
+        _exit(127);
+    }
+    struct stat st;
+    while (::stat(ready.c_str(), &st) != 0) {
+        int status;
+        if (::waitpid(pid, &status, WNOHANG) == pid) throw Error("mount program exited");
+        if (since(t0) > 120) throw Error("mount not ready after 120 s");
+        std::this_thread::sleep_for(std::chrono::microseconds(500));
+    }
+    double t = since(t0);
+    std::printf("mount_s=%.4f\npid=%d\n", t, int(pid));
+    return 0;
+}
+
+int usage() {
+    std::fprintf(stderr,
+                 "usage: pakbench make-packs DIR [--scale S] [--entries N] [--level L]\n"
+                 "       pakbench key\n"
+                 "       pakbench limit PAK\n"
+                 "       pakbench cipher [--mib N] [--runs R]\n"
+                 "       pakbench randread FILE [--count N]\n"
+                 "       pakbench fsread PAK [--count N] [--no-seek]\n"
+                 "       pakbench mount READY-PATH -- PROGRAM ARGS...\n");
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) return usage();
+    std::string mode = argv[1];
+    std::map<std::string, std::string> opt;
+    std::vector<std::string> pos;
+    int rest = argc;
+    for (int i = 2; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--") {
+            rest = i + 1;
+            break;
+        }
+        if (a == "--no-seek")
+            opt[a] = "1";
+        else if (a.rfind("--", 0) == 0 && i + 1 < argc)
+            opt[a] = argv[++i];
+        else
+            pos.push_back(a);
+    }
+    auto num = [&](const char* name, double dflt) {
+        return opt.count(name) ? std::stod(opt[name]) : dflt;
+    };
+    try {
+        if (mode == "make-packs" && pos.size() == 1)
+            return makePacks(pos[0], num("--scale", 1), std::size_t(num("--entries", 100000)),
+                             int(num("--level", 6)));
+        if (mode == "key") return std::printf("%s\n", keyHex().c_str()) < 0;
+        if (mode == "limit" && pos.size() == 1) return limit(pos[0]);
+        if (mode == "cipher") return cipher(std::size_t(num("--mib", 64)), int(num("--runs", 3)));
+        if (mode == "randread" && pos.size() == 1)
+            return randRead(pos[0], std::size_t(num("--count", 200)), 4096);
+        if (mode == "fsread" && pos.size() == 1)
+            return fsRead(pos[0], std::size_t(num("--count", 200)), !opt.count("--no-seek"));
+        if (mode == "mount" && pos.size() == 1 && rest < argc) return mount(pos[0], argv + rest);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "pakbench: %s\n", e.what());
+        return 1;
+    }
+    return usage();
+}

@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Runs every measurement and prints a table, also written to BENCHMARKS.md.
+#
+#   bench/run.sh [--scale S] [--entries N] [--jobs N] [--build DIR] [--out DIR] [--reads N]
+#                [--no-md]
+#
+# --scale multiplies every file size (1: about 1.2 GiB over --entries files, default 100000,
+# and a 512 MiB entry); the packs are made once per scale in --out (default bench/out).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SCALE=1
+ENTRIES=100000
+JOBS=$(nproc)
+BUILD=$ROOT/build-bench
+OUT=$ROOT/bench/out
+READS=200
+WRITE_MD=1
+while [ $# -gt 0 ]; do
+    case $1 in
+        --scale) SCALE=$2; shift 2 ;;
+        --entries) ENTRIES=$2; shift 2 ;;
+        --jobs) JOBS=$2; shift 2 ;;
+        --build) BUILD=$2; shift 2 ;;
+        --out) OUT=$2; shift 2 ;;
+        --reads) READS=$2; shift 2 ;;
+        --no-md) WRITE_MD=0; shift ;;
+        -h|--help) sed -n '3,10p' "$0"; exit 0 ;;
+        *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+
+log() { echo "== $*" >&2; }
+calc() { awk "BEGIN { printf \"%.${2:-2}f\", $1 }"; }
+# Seconds taken by a command (its output discarded).
+timed() {
+    local t0=$EPOCHREALTIME
+    "$@" > /dev/null
+    calc "$EPOCHREALTIME - $t0" 4
+}
+# key=value lines from pakbench into variables named PREFIX_key.
+load() {
+    local prefix=$1 line
+    shift
+    while IFS= read -r line; do
+        [[ $line == *=* ]] && printf -v "${prefix}_${line%%=*}" '%s' "${line#*=}"
+    done < <("$@")
+}
+
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+log "building in $BUILD"
+cmake -S "$ROOT" -B "$BUILD" > /dev/null
+TARGETS=(pak pakbench)
+grep -q '^PAKFS_BUILD_FUSE:BOOL=ON' "$BUILD/CMakeCache.txt" && TARGETS+=(pakfs)
+cmake --build "$BUILD" -j "$JOBS" --target "${TARGETS[@]}" > /dev/null
+PAK=$BUILD/tools/pak
+PAKFS=$BUILD/tools/pakfs
+PB=$BUILD/bench/pakbench
+KEY=$("$PB" key)
+
+PARAMS="scale=$SCALE entries=$ENTRIES"
+if [ ! -f "$OUT/many.pak" ] || [ "$(cat "$OUT/params" 2>/dev/null)" != "$PARAMS" ]; then
+    log "generating packs ($PARAMS) in $OUT"
+    rm -f "$OUT/params"
+    "$PB" make-packs "$OUT" --scale "$SCALE" --entries "$ENTRIES" > /dev/null
+    echo "$PARAMS" > "$OUT/params"
+fi
+MANY=$OUT/many.pak
+BIG=$OUT/big.pak
+cat "$MANY" "$BIG" > /dev/null  # page cache: measure decoding, not the disk
+
+ROWS=()
+row() { ROWS+=("| $1 | $2 | $3 | $4 |"); }
+verdict() { awk "BEGIN { exit !($1) }" && echo "met" || echo "NOT met"; }
+
+log "single-core limit (Crypto++ Blowfish-CBC + zlib inflate of the packs' bytes)"
+load M "$PB" limit "$MANY"
+load B "$PB" limit "$BIG"
+M_LIM_CPP=$(calc "$M_out_bytes / ($M_decrypt_cryptopp_s + $M_inflate_s) / 1e6" 1)
+M_LIM_SIMD=$(calc "$M_out_bytes / ($M_decrypt_simd_s + $M_inflate_s) / 1e6" 1)
+B_LIM_CPP=$(calc "$B_out_bytes / ($B_decrypt_cryptopp_s + $B_inflate_s) / 1e6" 1)
+B_LIM_SIMD=$(calc "$B_out_bytes / ($B_decrypt_simd_s + $B_inflate_s) / 1e6" 1)
+MB=$(calc "$M_out_bytes / 1e6" 1)
+BB=$(calc "$B_out_bytes / 1e6" 1)
+row "many.pak: $M_entries entries, $MB MB out, $(calc "$M_cipher_bytes / 1e6" 1) MB ciphertext" "" "" ""
+row "Crypto++ Blowfish-CBC decryption, 1 core" "$(calc "$M_cipher_bytes / $M_decrypt_cryptopp_s / 1e6" 1) MB/s" "" ""
+row "vector decryption ($M_simd_impl), 1 core" "$(calc "$M_cipher_bytes / $M_decrypt_simd_s / 1e6" 1) MB/s" "$(calc "$M_decrypt_cryptopp_s / $M_decrypt_simd_s")x Crypto++" ""
+row "zlib inflate, 1 core" "$(calc "$M_out_bytes / $M_inflate_s / 1e6" 1) MB/s out" "" ""
+row "**limit** (Crypto++ + inflate), 1 core" "$M_LIM_CPP MB/s out" "1.00" ""
+row "limit with vector decryption, 1 core" "$M_LIM_SIMD MB/s out" "$(calc "$M_LIM_SIMD / $M_LIM_CPP")" ""
+
+EX=/dev/shm/pakbench-extract-$$
+[ -w /dev/shm ] || EX=$OUT/extract
+trap 'rm -rf "$EX"' EXIT
+extract() {  # impl jobs pak -> seconds
+    rm -rf "$EX"
+    local t
+    t=$(PAKFS_BLOWFISH=$1 timed "$PAK" extract -q -j "$2" --key "$KEY" "$3" "$EX")
+    rm -rf "$EX"
+    echo "$t"
+}
+log "pak extract"
+T_M_CPP1=$(extract portable 1 "$MANY")
+T_M_1=$(extract default 1 "$MANY")
+T_M_N=$(extract default "$JOBS" "$MANY")
+T_B_CPP1=$(extract portable 1 "$BIG")
+T_B_1=$(extract default 1 "$BIG")
+X_M_CPP1=$(calc "$M_out_bytes / $T_M_CPP1 / 1e6" 1)
+X_M_1=$(calc "$M_out_bytes / $T_M_1 / 1e6" 1)
+X_M_N=$(calc "$M_out_bytes / $T_M_N / 1e6" 1)
+X_B_CPP1=$(calc "$B_out_bytes / $T_B_CPP1 / 1e6" 1)
+X_B_1=$(calc "$B_out_bytes / $T_B_1 / 1e6" 1)
+R=$(calc "$X_M_CPP1 / $M_LIM_CPP")
+row "pak extract -j 1, Crypto++ decryption (PAKFS_BLOWFISH=portable)" "$X_M_CPP1 MB/s" "$R of limit" ">= 0.9: $(verdict "$R >= 0.9")"
+R=$(calc "$X_M_1 / $M_LIM_CPP")
+row "pak extract -j 1, vector decryption" "$X_M_1 MB/s" "$R of limit, $(calc "$X_M_1 / $M_LIM_SIMD") of vector limit" ">= 0.9: $(verdict "$R >= 0.9")"
+R=$(calc "$X_M_N / $M_LIM_CPP")
+row "pak extract -j $JOBS, vector decryption" "$X_M_N MB/s" "$R of 1-core limit" ">= 1.7 (2 cores): $(verdict "$R >= 1.7")"
+
+log "pak ls"
+T_LS=$(for i in 1 2 3; do timed "$PAK" ls --key "$KEY" "$MANY"; done | sort -n | head -1)
+row "pak ls many.pak (best of 3)" "$(calc "$T_LS * 1000" 1) ms" "" ""
+
+row "big.pak: one entry, $BB MB out" "" "" ""
+row "**limit** (Crypto++ + inflate), 1 core" "$B_LIM_CPP MB/s out" "1.00" ""
+row "limit with vector decryption, 1 core" "$B_LIM_SIMD MB/s out" "$(calc "$B_LIM_SIMD / $B_LIM_CPP")" ""
+R=$(calc "$X_B_CPP1 / $B_LIM_CPP")
+row "pak extract, Crypto++ decryption" "$X_B_CPP1 MB/s" "$R of limit" ">= 0.9: $(verdict "$R >= 0.9")"
+R=$(calc "$X_B_1 / $B_LIM_CPP")
+row "pak extract, vector decryption" "$X_B_1 MB/s" "$R of limit, $(calc "$X_B_1 / $B_LIM_SIMD") of vector limit" ">= 0.9: $(verdict "$R >= 0.9")"
+
+log "vector Blowfish against Crypto++ (64 MiB, 256 KiB calls)"
+load C "$PB" cipher --mib 64
+for impl in avx2 avx512; do
+    v=C_cipher_${impl}_mbps
+    [ -n "${!v:-}" ] || continue
+    R=$(calc "${!v} / $C_cipher_portable_mbps")
+    row "Blowfish-CBC decryption, $impl vs Crypto++ ($C_cipher_portable_mbps MB/s)" "${!v} MB/s" "${R}x" ">= 2.5x: $(verdict "$R >= 2.5")"
+done
+
+log "random 4 KiB reads in the big entry, in process (fs::Filesystem, no kernel)"
+load S "$PB" fsread "$BIG" --count "$READS"
+load N "$PB" fsread "$BIG" --count $((READS / 10 > 5 ? READS / 10 : 5)) --no-seek
+row "random 4 KiB read, seek points (in process, $S_fsread_seek_count reads)" "median $S_fsread_seek_median_ms ms, p99 $S_fsread_seek_p99_ms ms" "first $S_fsread_seek_first_ms ms" "median <= 20 ms: $(verdict "$S_fsread_seek_median_ms <= 20")"
+row "random 4 KiB read, no seek points (in process, $N_fsread_noseek_count reads)" "median $N_fsread_noseek_median_ms ms, p99 $N_fsread_noseek_p99_ms ms" "" ""
+
+MNT=$OUT/mnt
+if [ -x "$PAKFS" ] && [ -c /dev/fuse ] && command -v fusermount3 > /dev/null; then
+    mkdir -p "$MNT"
+    fusermount3 -u "$MNT" 2> /dev/null || true
+    PID=
+    unmount() {
+        fusermount3 -u "$MNT"
+        while kill -0 "$PID" 2> /dev/null; do sleep 0.05; done
+    }
+    mountpak() {  # pak ready-path -> sets MOUNT_mount_s, MOUNT_pid
+        load MOUNT "$PB" mount "$MNT/$2" -- "$PAKFS" -f --key "$KEY" "$1" "$MNT"
+        PID=$MOUNT_pid
+    }
+    hwm() { awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$PID/status"; }
+    log "FUSE: mount time and RSS"
+    TIMES=()
+    for i in 1 2 3; do
+        mountpak "$MANY" many
+        TIMES+=("$MOUNT_mount_s")
+        RSS_MOUNT=$(hwm)
+        unmount
+    done
+    T_MOUNT=$(printf '%s\n' "${TIMES[@]}" | sort -n | sed -n 2p)
+    row "mount many.pak ($M_entries entries), median of 3" "$(calc "$T_MOUNT * 1000" 0) ms" "" "<= 300 ms: $(verdict "$T_MOUNT <= 0.3")"
+    row "pakfs peak RSS after mounting many.pak" "$RSS_MOUNT MiB" "" "<= 64 MiB: $(verdict "$RSS_MOUNT <= 64")"
+
+    log "FUSE: cat of every file"
+    mountpak "$MANY" many
+    T_CAT=$(timed sh -c "find '$MNT/many' -type f -print0 | xargs -0 cat")
+    RSS_CAT=$(hwm)
+    unmount
+    X_CAT=$(calc "$M_out_bytes / $T_CAT / 1e6" 1)
+    R=$(calc "$X_CAT / $X_M_1")
+    row "cat every file of many.pak through the mount" "$X_CAT MB/s" "$R of pak extract -j 1" ">= 0.8: $(verdict "$R >= 0.8")"
+    row "pakfs peak RSS after reading every file" "$RSS_CAT MiB" "" ""
+    mountpak "$BIG" big
+    T_CATB=$(timed sh -c "cat '$MNT'/big/Media/*")
+    unmount
+    X_CATB=$(calc "$B_out_bytes / $T_CATB / 1e6" 1)
+    R=$(calc "$X_CATB / $X_B_1")
+    row "cat the big entry through the mount" "$X_CATB MB/s" "$R of pak extract" ">= 0.8: $(verdict "$R >= 0.8")"
+
+    log "FUSE: random 4 KiB reads"
+    mountpak "$BIG" big
+    load F "$PB" randread "$MNT/big/Media/big.xml" --count "$READS"
+    unmount
+    row "random 4 KiB read through the mount ($F_randread_count reads, seek points: the mount's default; no switch)" "median $F_randread_median_ms ms, p99 $F_randread_p99_ms ms" "first $F_randread_first_ms ms" "median <= 20 ms: $(verdict "$F_randread_median_ms <= 20")"
+else
+    row "FUSE measurements" "skipped" "" "no pakfs binary, /dev/fuse or fusermount3"
+    echo "run.sh: FUSE unavailable, mount measurements skipped" >&2
+fi
+
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+CPU=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
+TABLE=$(
+    echo "| measurement | value | ratio | target |"
+    echo "|---|---|---|---|"
+    printf '%s\n' "${ROWS[@]}"
+)
+HEAD=$(
+    echo "- CPU: $CPU, $(nproc) cores; vector decryptor: $M_simd_impl"
+    echo "- $(date -u '+%Y-%m-%d %H:%M UTC'), revision $(git -C "$ROOT" rev-parse --short HEAD 2> /dev/null || echo '?')"
+    echo "- bench/run.sh --scale $SCALE --entries $ENTRIES (many.pak $(du -m "$MANY" | cut -f1) MiB, big.pak $(du -m "$BIG" | cut -f1) MiB on disk)"
+    echo "- load average before: $LOAD_BEFORE; after: $LOAD_AFTER"
+)
+echo
+echo "$HEAD"
+echo
+echo "$TABLE"
+if [ "$WRITE_MD" = 1 ]; then
+    {
+        echo "# Benchmarks"
+        echo
+        echo "Made by \`bench/run.sh\`; see README.md, section Performance. Every MB is 10^6 bytes."
+        echo "Throughput is of output (decoded) bytes, packs read from the page cache, files"
+        echo "extracted to tmpfs. The limit is one core decrypting (Crypto++) and inflating the"
+        echo "same bytes from memory, measured in the same run."
+        echo
+        echo "$HEAD"
+        echo
+        echo "$TABLE"
+    } > "$ROOT/BENCHMARKS.md"
+    log "written to $ROOT/BENCHMARKS.md"
+fi
