@@ -38,6 +38,7 @@ timed() {
     local t0=$EPOCHREALTIME
     "$@" > /dev/null
     calc "$EPOCHREALTIME - $t0" 4
+    echo
 }
 # key=value lines from pakbench into variables named PREFIX_key.
 load() {
