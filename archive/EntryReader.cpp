@@ -1,128 +1,328 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "archive/EntryReader.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include "archive/GbxEntry.hpp"
 #include "archive/Streams.hpp"
 
 namespace pakfs::archive {
 
 namespace {
-constexpr std::size_t kBulkChunk = 256 * 1024;  // ciphertext decrypted per step on the fast path
-}
 
-PlainEntryDecoder::PlainEntryDecoder(std::shared_ptr<const PakIndex> pak, const PakEntry& entry)
-    : pak_(std::move(pak)), entry_(entry) {
-    std::uint64_t at = pak_->entryOffset(entry_);
-    iv_ = loadLE64(pak_->file()->readAt(at, 8).data());
-    cipherSize_ = entry_.cipherSize();
-    if (entry_.compressed()) {
-        if (inflateInit(&z_) != Z_OK) throw Error(where() + ": cannot initialise zlib");
-        zlibOpen_ = true;
+// Ciphertext decrypted per step: the first step after a (re)start is small so that a random
+// read stays cheap; sequential reading doubles it up to the bulk size.
+constexpr std::size_t kFirstChunk = 64 * 1024;
+constexpr std::size_t kBulkChunk = 256 * 1024;
+constexpr std::size_t kSkipBuffer = 64 * 1024;
+constexpr std::size_t kOutBuffer = 256 * 1024;  // readEntry's pieces handed to the sink
+
+struct InflateEnd {
+    void operator()(z_stream* z) const {
+        inflateEnd(z);
+        delete z;
     }
+};
+using InflatePtr = std::unique_ptr<z_stream, InflateEnd>;
+
+struct Buffer {
+    std::unique_ptr<std::uint8_t[]> data;
+    std::size_t size = 0;
+};
+
+// What the last reader of this thread left behind: inflateInit allocates about 7 KiB of state
+// and later the 32 KiB window, inflateReset2 keeps both. Taken and given back, so nested use
+// just allocates anew.
+struct Spares {
+    InflatePtr inflate;
+    Buffer chunk;
+    Buffer out;
+};
+thread_local Spares tSpares;
+
+// A z_stream set up for `windowBits` (15: zlib header and trailer; -15: raw deflate).
+InflatePtr takeInflate(int windowBits) {
+    if (InflatePtr z = std::move(tSpares.inflate))
+        if (inflateReset2(z.get(), windowBits) == Z_OK) return z;
+    auto* z = new z_stream{};
+    if (inflateInit2(z, windowBits) != Z_OK) {
+        delete z;
+        return nullptr;
+    }
+    return InflatePtr(z);
 }
 
-PlainEntryDecoder::~PlainEntryDecoder() {
-    if (zlibOpen_) inflateEnd(&z_);
+void giveBack(InflatePtr z) {
+    if (!tSpares.inflate) tSpares.inflate = std::move(z);
 }
 
-std::string PlainEntryDecoder::where() const {
+// A buffer of at least `size` bytes, uninitialised.
+Buffer takeBuffer(Buffer& spare, std::size_t size) {
+    Buffer b = std::move(spare);
+    spare.size = 0;
+    if (b.size < size) {
+        b.data = std::make_unique_for_overwrite<std::uint8_t[]>(size);
+        b.size = size;
+    }
+    return b;
+}
+
+void giveBack(Buffer& spare, Buffer b) {
+    if (b.size > spare.size) spare = std::move(b);
+}
+
+}  // namespace
+
+PlainEntryReader::PlainEntryReader(std::shared_ptr<const PakIndex> pak, const PakEntry& entry,
+                                   std::shared_ptr<SeekIndex> index)
+    : pak_(std::move(pak)), entry_(entry), index_(std::move(index)) {
+    cipherSize_ = entry_.cipherSize();
+    Buffer b = std::move(tSpares.chunk);
+    tSpares.chunk.size = 0;
+    buf_ = std::move(b.data);
+    bufSize_ = b.size;
+    if (entry_.compressed())
+        restartInflate(nullptr);
+    else
+        startCipherAt(0);
+}
+
+PlainEntryReader::~PlainEntryReader() {
+    if (z_) giveBack(InflatePtr(z_));
+    giveBack(tSpares.chunk, Buffer{std::move(buf_), bufSize_});
+}
+
+std::string PlainEntryReader::where() const {
     return pak_->name() + ": " + entry_.path;
 }
 
-void PlainEntryDecoder::decryptMore() {
-    std::size_t n = std::size_t(std::min<std::uint64_t>(kBulkChunk, cipherSize_ - cipherOffset_));
-    chunk_.resize(n);
-    chunkPos_ = 0;
-    if (n == 0) return;
-    pak_->file()->readAt(pak_->entryOffset(entry_) + 8 + cipherOffset_, chunk_.data(), n);
-    pak_->cipher().cbcDecrypt(chunk_.data(), n, iv_);
-    cipherOffset_ += n;
+std::uint64_t PlainEntryReader::nextPlainOffset() const {
+    return cipherOffset_ - chunkLeft() + pendingSkip_;
 }
 
-std::size_t PlainEntryDecoder::read(std::uint8_t* dst, std::size_t n) {
-    n = std::size_t(std::min<std::uint64_t>(n, entry_.uncompressedSize - produced_));
-    std::size_t done = 0;
-    if (!entry_.compressed()) {
-        while (done < n) {
-            if (chunkPos_ == chunk_.size()) {
-                decryptMore();
-                if (chunk_.empty()) throw TruncatedError(where() + ": data ends early");
-            }
-            std::size_t k = std::min(n - done, chunk_.size() - chunkPos_);
-            std::memcpy(dst + done, chunk_.data() + chunkPos_, k);
-            chunkPos_ += k;
-            done += k;
-        }
+void PlainEntryReader::startCipherAt(std::uint64_t plainOffset) {
+    std::uint64_t block = plainOffset & ~std::uint64_t(7);
+    cipherOffset_ = block;
+    chunkLen_ = 0;
+    chunkPos_ = 0;
+    pendingSkip_ = std::size_t(plainOffset - block);
+    nextChunk_ = kFirstChunk;
+}
+
+void PlainEntryReader::decryptMore() {
+    std::size_t n = std::size_t(std::min<std::uint64_t>(nextChunk_, cipherSize_ - cipherOffset_));
+    chunkLen_ = 0;
+    chunkPos_ = 0;
+    if (n == 0) return;
+    if (bufSize_ < n + 8) {
+        buf_ = std::make_unique_for_overwrite<std::uint8_t[]>(n + 8);
+        bufSize_ = n + 8;
+    }
+    // CBC: the chaining value of a block is the ciphertext block stored before it (the entry's
+    // IV for the first), so one read brings it along with the chunk.
+    pak_->file()->readAt(pak_->entryOffset(entry_) + cipherOffset_, buf_.get(), n + 8);
+    std::uint64_t iv = loadLE64(buf_.get());
+    pak_->cipher().cbcDecrypt(buf_.get() + 8, n, iv);
+    cipherOffset_ += n;
+    chunkLen_ = n;
+    chunkPos_ = std::min(pendingSkip_, n);
+    pendingSkip_ = 0;
+    nextChunk_ = std::min(nextChunk_ * 2, kBulkChunk);
+}
+
+void PlainEntryReader::restartInflate(const SeekPoint* point) {
+    // Mid-stream there is no zlib header; the trailer's checksum is checked only by readers
+    // that start at the beginning.
+    const int windowBits = point ? -15 : 15;
+    if (!z_) {
+        z_ = takeInflate(windowBits).release();
+        if (!z_) throw Error(where() + ": cannot initialise zlib");
+    } else if (inflateReset2(z_, windowBits) != Z_OK) {
+        throw Error(where() + ": cannot initialise zlib");
+    }
+    zlibEnded_ = false;
+    rawInflate_ = point != nullptr;
+    if (!point) {
+        produced_ = 0;
+        startCipherAt(0);
+        return;
+    }
+    produced_ = point->out;
+    if (point->bits) {
+        startCipherAt(point->in - 1);
+        decryptMore();
+        if (chunkLeft() == 0) throw TruncatedError(where() + ": data ends early");
+        int byte = *chunkAt();
+        ++chunkPos_;
+        inflatePrime(z_, point->bits, byte >> (8 - point->bits));
     } else {
+        startCipherAt(point->in);
+    }
+    if (inflateSetDictionary(z_, point->window.data(), unsigned(point->window.size())) != Z_OK)
+        throw Error(where() + ": cannot restore the inflate window");
+}
+
+void PlainEntryReader::maybeRecordPoint() {
+    // Bit 7 of data_type: inflate stopped at the end of a deflate block; bit 6: the last block.
+    if (!index_ || !(z_->data_type & 128) || (z_->data_type & 64) || produced_ == 0) return;
+    if (!index_->wants(produced_)) return;
+    auto point = std::make_shared<SeekPoint>();
+    point->out = produced_;
+    point->in = nextPlainOffset();
+    point->bits = z_->data_type & 7;
+    point->window.resize(kInflateWindow);
+    unsigned len = unsigned(point->window.size());
+    if (inflateGetDictionary(z_, point->window.data(), &len) != Z_OK) return;
+    point->window.resize(len);
+    index_->add(std::move(point));
+}
+
+std::size_t PlainEntryReader::inflateSome(std::uint8_t* dst, std::size_t n) {
+    // Z_BLOCK stops at deflate block boundaries, the only places a seek point can go; without
+    // an index there is nothing to record and inflate runs uninterrupted.
+    const int flush = index_ ? Z_BLOCK : Z_NO_FLUSH;
+    std::size_t done = 0;
+    while (done < n) {
+        if (zlibEnded_)
+            throw TruncatedError(where() + ": compressed data ends at " +
+                                 std::to_string(produced_) + " of " +
+                                 std::to_string(entry_.uncompressedSize) + " bytes");
+        if (chunkLeft() == 0) decryptMore();
         // Only the compressed bytes feed zlib: the padding after them is not part of the stream.
-        while (done < n) {
-            if (zlibEnded_)
-                throw TruncatedError(where() + ": compressed data ends at " +
-                                     std::to_string(produced_ + done) + " of " +
-                                     std::to_string(entry_.uncompressedSize) + " bytes");
-            Step step = inflateStep(dst + done, n - done);
-            done += step.produced;
-            if (!step.progressed && !zlibEnded_)
-                throw TruncatedError(where() + ": compressed data ends before the zlib stream does");
-        }
-        // After the last byte, run zlib to the end of its stream so that its checksum is
-        // verified: a damaged entry must fail rather than return wrong bytes. A stream that
-        // simply stops (no final block) is accepted, as the game's reader never looks there.
-        if (produced_ + done == entry_.uncompressedSize && !zlibEnded_) {
-            std::uint8_t scratch[4096];
-            while (!zlibEnded_ && inflateStep(scratch, sizeof scratch).progressed) {
-            }
+        std::uint64_t consumedBefore = nextPlainOffset();
+        std::uint64_t zlibLeft =
+            entry_.compressedSize > consumedBefore ? entry_.compressedSize - consumedBefore : 0;
+        std::size_t avail = std::size_t(std::min<std::uint64_t>(chunkLeft(), zlibLeft));
+        z_->next_in = chunkAt();
+        z_->avail_in = unsigned(avail);
+        z_->next_out = dst + done;
+        z_->avail_out = unsigned(std::min<std::size_t>(n - done, 1u << 30));
+        int rc = inflate(z_, flush);
+        std::size_t used = avail - z_->avail_in;
+        std::size_t out = std::size_t(z_->next_out - (dst + done));
+        chunkPos_ += used;
+        done += out;
+        produced_ += out;
+        if (rc == Z_STREAM_END) {
+            zlibEnded_ = true;
+            if (produced_ < entry_.uncompressedSize && done < n) continue;  // throws above
+        } else if (rc == Z_BUF_ERROR || (rc == Z_OK && used == 0 && out == 0)) {
+            if (zlibLeft == 0 || (avail == 0 && cipherOffset_ == cipherSize_))
+                throw TruncatedError(where() +
+                                     ": compressed data ends before the zlib stream "
+                                     "does");
+        } else if (rc != Z_OK) {
+            throw Error(where() + ": corrupt compressed data (zlib: " +
+                        (z_->msg ? std::string(z_->msg) : std::to_string(rc)) + ")");
+        } else {
+            maybeRecordPoint();
         }
     }
-    produced_ += done;
     return done;
 }
 
-PlainEntryDecoder::Step PlainEntryDecoder::inflateStep(std::uint8_t* out, std::size_t cap) {
-    if (chunkPos_ == chunk_.size()) decryptMore();
-    std::uint64_t consumedBefore = cipherOffset_ - (chunk_.size() - chunkPos_);
-    std::uint64_t zlibLeft =
-        entry_.compressedSize > consumedBefore ? entry_.compressedSize - consumedBefore : 0;
-    std::size_t avail = std::size_t(std::min<std::uint64_t>(chunk_.size() - chunkPos_, zlibLeft));
-    z_.next_in = chunk_.data() + chunkPos_;
-    z_.avail_in = unsigned(avail);
-    z_.next_out = out;
-    z_.avail_out = unsigned(std::min<std::size_t>(cap, 1u << 30));
-    int rc = inflate(&z_, Z_NO_FLUSH);
-    Step step;
-    std::size_t used = avail - z_.avail_in;
-    step.produced = std::size_t(z_.next_out - out);
-    chunkPos_ += used;
-    step.progressed = used > 0 || step.produced > 0;
-    if (rc == Z_STREAM_END) {
-        zlibEnded_ = true;
-    } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        throw Error(where() + ": corrupt compressed data (zlib: " +
-                    (z_.msg ? std::string(z_.msg) : std::to_string(rc)) + ")");
+void PlainEntryReader::checkTrailer() {
+    // Runs the stream past the last byte the file table asks for, so that zlib checks its
+    // Adler-32 trailer: a damaged entry then fails instead of handing out wrong bytes. Streams
+    // that stop without a proper end (sync-flushed writers) are accepted, as the game does.
+    std::uint8_t scratch[4096];
+    std::uint64_t extra = 0;
+    while (!zlibEnded_ && extra < 64 * 1024) {
+        if (chunkLeft() == 0) decryptMore();
+        std::uint64_t consumedBefore = nextPlainOffset();
+        std::uint64_t zlibLeft =
+            entry_.compressedSize > consumedBefore ? entry_.compressedSize - consumedBefore : 0;
+        std::size_t avail = std::size_t(std::min<std::uint64_t>(chunkLeft(), zlibLeft));
+        z_->next_in = chunkAt();
+        z_->avail_in = unsigned(avail);
+        z_->next_out = scratch;
+        z_->avail_out = sizeof scratch;
+        int rc = inflate(z_, Z_NO_FLUSH);
+        std::size_t used = avail - z_->avail_in;
+        chunkPos_ += used;
+        extra += sizeof scratch - z_->avail_out;
+        if (rc == Z_STREAM_END) {
+            zlibEnded_ = true;
+        } else if (rc == Z_BUF_ERROR ||
+                   (rc == Z_OK && used == 0 && z_->avail_out == sizeof scratch)) {
+            if (avail == 0 && (zlibLeft == 0 || cipherOffset_ == cipherSize_)) return;
+        } else if (rc != Z_OK) {
+            throw Error(where() + ": corrupt compressed data (zlib: " +
+                        (z_->msg ? std::string(z_->msg) : std::to_string(rc)) + ")");
+        }
     }
-    return step;
+}
+
+std::size_t PlainEntryReader::read(std::uint8_t* dst, std::size_t n) {
+    n = std::size_t(std::min<std::uint64_t>(n, entry_.uncompressedSize - produced_));
+    if (n == 0) return 0;
+    std::size_t done = 0;
+    if (entry_.compressed()) {
+        done = inflateSome(dst, n);
+        if (produced_ == entry_.uncompressedSize && !rawInflate_) checkTrailer();
+    } else {
+        while (done < n) {
+            if (chunkLeft() == 0) {
+                decryptMore();
+                if (chunkLeft() == 0) throw TruncatedError(where() + ": data ends early");
+            }
+            std::size_t k = std::min(n - done, chunkLeft());
+            std::memcpy(dst + done, chunkAt(), k);
+            chunkPos_ += k;
+            done += k;
+        }
+        produced_ += done;
+    }
+    decoded_ += done;
+    return done;
+}
+
+void PlainEntryReader::skip(std::uint64_t n) {
+    std::uint8_t scratch[kSkipBuffer];
+    while (n > 0) {
+        std::size_t got = read(scratch, std::size_t(std::min<std::uint64_t>(n, sizeof scratch)));
+        if (got == 0) throw TruncatedError(where() + ": data ends early");
+        n -= got;
+    }
+}
+
+void PlainEntryReader::seek(std::uint64_t offset) {
+    offset = std::min<std::uint64_t>(offset, entry_.uncompressedSize);
+    if (offset == produced_) return;
+    if (!entry_.compressed()) {
+        produced_ = offset;
+        startCipherAt(offset);
+        return;
+    }
+    std::shared_ptr<const SeekPoint> point = index_ ? index_->before(offset) : nullptr;
+    bool keepGoing = offset > produced_ && (!point || point->out <= produced_);
+    if (!keepGoing) restartInflate(point.get());
+    skip(offset - produced_);
 }
 
 bool isGbxEntry(const PakIndex& pak, const PakEntry& entry) {
     if (entry.uncompressedSize < 3) return false;
-    std::uint64_t at = pak.entryOffset(entry);
-    std::uint64_t iv = loadLE64(pak.file()->readAt(at, 8).data());
+    // The IV and the first segment in one read.
+    std::uint8_t seg[8 + kSegmentSize];
     std::size_t n = std::size_t(std::min<std::uint64_t>(kSegmentSize, entry.cipherSize()));
-    Bytes seg = pak.file()->readAt(at + 8, n);
-    pak.cipher().cbcDecrypt(seg.data(), n, iv);
+    pak.file()->readAt(pak.entryOffset(entry), seg, 8 + n);
+    std::uint64_t iv = loadLE64(seg);
+    std::uint8_t* plain = seg + 8;
+    pak.cipher().cbcDecrypt(plain, n, iv);
     std::uint8_t head[3];
     if (!entry.compressed()) {
-        std::memcpy(head, seg.data(), 3);
+        std::memcpy(head, plain, 3);
     } else {
-        z_stream z{};
-        if (inflateInit(&z) != Z_OK) return false;
-        z.next_in = seg.data();
-        z.avail_in = unsigned(std::min<std::uint64_t>(n, entry.compressedSize));
-        z.next_out = head;
-        z.avail_out = 3;
-        inflate(&z, Z_SYNC_FLUSH);
-        bool got = z.avail_out == 0;
-        inflateEnd(&z);
+        InflatePtr z = takeInflate(15);
+        if (!z) return false;
+        z->next_in = plain;
+        z->avail_in = unsigned(std::min<std::uint64_t>(n, entry.compressedSize));
+        z->next_out = head;
+        z->avail_out = 3;
+        inflate(z.get(), Z_SYNC_FLUSH);
+        bool got = z->avail_out == 0;
+        giveBack(std::move(z));
         if (!got) return false;
     }
     return std::memcmp(head, "GBX", 3) == 0;
@@ -130,17 +330,31 @@ bool isGbxEntry(const PakIndex& pak, const PakEntry& entry) {
 
 void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
                const std::function<void(ByteSpan)>& sink) {
-    if (isGbxEntry(*pak, entry)) {
+    PlainEntryReader reader(pak, entry);
+    // The size is untrusted, but it only caps the buffer here.
+    const std::size_t cap =
+        std::size_t(std::min<std::uint64_t>(entry.uncompressedSize, kOutBuffer));
+    Buffer out = takeBuffer(tSpares.out, cap);
+    std::uint8_t* buf = out.data.get();
+    // The first bytes tell a gbx entry from a plain one, which goes on in the same pass. The
+    // gbx pipeline starts over from the beginning; isGbxEntry keeps its exact rule (the "GBX"
+    // must come out of the first segment).
+    std::size_t have = reader.read(buf, std::min<std::size_t>(3, cap));
+    if (have == 3 && std::memcmp(buf, "GBX", 3) == 0 && isGbxEntry(*pak, entry)) {
+        giveBack(tSpares.out, std::move(out));
         Bytes all = decodeGbxEntry(pak, entry);
         sink(all);
         return;
     }
-    PlainEntryDecoder decoder(pak, entry);
-    Bytes buf(std::min<std::uint64_t>(entry.uncompressedSize, 1 << 20));
-    while (decoder.position() < decoder.size()) {
-        std::size_t n = decoder.read(buf.data(), buf.size());
-        sink({buf.data(), n});
+    while (reader.position() < reader.size()) {
+        if (have == cap) {
+            sink({buf, have});
+            have = 0;
+        }
+        have += reader.read(buf + have, cap - have);
     }
+    if (have > 0) sink({buf, have});
+    giveBack(tSpares.out, std::move(out));
 }
 
 Bytes readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry) {

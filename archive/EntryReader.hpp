@@ -7,44 +7,65 @@
 #include <memory>
 
 #include "archive/PakIndex.hpp"
+#include "archive/SeekPoints.hpp"
 
 namespace pakfs::archive {
 
-// Streams a plain (non-gbx) entry: bulk CBC and large inflate steps, no parser, no ivXor.
-// Sequential only; one per open file.
-class PlainEntryDecoder {
+// Reads a plain (non-gbx) entry: bulk CBC and large inflate steps, no parser, no ivXor.
+// Sequential reads stream; seek() jumps, using `index` for compressed entries (and adding
+// points to it as it decodes). A read that reaches the end of a stream decoded from its start
+// also checks zlib's checksum, so a damaged entry is an error, never wrong bytes.
+// Construction does no I/O; the inflate state and buffers are reused from the last reader that
+// the thread destroyed, since extraction opens one reader per entry. One per open file.
+class PlainEntryReader {
 public:
-    PlainEntryDecoder(std::shared_ptr<const PakIndex> pak, const PakEntry& entry);
-    ~PlainEntryDecoder();
-    PlainEntryDecoder(const PlainEntryDecoder&) = delete;
-    PlainEntryDecoder& operator=(const PlainEntryDecoder&) = delete;
+    PlainEntryReader(std::shared_ptr<const PakIndex> pak, const PakEntry& entry,
+                     std::shared_ptr<SeekIndex> index = nullptr);
+    ~PlainEntryReader();
+    PlainEntryReader(const PlainEntryReader&) = delete;
+    PlainEntryReader& operator=(const PlainEntryReader&) = delete;
 
-    // Fills dst with the next bytes of the entry; returns fewer only at the end.
+    // Positions the reader at `offset` (<= size). Cheap for stored entries; for compressed
+    // ones it resumes at the nearest seek point at or before `offset`, or keeps decoding from
+    // the current position when that is nearer, and decodes forward to `offset`.
+    void seek(std::uint64_t offset);
+    // Fills dst with the next bytes; returns fewer only at the end of the entry.
     std::size_t read(std::uint8_t* dst, std::size_t n);
     std::uint64_t position() const { return produced_; }
     std::uint64_t size() const { return entry_.uncompressedSize; }
+    // Bytes decoded so far, including skipped ones (for tests and statistics).
+    std::uint64_t decodedBytes() const { return decoded_; }
 
 private:
+    void startCipherAt(std::uint64_t plainOffset);
     void decryptMore();
-    // One inflate call into out[0..cap), decrypting more input when needed.
-    struct Step {
-        std::size_t produced = 0;
-        bool progressed = false;  // input consumed or output produced
-    };
-    Step inflateStep(std::uint8_t* out, std::size_t cap);
+    void restartInflate(const SeekPoint* point);
+    void skip(std::uint64_t n);
+    std::size_t inflateSome(std::uint8_t* dst, std::size_t n);
+    void maybeRecordPoint();
+    void checkTrailer();
+    // Offset in the entry's plaintext (the compressed stream) of the next byte to hand on.
+    std::uint64_t nextPlainOffset() const;
+    std::size_t chunkLeft() const { return chunkLen_ - chunkPos_; }
+    std::uint8_t* chunkAt() { return buf_.get() + 8 + chunkPos_; }
     std::string where() const;
 
     std::shared_ptr<const PakIndex> pak_;
     const PakEntry& entry_;
-    std::uint64_t iv_ = 0;
-    std::uint64_t cipherOffset_ = 0;  // bytes of ciphertext consumed
+    std::shared_ptr<SeekIndex> index_;
+    std::uint64_t cipherOffset_ = 0;  // ciphertext bytes decrypted so far (block aligned)
     std::uint64_t cipherSize_ = 0;
+    std::unique_ptr<std::uint8_t[]> buf_;  // the chaining block, then the decrypted chunk
+    std::size_t bufSize_ = 0;
+    std::size_t chunkLen_ = 0;     // decrypted bytes in buf_ after the chaining block
+    std::size_t chunkPos_ = 0;     // of them, handed on
+    std::size_t nextChunk_ = 0;    // ciphertext to decrypt in the next step
+    std::size_t pendingSkip_ = 0;  // bytes of the next decrypted chunk before the start point
     std::uint64_t produced_ = 0;
-    Bytes chunk_;  // decrypted, not yet used
-    std::size_t chunkPos_ = 0;
-    z_stream z_{};
-    bool zlibOpen_ = false;
+    std::uint64_t decoded_ = 0;
+    z_stream* z_ = nullptr;  // compressed entries only
     bool zlibEnded_ = false;
+    bool rawInflate_ = false;  // resumed from a seek point: no zlib header or trailer
 };
 
 // Whether the entry's content starts with "GBX" (decodes only its first segment).
