@@ -20,6 +20,9 @@ namespace {
 constexpr std::size_t kRecentKeep = 1 << 20;
 constexpr blksize_t kBlockSize = 512;
 constexpr blksize_t kPreferredIo = 128 * 1024;
+// Decoding states kept for reads without a handle (readPath): enough for a few files read
+// at once, each with a streaming reader of up to 3 MiB.
+constexpr std::size_t kPoolStates = 8;
 
 std::string hexFlags(std::uint64_t v) {
     char buf[24];
@@ -50,7 +53,7 @@ struct Filesystem::OpenFile {
 Filesystem::Filesystem(std::vector<Pack> packs, Options options,
                        const std::function<void(const std::string&)>& warn)
     : options_(std::move(options)),
-      drives_(std::make_unique<Drives>(packs)),
+      drives_(options_.drives ? std::make_unique<Drives>(std::move(packs)) : nullptr),
       tree_(options_.drives ? Tree(*drives_, options_.icase, warn)
                             : Tree(std::move(packs), options_.icase, warn)),
       cache_(options_.cacheBytes) {
@@ -59,6 +62,15 @@ Filesystem::Filesystem(std::vector<Pack> packs, Options options,
 }
 
 Filesystem::~Filesystem() = default;
+
+const Drives& Filesystem::drives() const {
+    // Only references need the merged view outside -o drives: built on first use, as it
+    // takes about as much time and memory as the tree.
+    std::call_once(drivesOnce_, [&] {
+        if (!drives_) drives_ = std::make_unique<Drives>(tree_.packs());
+    });
+    return *drives_;
+}
 
 void Filesystem::fillStat(const Node& node, struct stat* st) const {
     std::memset(st, 0, sizeof *st);
@@ -93,17 +105,33 @@ int Filesystem::opendir(std::string_view path) const {
 }
 
 int Filesystem::readdir(std::string_view path, const FillDir& fill) const {
+    std::string name;
+    return readdir(path, 0, [&](const char* n, const struct stat& st, std::int64_t) {
+        name.assign(n);
+        return fill(name, st);
+    });
+}
+
+int Filesystem::readdir(std::string_view path, std::int64_t offset, const FillDirAt& fill) const {
     const Node* node = tree_.find(path);
     if (!node) return -ENOENT;
     if (!node->dir) return -ENOTDIR;
+    if (offset < 0) return -EINVAL;
     struct stat st;
-    fillStat(*node, &st);
-    if (!fill(".", st)) return 0;
-    fillStat(node->parent ? *node->parent : *node, &st);
-    if (!fill("..", st)) return 0;
-    for (const Node* child : node->children) {
+    if (offset == 0) {
+        fillStat(*node, &st);
+        if (!fill(".", st, 1)) return 0;
+    }
+    if (offset <= 1) {
+        fillStat(node->parent ? *node->parent : *node, &st);
+        if (!fill("..", st, 2)) return 0;
+    }
+    for (std::size_t i = std::size_t(std::max<std::int64_t>(offset, 2) - 2);
+         i < node->children.size(); ++i) {
+        const Node* child = node->children[i];
         fillStat(*child, &st);
-        if (!fill(child->name, st)) break;
+        // Names in the tree are NUL-terminated.
+        if (!fill(child->name.data(), st, std::int64_t(i) + 3)) break;
     }
     return 0;
 }
@@ -142,7 +170,7 @@ EntryKind Filesystem::kindOf(const Node& node) const {
 
 void Filesystem::logOnce(const Node& node, const std::string& message) const {
     if (node.errorLogged.exchange(true) || !options_.log) return;
-    options_.log("cannot read " + node.path + ": " + message);
+    options_.log("cannot read " + tree_.pathOf(node) + ": " + message);
 }
 
 std::shared_ptr<archive::SeekIndex> Filesystem::seekIndexFor(const Node& node) {
@@ -182,21 +210,61 @@ long Filesystem::read(std::uint64_t fh, char* buf, std::size_t size, std::int64_
         if (it == handles_.end()) return -EBADF;
         of = it->second;
     }
+    return readFrom(*of, buf, size, offset);
+}
+
+long Filesystem::readPath(std::string_view path, char* buf, std::size_t size, std::int64_t offset) {
+    const Node* node = tree_.find(path);
+    if (!node) return -ENOENT;
+    if (node->dir) return -EISDIR;
+    std::shared_ptr<OpenFile> of;
+    {
+        // A state of this file that is not in use, preferably one whose reader is just
+        // before `offset` (a sequential reader's next request).
+        std::lock_guard lock(poolMutex_);
+        auto best = pool_.end();
+        for (auto it = pool_.begin(); it != pool_.end(); ++it) {
+            if ((*it)->node != node) continue;
+            const OpenFile& o = **it;
+            bool near = !o.reader || (std::uint64_t(offset) >= o.recentStart &&
+                                      std::uint64_t(offset) <= o.reader->position() + kRecentKeep);
+            if (best == pool_.end() || near) best = it;
+            if (near) break;
+        }
+        if (best != pool_.end()) {
+            of = std::move(*best);
+            pool_.erase(best);
+        }
+    }
+    if (!of) {
+        of = std::make_shared<OpenFile>();
+        of->node = node;
+    }
+    long n = readFrom(*of, buf, size, offset);
+    if (!of->failed) {
+        std::lock_guard lock(poolMutex_);
+        pool_.insert(pool_.begin(), std::move(of));
+        if (pool_.size() > kPoolStates) pool_.pop_back();
+    }
+    return n;
+}
+
+long Filesystem::readFrom(OpenFile& of, char* buf, std::size_t size, std::int64_t offset) {
     if (offset < 0) return -EINVAL;
-    const Node& node = *of->node;
+    const Node& node = *of.node;
     if (std::uint64_t(offset) >= node.size() || size == 0) return 0;
     size = std::size_t(std::min<std::uint64_t>(size, node.size() - std::uint64_t(offset)));
 
-    std::lock_guard lock(of->mutex);
-    if (of->failed) return -EIO;
+    std::lock_guard lock(of.mutex);
+    if (of.failed) return -EIO;
     try {
         if (kindOf(node) == EntryKind::Gbx || node.size() <= options_.wholeEntryLimit)
-            return readWhole(*of, buf, size, std::uint64_t(offset));
-        return readStreaming(*of, buf, size, std::uint64_t(offset));
+            return readWhole(of, buf, size, std::uint64_t(offset));
+        return readStreaming(of, buf, size, std::uint64_t(offset));
     } catch (const std::exception& e) {
         // The decoder's state is unknown after an error: this handle stays failed.
-        of->failed = true;
-        of->reader.reset();
+        of.failed = true;
+        of.reader.reset();
         logOnce(node, e.what());
         return -EIO;
     }
@@ -208,7 +276,7 @@ long Filesystem::readWhole(OpenFile& of, char* buf, std::size_t size, std::uint6
         const Pack& pack = tree_.packOf(node);
         auto data = cache_.getOrLoad(node.ino, [&] {
             if (node.kind.load() == EntryKind::Gbx)
-                return archive::readEntry(pack.pak, *node.entry);
+                return archive::decodeGbxEntry(pack.pak, *node.entry);
             // Plain entries decode from the start, so that zlib's checksum is checked
             // before any byte is handed out.
             archive::PlainEntryReader reader(pack.pak, *node.entry);
@@ -288,7 +356,8 @@ std::string Filesystem::xattrValue(const Node& node, std::string_view name, bool
         const auto& pak = tree_.packOf(node).pak;
         // A file hidden by another pack still resolves from where its own pack puts it.
         std::string where =
-            drives_->drivePathOf(node.pack, e)
+            drives()
+                .drivePathOf(node.pack, e)
                 .value_or(std::string(foldCase(tree_.packOf(node).name) == "resource"
                                           ? kResourceDrive
                                           : kGameDrive) +
@@ -296,7 +365,7 @@ std::string Filesystem::xattrValue(const Node& node, std::string_view name, bool
         try {
             std::string lines;
             for (const auto& r :
-                 resolveReferences(*drives_, where, archive::readGbxEntryRefs(pak, e).refs))
+                 resolveReferences(drives(), where, archive::readGbxEntryRefs(pak, e).refs))
                 lines += (r.resolved ? *r.resolved : "-") + (r.exists ? "" : " (missing)") + "\n";
             return lines;
         } catch (const Error& err) {

@@ -66,15 +66,23 @@ public:
     Filesystem& operator=(const Filesystem&) = delete;
 
     using FillDir = std::function<bool(const std::string& name, const struct stat& st)>;
+    // `next` is the offset to resume at after this entry.
+    using FillDirAt =
+        std::function<bool(const char* name, const struct stat& st, std::int64_t next)>;
 
     int getattr(std::string_view path, struct stat* st) const;
     int opendir(std::string_view path) const;
     // Calls fill for ".", ".." and every child in name order until it returns false.
     int readdir(std::string_view path, const FillDir& fill) const;
+    // The same from entry `offset` on (0: from "."; entry i has offset i, the next i + 1).
+    int readdir(std::string_view path, std::int64_t offset, const FillDirAt& fill) const;
     int open(std::string_view path, int flags, std::uint64_t* fh);
     // Bytes read (0 at or past the end) or a negative errno.
     long read(std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset);
     int release(std::uint64_t fh);
+    // A read without a handle, for a mount that does not open files (one request per file
+    // fewer). Decoding states are kept per file between reads, a few at a time.
+    long readPath(std::string_view path, char* buf, std::size_t size, std::int64_t offset);
     // Value length (value == nullptr or size == 0: the length needed) or a negative errno.
     long getxattr(std::string_view path, std::string_view name, char* value,
                   std::size_t size) const;
@@ -96,19 +104,28 @@ private:
     void fillStat(const Node& node, struct stat* st) const;
     EntryKind kindOf(const Node& node) const;  // may throw
     std::shared_ptr<archive::SeekIndex> seekIndexFor(const Node& node);
+    long readFrom(OpenFile& of, char* buf, std::size_t size, std::int64_t offset);
     long readWhole(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset);
     long readStreaming(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset);
     void logOnce(const Node& node, const std::string& message) const;
     std::string xattrValue(const Node& node, std::string_view name, bool* found) const;
 
+    const Drives& drives() const;
+
     Options options_;
-    std::unique_ptr<Drives> drives_;  // the merged view, also used to resolve references
+    // The merged view, also used to resolve references; with -o drives built first, else on
+    // first use.
+    mutable std::unique_ptr<Drives> drives_;
+    mutable std::once_flag drivesOnce_;
     Tree tree_;
     EntryCache cache_;
 
     mutable std::mutex handlesMutex_;
     std::unordered_map<std::uint64_t, std::shared_ptr<OpenFile>> handles_;
     std::uint64_t nextHandle_ = 1;
+
+    std::mutex poolMutex_;
+    std::vector<std::shared_ptr<OpenFile>> pool_;  // most recently used first
 
     mutable std::mutex seekMutex_;
     std::unordered_map<std::uint64_t, std::pair<std::shared_ptr<archive::SeekIndex>,

@@ -22,7 +22,10 @@ Filesystem& self() {
     return *static_cast<Filesystem*>(fuse_get_context()->private_data);
 }
 
-void* opInit(fuse_conn_info*, fuse_config* cfg) {
+void* opInit(fuse_conn_info* conn, fuse_config* cfg) {
+    // Attributes with every listing, not only the first: a `find | xargs cat` then needs no
+    // LOOKUP per file (the entries come in the listing, and stay valid: nothing changes).
+    if (conn->capable & FUSE_CAP_READDIRPLUS) conn->want &= ~unsigned(FUSE_CAP_READDIRPLUS_AUTO);
     cfg->use_ino = 1;
     cfg->readdir_ino = 1;
     cfg->kernel_cache = 1;
@@ -44,26 +47,31 @@ int opOpendir(const char* path, fuse_file_info*) {
     return self().opendir(path);
 }
 
-int opReaddir(const char* path, void* buf, fuse_fill_dir_t filler, off_t, fuse_file_info*,
+int opReaddir(const char* path, void* buf, fuse_fill_dir_t filler, off_t offset, fuse_file_info*,
               fuse_readdir_flags flags) {
     auto fillFlags = (flags & FUSE_READDIR_PLUS) ? FUSE_FILL_DIR_PLUS : fuse_fill_dir_flags(0);
-    return self().readdir(path, [&](const std::string& name, const struct stat& st) {
-        return filler(buf, name.c_str(), &st, 0, fillFlags) == 0;
-    });
+    // With offsets libfuse hands the attributes of a readdirplus on to the kernel (without,
+    // it sends none and every file costs a LOOKUP later), and a listing goes out in pieces.
+    return self().readdir(path, offset,
+                          [&](const char* name, const struct stat& st, std::int64_t next) {
+                              return filler(buf, name, &st, off_t(next), fillFlags) == 0;
+                          });
 }
 
 int opOpen(const char* path, fuse_file_info* fi) {
     std::uint64_t fh = 0;
     int rc = self().open(path, fi->flags, &fh);
-    if (rc == 0) {
-        fi->fh = fh;
-        fi->keep_cache = 1;
-    }
-    return rc;
+    if (rc != 0) return rc;
+    self().release(fh);
+    // ENOSYS on a successful open: the kernel stops sending OPEN and RELEASE for every file
+    // (two requests of three when reading a small file) and reads carry no handle. The mount
+    // is read-only, so the kernel refuses opens for writing before they get here.
+    return -ENOSYS;
 }
 
-int opRead(const char*, char* buf, size_t size, off_t offset, fuse_file_info* fi) {
-    return int(self().read(fi->fh, buf, size, offset));
+int opRead(const char* path, char* buf, size_t size, off_t offset, fuse_file_info* fi) {
+    if (fi && fi->fh) return int(self().read(fi->fh, buf, size, offset));
+    return int(self().readPath(path, buf, size, offset));
 }
 
 int opRelease(const char*, fuse_file_info* fi) {

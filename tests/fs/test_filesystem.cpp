@@ -132,6 +132,69 @@ TEST_CASE("pakfs: readdir lists dot entries and children in name order with attr
     CHECK(f->opendir("/Test/root.txt") == -ENOTDIR);
 }
 
+TEST_CASE("pakfs: readdir resumes at the offset it handed out", "[fs]") {
+    TestPack t = makeTestPack();
+    auto f = mountDirect(t);
+    std::vector<std::string> all = names(*f, "/Test/Data");
+    // One entry per call, as a kernel with a tiny buffer would ask.
+    std::vector<std::string> pieces;
+    std::int64_t offset = 0;
+    for (;;) {
+        std::int64_t next = -1;
+        REQUIRE(f->readdir("/Test/Data", offset,
+                           [&](const char* name, const struct stat&, std::int64_t n) {
+                               if (next >= 0) return false;
+                               pieces.emplace_back(name);
+                               next = n;
+                               return true;
+                           }) == 0);
+        if (next < 0) break;
+        CHECK(next > offset);
+        offset = next;
+    }
+    CHECK(pieces == all);
+    CHECK(f->readdir("/Test/Data", -1, [](const char*, const struct stat&, std::int64_t) {
+        return true;
+    }) == -EINVAL);
+}
+
+TEST_CASE("pakfs: reads without a handle give the same bytes, also interleaved", "[fs]") {
+    TestPack t = makeTestPack(true);
+    auto f = mountDirect(t);
+    std::vector<std::string> paths;
+    for (const auto& [path, data] : t.files) paths.push_back(path);
+    // Every file in pieces of 64 KiB, all files read in turn, so that states are reused,
+    // evicted and recreated.
+    std::map<std::string, Bytes> got;
+    std::vector<char> buf(65536);
+    bool more = true;
+    while (more) {
+        more = false;
+        for (const auto& path : paths) {
+            Bytes& out = got[path];
+            long n = f->readPath("/Test/" + path, buf.data(), buf.size(), std::int64_t(out.size()));
+            REQUIRE(n >= 0);
+            out.insert(out.end(), buf.begin(), buf.begin() + n);
+            if (n > 0) more = true;
+        }
+    }
+    for (const auto& path : paths) CHECK(got[path] == t.file(path));
+    // Two readers of one file at different places at once.
+    const Bytes& data = t.file("Media/compress6m.txt");
+    for (std::uint64_t off = 0; off < 1 << 20; off += buf.size()) {
+        for (std::uint64_t at : {off, data.size() - (1 << 20) + off}) {
+            REQUIRE(f->readPath("/Test/Media/compress6m.txt", buf.data(), buf.size(),
+                                std::int64_t(at)) == long(buf.size()));
+            CHECK(std::equal(buf.begin(), buf.end(), data.begin() + std::ptrdiff_t(at)));
+        }
+    }
+    char c;
+    CHECK(f->readPath("/Test/nope", &c, 1, 0) == -ENOENT);
+    CHECK(f->readPath("/Test/Data", &c, 1, 0) == -EISDIR);
+    CHECK(f->readPath("/Test/root.txt", &c, 1, -1) == -EINVAL);
+    CHECK(f->readPath("/Test/root.txt", &c, 1, 1 << 30) == 0);
+}
+
 TEST_CASE("pakfs: every file reads back byte for byte, in pieces of many sizes", "[fs]") {
     TestPack t = makeTestPack(true);
     auto f = mountDirect(t);
@@ -337,6 +400,9 @@ TEST_CASE("pakfs: a damaged entry reads as EIO with one log line, never as wrong
         CHECK(f->read(fh, buf.data(), 10, 0) == -EIO);
         f->release(fh);
     }
+    std::vector<char> buf(4096);
+    for (int attempt = 0; attempt < 2; ++attempt)
+        CHECK(f->readPath("/Test/Data/c100k.txt", buf.data(), buf.size(), 0) == -EIO);
     REQUIRE(log.size() == 1);
     CHECK(log[0].find("/Test/Data/c100k.txt") != std::string::npos);
     // The other entries are unaffected.
