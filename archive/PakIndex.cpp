@@ -149,22 +149,31 @@ void PakIndex::readHeader() {
             throw Error(f.name() + ": damaged header (folder and file paths take more than " +
                         std::to_string(kMaxPathBytes >> 20) + " MiB)");
     };
+    // Each path is its parent's path plus its name: resolve parents first (walking up to a
+    // folder already done), so the work is linear in the paths' total size, and check that
+    // size before building each string.
+    enum : std::uint8_t { kTodo, kWalking, kDone };
+    std::vector<std::uint8_t> state(folders_.size(), kTodo);
+    std::vector<std::size_t> chain;
     for (std::size_t i = 0; i < folders_.size(); ++i) {
-        std::vector<std::string> parts;
-        std::int32_t at = std::int32_t(i);
-        std::size_t steps = 0;
-        while (at >= 0) {
-            if (++steps > folders_.size())
-                throw Error(f.name() + ": damaged header (folder " + std::to_string(i) +
+        chain.clear();
+        for (std::int32_t at = std::int32_t(i); at >= 0 && state[std::size_t(at)] != kDone;
+             at = folders_[std::size_t(at)].parent) {
+            if (state[std::size_t(at)] == kWalking)
+                throw Error(f.name() + ": damaged header (folder " + std::to_string(at) +
                             " is its own ancestor)");
-            addPathBytes(folders_[std::size_t(at)].name.size() + 1);
-            parts.push_back(toSlashes(stripBackslash(folders_[std::size_t(at)].name)));
-            at = folders_[std::size_t(at)].parent;
+            state[std::size_t(at)] = kWalking;
+            chain.push_back(std::size_t(at));
         }
-        std::string path;
-        for (auto it = parts.rbegin(); it != parts.rend(); ++it)
-            path += (path.empty() ? "" : "/") + *it;
-        folders_[i].path = path;
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            PakFolder& folder = folders_[*it];
+            std::string name = toSlashes(stripBackslash(folder.name));
+            const std::string* parent =
+                folder.parent >= 0 ? &folders_[std::size_t(folder.parent)].path : nullptr;
+            addPathBytes((parent ? parent->size() + 1 : 0) + name.size() + 1);
+            folder.path = parent ? *parent + "/" + name : std::move(name);
+            state[*it] = kDone;
+        }
     }
     for (auto& e : entries_) {
         std::string name = toSlashes(e.name);
