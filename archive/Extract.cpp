@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -88,8 +89,8 @@ void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, i
     const std::string where = pak->name() + ": " + e.path;
     // Decode fully in memory first for gbx entries; plain ones stream to the temp file.
     const int dir = parentDir(rootFd, parts, where, cache);
-    std::string tmpName = "." + parts.back() + ".pak-tmp-" + std::to_string(::getpid()) + "-" +
-                          std::to_string(e.index);
+    static const std::string pid = std::to_string(::getpid());  // one system call, not one a file
+    std::string tmpName = "." + parts.back() + ".pak-tmp-" + pid + "-" + std::to_string(e.index);
     Fd out(::openat(dir, tmpName.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
                     fileMode()));
     if (out.get() < 0) throw Error(where + ": cannot create file: " + errnoText());
@@ -201,33 +202,54 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
     // With several threads, large entries first, largest first: one picked up last would leave
     // the other threads idle at the end. The rest keep the pak's order, folder by folder
     // (sequential reads, and the parent folder cache hits). One thread keeps the order.
+    constexpr std::uint64_t kLarge = 1 << 20;
     if (n > 1) {
-        constexpr std::uint64_t kLarge = 1 << 20;
         std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) {
             std::uint64_t sa = a.entry->uncompressedSize, sb = b.entry->uncompressedSize;
             return (sa >= kLarge ? sa : 0) > (sb >= kLarge ? sb : 0);
         });
     }
+    // Threads take runs of small files of one folder: creating and renaming files locks the
+    // folder, so two threads writing into the same one wait for each other.
+    constexpr std::size_t kRunMax = 64;
+    std::vector<std::size_t> runStart;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        bool sameRun =
+            i > 0 && i - runStart.back() < kRunMax && jobs[i].entry->uncompressedSize < kLarge &&
+            jobs[i - 1].entry->uncompressedSize < kLarge &&
+            jobs[i].parts.size() == jobs[i - 1].parts.size() &&
+            std::equal(jobs[i].parts.begin(), jobs[i].parts.end() - 1, jobs[i - 1].parts.begin());
+        if (!sameRun) runStart.push_back(i);
+    }
+    runStart.push_back(jobs.size());
 
     std::atomic<std::size_t> next{0}, done{0}, written{0};
     std::atomic<std::uint64_t> bytes{0};
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point lastProgress{};
     auto work = [&] {
         ParentCache cache;
         while (true) {
-            std::size_t i = next.fetch_add(1);
-            if (i >= jobs.size()) return;
-            try {
-                writeEntry(pak, *jobs[i].entry, root.get(), jobs[i].parts, cache);
-                bytes += jobs[i].entry->uncompressedSize;
-                ++written;
-            } catch (const Error& err) {
-                report(err.what());
-            }
-            std::size_t d = ++done;
-            if (options.progress) {
-                std::lock_guard<std::mutex> g(lock);
-                std::fprintf(stderr, "\r%zu/%zu files", d, jobs.size());
-                if (d == jobs.size()) std::fprintf(stderr, "\n");
+            std::size_t r = next.fetch_add(1);
+            if (r + 1 >= runStart.size()) return;
+            for (std::size_t i = runStart[r]; i < runStart[r + 1]; ++i) {
+                try {
+                    writeEntry(pak, *jobs[i].entry, root.get(), jobs[i].parts, cache);
+                    bytes += jobs[i].entry->uncompressedSize;
+                    ++written;
+                } catch (const Error& err) {
+                    report(err.what());
+                }
+                std::size_t d = ++done;
+                // A few lines a second: a line a file would cost more than small files do.
+                if (options.progress && lock.try_lock()) {
+                    std::lock_guard<std::mutex> g(lock, std::adopt_lock);
+                    Clock::time_point now = Clock::now();
+                    if (now - lastProgress > std::chrono::milliseconds(100)) {
+                        lastProgress = now;
+                        std::fprintf(stderr, "\r%zu/%zu files", d, jobs.size());
+                    }
+                }
             }
         }
     };
@@ -235,6 +257,8 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
     for (unsigned t = 1; t < n; ++t) threads.emplace_back(work);
     work();
     for (auto& t : threads) t.join();
+    if (options.progress && !jobs.empty())
+        std::fprintf(stderr, "\r%zu/%zu files\n", jobs.size(), jobs.size());
     result.written = written;
     result.bytes = bytes;
     return result;
