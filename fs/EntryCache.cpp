@@ -30,19 +30,29 @@ EntryCache::Data EntryCache::getOrLoad(std::uint64_t key, const std::function<By
     promise.set_value(data);
     std::lock_guard lock(mutex_);
     auto it = slots_.find(key);
-    if (data->size() > capacity_) {
+    std::uint64_t size = data->capacity() + kEntryOverhead;
+    if (size > capacity_) {
         slots_.erase(it);
         return data;
     }
     Slot& slot = it->second;
     slot.ready = true;
-    slot.size = data->size();
+    slot.size = size;
     lru_.push_front(key);
     slot.lru = lru_.begin();
     stats_.bytes += slot.size;
     evictLocked();
     stats_.peakBytes = std::max(stats_.peakBytes, stats_.bytes);
     return data;
+}
+
+EntryCache::Data EntryCache::find(std::uint64_t key) {
+    std::lock_guard lock(mutex_);
+    auto it = slots_.find(key);
+    if (it == slots_.end() || !it->second.ready) return nullptr;
+    ++stats_.hits;
+    lru_.splice(lru_.begin(), lru_, it->second.lru);
+    return it->second.value.get();
 }
 
 void EntryCache::evictLocked() {

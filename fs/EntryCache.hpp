@@ -25,9 +25,14 @@ public:
     // ask at the same time). A result larger than the capacity is handed out but not kept.
     // Exceptions from `load` reach every waiter and nothing is cached.
     Data getOrLoad(std::uint64_t key, const std::function<Bytes()>& load);
+    // The cached bytes for `key` if they are there and decoded; nullptr otherwise.
+    Data find(std::uint64_t key);
+
+    // What an entry takes beyond its bytes (slot, list node, shared state), counted with it.
+    static constexpr std::uint64_t kEntryOverhead = 256;
 
     struct Stats {
-        std::uint64_t bytes = 0;      // held now
+        std::uint64_t bytes = 0;      // held now: capacity of the buffers plus kEntryOverhead
         std::uint64_t peakBytes = 0;  // most ever held
         std::size_t entries = 0;
         std::uint64_t hits = 0, misses = 0, evictions = 0;

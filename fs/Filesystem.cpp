@@ -217,6 +217,8 @@ long Filesystem::readPath(std::string_view path, char* buf, std::size_t size, st
     const Node* node = tree_.find(path);
     if (!node) return -ENOENT;
     if (node->dir) return -EISDIR;
+    if (offset == 0 && size >= node->size() && node->size() > 0)
+        return readAllInto(*node, buf, size);
     std::shared_ptr<OpenFile> of;
     {
         // A state of this file that is not in use, preferably one whose reader is just
@@ -249,6 +251,36 @@ long Filesystem::readPath(std::string_view path, char* buf, std::size_t size, st
     return n;
 }
 
+long Filesystem::readAllInto(const Node& node, char* buf, std::size_t size) {
+    // Most small files come in one request. Decoded straight into the reply and not kept:
+    // the kernel keeps the pages, a second copy here would only take memory.
+    if (auto cached = cache_.find(node.ino)) {
+        std::memcpy(buf, cached->data(), cached->size());
+        return long(cached->size());
+    }
+    const Pack& pack = tree_.packOf(node);
+    try {
+        std::size_t got = 0;
+        if (kindOf(node) == EntryKind::Gbx) {
+            Bytes data = archive::decodeGbxEntry(pack.pak, *node.entry);
+            got = std::min(data.size(), size);
+            std::memcpy(buf, data.data(), got);
+        } else {
+            // From the start to the end, so zlib's checksum is checked before the reply.
+            archive::PlainEntryReader reader(pack.pak, *node.entry);
+            got = reader.read(reinterpret_cast<std::uint8_t*>(buf), size);
+        }
+        if (got != node.size())
+            throw Error(pack.pak->name() + ": " + node.entry->path + ": decoded " +
+                        std::to_string(got) + " bytes, the file table says " +
+                        std::to_string(node.size()));
+        return long(got);
+    } catch (const std::exception& e) {
+        logOnce(node, e.what());
+        return -EIO;
+    }
+}
+
 long Filesystem::readFrom(OpenFile& of, char* buf, std::size_t size, std::int64_t offset) {
     if (offset < 0) return -EINVAL;
     const Node& node = *of.node;
@@ -275,8 +307,11 @@ long Filesystem::readWhole(OpenFile& of, char* buf, std::size_t size, std::uint6
     if (!of.whole) {
         const Pack& pack = tree_.packOf(node);
         auto data = cache_.getOrLoad(node.ino, [&] {
-            if (node.kind.load() == EntryKind::Gbx)
-                return archive::decodeGbxEntry(pack.pak, *node.entry);
+            if (node.kind.load() == EntryKind::Gbx) {
+                Bytes out = archive::decodeGbxEntry(pack.pak, *node.entry);
+                out.shrink_to_fit();  // the cache counts capacity
+                return out;
+            }
             // Plain entries decode from the start, so that zlib's checksum is checked
             // before any byte is handed out.
             archive::PlainEntryReader reader(pack.pak, *node.entry);

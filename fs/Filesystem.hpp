@@ -104,6 +104,7 @@ private:
     void fillStat(const Node& node, struct stat* st) const;
     EntryKind kindOf(const Node& node) const;  // may throw
     std::shared_ptr<archive::SeekIndex> seekIndexFor(const Node& node);
+    long readAllInto(const Node& node, char* buf, std::size_t size);
     long readFrom(OpenFile& of, char* buf, std::size_t size, std::int64_t offset);
     long readWhole(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset);
     long readStreaming(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset);

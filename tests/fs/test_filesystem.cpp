@@ -195,6 +195,24 @@ TEST_CASE("pakfs: reads without a handle give the same bytes, also interleaved",
     CHECK(f->readPath("/Test/root.txt", &c, 1, 1 << 30) == 0);
 }
 
+TEST_CASE("pakfs: a whole file read in one request without a handle is not kept", "[fs]") {
+    TestPack t = makeTestPack();
+    auto f = mountDirect(t);
+    std::vector<char> buf(1 << 20);
+    for (const auto& [path, data] : t.files) {
+        INFO(path);
+        long n = f->readPath("/Test/" + path, buf.data(), buf.size(), 0);
+        REQUIRE(n == long(data.size()));
+        CHECK(Bytes(buf.begin(), buf.begin() + n) == data);
+    }
+    CHECK(f->cacheStats().entries == 0);
+    // An entry the cache holds is served from it.
+    CHECK(readAll(*f, "/Test/Data/r1024.bin") == t.file("Data/r1024.bin"));
+    auto hits = f->cacheStats().hits;
+    REQUIRE(f->readPath("/Test/Data/r1024.bin", buf.data(), buf.size(), 0) == 1024);
+    CHECK(f->cacheStats().hits == hits + 1);
+}
+
 TEST_CASE("pakfs: every file reads back byte for byte, in pieces of many sizes", "[fs]") {
     TestPack t = makeTestPack(true);
     auto f = mountDirect(t);
@@ -400,9 +418,12 @@ TEST_CASE("pakfs: a damaged entry reads as EIO with one log line, never as wrong
         CHECK(f->read(fh, buf.data(), 10, 0) == -EIO);
         f->release(fh);
     }
-    std::vector<char> buf(4096);
-    for (int attempt = 0; attempt < 2; ++attempt)
+    // Without a handle: in pieces, and whole in one request.
+    std::vector<char> buf(200000);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        CHECK(f->readPath("/Test/Data/c100k.txt", buf.data(), 4096, 0) == -EIO);
         CHECK(f->readPath("/Test/Data/c100k.txt", buf.data(), buf.size(), 0) == -EIO);
+    }
     REQUIRE(log.size() == 1);
     CHECK(log[0].find("/Test/Data/c100k.txt") != std::string::npos);
     // The other entries are unaffected.
