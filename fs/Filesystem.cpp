@@ -39,6 +39,8 @@ struct Filesystem::OpenFile {
     std::unique_ptr<archive::PlainEntryReader> reader;
     Bytes recent;  // the bytes just before the reader's position
     std::uint64_t recentStart = 0;
+    // The offsets read without restarting the decoder; readPath picks states by them.
+    std::atomic<std::uint64_t> nearFrom{0}, nearTo{kRecentKeep};
 
     void appendRecent(const std::uint8_t* p, std::size_t n) {
         recent.insert(recent.end(), p, p + n);
@@ -221,32 +223,30 @@ long Filesystem::readPath(std::string_view path, char* buf, std::size_t size, st
         return readAllInto(*node, buf, size);
     std::shared_ptr<OpenFile> of;
     {
-        // A state of this file that is not in use, preferably one whose reader is just
-        // before `offset` (a sequential reader's next request).
+        // The state of this file that serves `offset` without restarting (a sequential
+        // reader's next request, also while the previous one is still being answered: it
+        // waits for it, as with one open file), else a new one.
         std::lock_guard lock(poolMutex_);
-        auto best = pool_.end();
         for (auto it = pool_.begin(); it != pool_.end(); ++it) {
-            if ((*it)->node != node) continue;
             const OpenFile& o = **it;
-            bool near = !o.reader || (std::uint64_t(offset) >= o.recentStart &&
-                                      std::uint64_t(offset) <= o.reader->position() + kRecentKeep);
-            if (best == pool_.end() || near) best = it;
-            if (near) break;
+            if (o.node == node && std::uint64_t(offset) >= o.nearFrom &&
+                std::uint64_t(offset) <= o.nearTo) {
+                of = *it;
+                std::rotate(pool_.begin(), it, it + 1);
+                break;
+            }
         }
-        if (best != pool_.end()) {
-            of = std::move(*best);
-            pool_.erase(best);
+        if (!of) {
+            of = std::make_shared<OpenFile>();
+            of->node = node;
+            pool_.insert(pool_.begin(), of);
+            if (pool_.size() > kPoolStates) pool_.pop_back();  // kept alive while in use
         }
-    }
-    if (!of) {
-        of = std::make_shared<OpenFile>();
-        of->node = node;
     }
     long n = readFrom(*of, buf, size, offset);
-    if (!of->failed) {
+    if (n < 0) {
         std::lock_guard lock(poolMutex_);
-        pool_.insert(pool_.begin(), std::move(of));
-        if (pool_.size() > kPoolStates) pool_.pop_back();
+        std::erase(pool_, of);
     }
     return n;
 }
@@ -290,9 +290,16 @@ long Filesystem::readFrom(OpenFile& of, char* buf, std::size_t size, std::int64_
     std::lock_guard lock(of.mutex);
     if (of.failed) return -EIO;
     try {
-        if (kindOf(node) == EntryKind::Gbx || node.size() <= options_.wholeEntryLimit)
-            return readWhole(of, buf, size, std::uint64_t(offset));
-        return readStreaming(of, buf, size, std::uint64_t(offset));
+        if (kindOf(node) == EntryKind::Gbx || node.size() <= options_.wholeEntryLimit) {
+            long n = readWhole(of, buf, size, std::uint64_t(offset));
+            of.nearFrom = 0;
+            of.nearTo = ~std::uint64_t(0);
+            return n;
+        }
+        long n = readStreaming(of, buf, size, std::uint64_t(offset));
+        of.nearFrom = of.recentStart;
+        of.nearTo = of.reader->position() + kRecentKeep;
+        return n;
     } catch (const std::exception& e) {
         // The decoder's state is unknown after an error: this handle stays failed.
         of.failed = true;
