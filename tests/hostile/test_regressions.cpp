@@ -111,7 +111,12 @@ TEST_CASE("regression: deep folder chains cannot make the paths take gigabytes",
     // header, but the full paths of all folders would take 3 GiB (and as much time to build).
     ScratchDir dir;
     PakModel m;
-    for (int i = 0; i < 8000; ++i) m.folders.push_back({i - 1, std::string(100, 'f') + "\\"});
+    const std::string name = std::string(100, 'f') + "\\";
+    m.folders.resize(8000);
+    for (int i = 0; i < 8000; ++i) {
+        m.folders[std::size_t(i)].parent = i - 1;
+        m.folders[std::size_t(i)].name = name;
+    }
     m.rows.push_back({7999, "leaf.txt", 0, 0, 0, 0, 0, 0});
     m.tail = Bytes(8, 0);
     Outcome o = runCase(dir / "case", "deep chain", m.build(generatedKey()), generatedKey());
