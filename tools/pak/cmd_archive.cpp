@@ -320,7 +320,8 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         auto keys = std::make_shared<KeyOptions>();
         auto pakPath = std::make_shared<std::string>();
         auto refs = std::make_shared<bool>(false);
-        cmd->add_option("PAK", *pakPath, "The .pak file (with --refs: the Packs folder)")->required();
+        cmd->add_option("PAK", *pakPath, "The .pak file (with --refs: the Packs folder)")
+            ->required();
         cmd->add_flag("--refs", *refs,
                       "Check references across the drives of a Packs folder: broken ones, "
                       "unreadable files and files hidden by another pack");
