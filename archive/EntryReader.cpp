@@ -188,14 +188,8 @@ std::size_t PlainEntryReader::inflateSome(std::uint8_t* dst, std::size_t n) {
             throw TruncatedError(where() + ": compressed data ends at " +
                                  std::to_string(produced_) + " of " +
                                  std::to_string(entry_.uncompressedSize) + " bytes");
-        if (chunkLeft() == 0) decryptMore();
-        // Only the compressed bytes feed zlib: the padding after them is not part of the stream.
-        std::uint64_t consumedBefore = nextPlainOffset();
-        std::uint64_t zlibLeft =
-            entry_.compressedSize > consumedBefore ? entry_.compressedSize - consumedBefore : 0;
-        std::size_t avail = std::size_t(std::min<std::uint64_t>(chunkLeft(), zlibLeft));
-        z_->next_in = chunkAt();
-        z_->avail_in = unsigned(avail);
+        std::uint64_t zlibLeft = 0;
+        std::size_t avail = feedZlib(zlibLeft);
         z_->next_out = dst + done;
         z_->avail_out = unsigned(std::min<std::size_t>(n - done, 1u << 30));
         int rc = inflate(z_, flush);
@@ -222,6 +216,17 @@ std::size_t PlainEntryReader::inflateSome(std::uint8_t* dst, std::size_t n) {
     return done;
 }
 
+std::size_t PlainEntryReader::feedZlib(std::uint64_t& zlibLeft) {
+    if (chunkLeft() == 0) decryptMore();
+    // Only the compressed bytes feed zlib: the padding after them is not part of the stream.
+    std::uint64_t consumedBefore = nextPlainOffset();
+    zlibLeft = entry_.compressedSize > consumedBefore ? entry_.compressedSize - consumedBefore : 0;
+    std::size_t avail = std::size_t(std::min<std::uint64_t>(chunkLeft(), zlibLeft));
+    z_->next_in = chunkAt();
+    z_->avail_in = unsigned(avail);
+    return avail;
+}
+
 void PlainEntryReader::checkTrailer() {
     // Runs the stream past the last byte the file table asks for, so that zlib checks its
     // Adler-32 trailer: a damaged entry then fails instead of handing out wrong bytes. Streams
@@ -229,13 +234,8 @@ void PlainEntryReader::checkTrailer() {
     std::uint8_t scratch[4096];
     std::uint64_t extra = 0;
     while (!zlibEnded_ && extra < 64 * 1024) {
-        if (chunkLeft() == 0) decryptMore();
-        std::uint64_t consumedBefore = nextPlainOffset();
-        std::uint64_t zlibLeft =
-            entry_.compressedSize > consumedBefore ? entry_.compressedSize - consumedBefore : 0;
-        std::size_t avail = std::size_t(std::min<std::uint64_t>(chunkLeft(), zlibLeft));
-        z_->next_in = chunkAt();
-        z_->avail_in = unsigned(avail);
+        std::uint64_t zlibLeft = 0;
+        std::size_t avail = feedZlib(zlibLeft);
         z_->next_out = scratch;
         z_->avail_out = sizeof scratch;
         int rc = inflate(z_, Z_NO_FLUSH);

@@ -46,6 +46,9 @@ private:
     void checkTrailer();
     // Offset in the entry's plaintext (the compressed stream) of the next byte to hand on.
     std::uint64_t nextPlainOffset() const;
+    // Hands zlib the compressed bytes left in the current chunk (decrypting the next chunk when
+    // it is used up); returns how many, and sets zlibLeft to the compressed bytes not yet read.
+    std::size_t feedZlib(std::uint64_t& zlibLeft);
     std::size_t chunkLeft() const { return chunkLen_ - chunkPos_; }
     std::uint8_t* chunkAt() { return buf_.get() + 8 + chunkPos_; }
     std::string where() const;
