@@ -4,23 +4,11 @@
 // limits instead of the remaining-size checks.
 #include "fuzz/FuzzUtil.hpp"
 #include "gbx/Header.hpp"
+#include "tests/hostile/Generators.hpp"
 
 using namespace pakfs;
 
-namespace {
-
-class BlindSource final : public gbx::ByteSource {
-public:
-    explicit BlindSource(ByteSpan data) : mem_(data) {}
-    void read(std::span<std::uint8_t> dst) override { mem_.read(dst); }
-    std::uint64_t position() const override { return mem_.position(); }
-    std::optional<std::uint64_t> remaining() const override { return std::nullopt; }
-
-private:
-    gbx::MemorySource mem_;
-};
-
-}  // namespace
+using pakfs::hostile::BlindSource;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 1) return 0;

@@ -18,9 +18,22 @@
 #include "archive/PakIndex.hpp"
 #include "archive/PakWriter.hpp"
 #include "archive/Streams.hpp"
+#include "gbx/ByteSource.hpp"
 #include "gbx/GbxBuilder.hpp"
 
 namespace pakfs::hostile {
+
+// A source that cannot tell how much is left, as a pipe: readers must not rely on remaining().
+class BlindSource final : public gbx::ByteSource {
+public:
+    explicit BlindSource(ByteSpan data) : mem_(data) {}
+    void read(std::span<std::uint8_t> dst) override { mem_.read(dst); }
+    std::uint64_t position() const override { return mem_.position(); }
+    std::optional<std::uint64_t> remaining() const override { return std::nullopt; }
+
+private:
+    gbx::MemorySource mem_;
+};
 
 inline constexpr std::uint32_t kHeaderCryptStart = 0x14;
 

@@ -17,18 +17,6 @@ using namespace pakfs::hostile;
 
 namespace {
 
-// A source that cannot tell how much is left, as a pipe.
-class BlindSource final : public gbx::ByteSource {
-public:
-    explicit BlindSource(ByteSpan data) : mem_(data) {}
-    void read(std::span<std::uint8_t> dst) override { mem_.read(dst); }
-    std::uint64_t position() const override { return mem_.position(); }
-    std::optional<std::uint64_t> remaining() const override { return std::nullopt; }
-
-private:
-    gbx::MemorySource mem_;
-};
-
 // Runs fn under the per-case allocation limit; it must end in an Error.
 template <typename Fn>
 void expectErrorWithinLimits(Fn fn) {
