@@ -1,19 +1,18 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets in build-fuzz/ (clang, ASan and UBSan) and runs each for
-# SECONDS (default 20) on a seed corpus made by the test generators. Corpora grow in
-# build-fuzz/corpus/<target>/; crashing inputs land in build-fuzz/findings/<target>/.
+# Runs each libFuzzer target for SECONDS (default 20) on a seed corpus made by the test
+# generators. Builds them first in build-sanitize/ (clang, ASan, UBSan; see scripts/build.sh),
+# unless FUZZ_NO_BUILD=1 says they are built. Corpora grow in build-sanitize/corpus/<target>/;
+# crashing inputs land in build-sanitize/findings/<target>/.
 # Exit code 1 if any target found a crash, leak, timeout or out-of-memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET="${1:-20}"
-JOBS="${FUZZ_BUILD_JOBS:-2}"
-BUILD=build-fuzz
+BUILD=build-sanitize
 TARGETS=(pak_header metadata packlist gbx_header gbx_body gbx_entry)
 
-cmake -S . -B "$BUILD" -DPAKFS_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-  -DPAKFS_BUILD_TESTS=OFF -DPAKFS_BUILD_FUSE=OFF >/dev/null
-cmake --build "$BUILD" -j"$JOBS" --target fuzz_make_seeds "${TARGETS[@]/#/fuzz_}"
+if [ -z "${FUZZ_NO_BUILD:-}" ]; then
+  BUILD_TARGETS="fuzz_make_seeds ${TARGETS[*]/#/fuzz_}" scripts/build.sh --sanitize
+fi
 
 rm -rf "$BUILD/seeds"
 "$BUILD/fuzz/fuzz_make_seeds" "$BUILD/seeds"
