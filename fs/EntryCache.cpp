@@ -55,6 +55,36 @@ EntryCache::Data EntryCache::find(std::uint64_t key) {
     return it->second.value.get();
 }
 
+bool EntryCache::contains(std::uint64_t key) const {
+    std::lock_guard lock(mutex_);
+    return slots_.count(key) != 0;
+}
+
+EntryCache::Data EntryCache::take(std::uint64_t key) {
+    std::shared_future<Data> value;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = slots_.find(key);
+        if (it == slots_.end()) return nullptr;
+        ++stats_.hits;
+        value = it->second.value;
+    }
+    Data data;
+    try {
+        data = value.get();
+    } catch (...) {
+        return nullptr;  // the caller decodes again and reports the error itself
+    }
+    std::lock_guard lock(mutex_);
+    auto it = slots_.find(key);
+    if (it != slots_.end() && it->second.ready) {
+        stats_.bytes -= it->second.size;
+        lru_.erase(it->second.lru);
+        slots_.erase(it);
+    }
+    return data;
+}
+
 void EntryCache::evictLocked() {
     while (stats_.bytes > capacity_ && !lru_.empty()) {
         std::uint64_t victim = lru_.back();

@@ -27,6 +27,11 @@ public:
     Data getOrLoad(std::uint64_t key, const std::function<Bytes()>& load);
     // The cached bytes for `key` if they are there and decoded; nullptr otherwise.
     Data find(std::uint64_t key);
+    // True when `key` is cached or being decoded.
+    bool contains(std::uint64_t key) const;
+    // The bytes for `key`, dropped from the cache: for bytes decoded ahead to be read once.
+    // Waits for a decode in progress; nullptr when absent or when that decode failed.
+    Data take(std::uint64_t key);
 
     // What an entry takes beyond its bytes (slot, list node, shared state), counted with it.
     static constexpr std::uint64_t kEntryOverhead = 256;

@@ -212,6 +212,7 @@ long Filesystem::read(std::uint64_t fh, char* buf, std::size_t size, std::int64_
         if (it == handles_.end()) return -EBADF;
         of = it->second;
     }
+    if (offset == 0) readAhead(*of->node);
     return readFrom(*of, buf, size, offset);
 }
 
@@ -219,6 +220,7 @@ long Filesystem::readPath(std::string_view path, char* buf, std::size_t size, st
     const Node* node = tree_.find(path);
     if (!node) return -ENOENT;
     if (node->dir) return -EISDIR;
+    if (offset == 0) readAhead(*node);
     if (offset == 0 && size >= node->size() && node->size() > 0)
         return readAllInto(*node, buf, size);
     std::shared_ptr<OpenFile> of;
@@ -254,7 +256,8 @@ long Filesystem::readPath(std::string_view path, char* buf, std::size_t size, st
 long Filesystem::readAllInto(const Node& node, char* buf, std::size_t size) {
     // Most small files come in one request. Decoded straight into the reply and not kept:
     // the kernel keeps the pages, a second copy here would only take memory.
-    if (auto cached = cache_.find(node.ino)) {
+    unqueueReadAhead(node);
+    if (auto cached = cache_.take(node.ino); cached && cached->size() == node.size()) {
         std::memcpy(buf, cached->data(), cached->size());
         return long(cached->size());
     }
@@ -312,28 +315,94 @@ long Filesystem::readFrom(OpenFile& of, char* buf, std::size_t size, std::int64_
 long Filesystem::readWhole(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset) {
     const Node& node = *of.node;
     if (!of.whole) {
-        const Pack& pack = tree_.packOf(node);
-        auto data = cache_.getOrLoad(node.ino, [&] {
-            if (node.kind.load() == EntryKind::Gbx) {
-                Bytes out = archive::decodeGbxEntry(pack.pak, *node.entry);
-                out.shrink_to_fit();  // the cache counts capacity
-                return out;
-            }
-            // Plain entries decode from the start, so that zlib's checksum is checked
-            // before any byte is handed out.
-            archive::PlainEntryReader reader(pack.pak, *node.entry);
-            Bytes out(node.size());
-            out.resize(reader.read(out.data(), out.size()));
-            return out;
-        });
-        if (data->size() != node.size())
-            throw Error(pack.pak->name() + ": " + node.entry->path + ": decoded " +
-                        std::to_string(data->size()) + " bytes, the file table says " +
-                        std::to_string(node.size()));
-        of.whole = std::move(data);
+        unqueueReadAhead(node);
+        of.whole = cache_.getOrLoad(node.ino, [&] { return decodeWhole(node); });
     }
     std::memcpy(buf, of.whole->data() + offset, size);
     return long(size);
+}
+
+Bytes Filesystem::decodeWhole(const Node& node) const {
+    const Pack& pack = tree_.packOf(node);
+    Bytes out;
+    if (kindOf(node) == EntryKind::Gbx) {
+        out = archive::decodeGbxEntry(pack.pak, *node.entry);
+        out.shrink_to_fit();  // the cache counts capacity
+    } else {
+        // Plain entries decode from the start, so that zlib's checksum is checked before any
+        // byte is handed out.
+        archive::PlainEntryReader reader(pack.pak, *node.entry);
+        out.resize(node.size());
+        out.resize(reader.read(out.data(), out.size()));
+    }
+    if (out.size() != node.size())
+        throw Error(pack.pak->name() + ": " + node.entry->path + ": decoded " +
+                    std::to_string(out.size()) + " bytes, the file table says " +
+                    std::to_string(node.size()));
+    return out;
+}
+
+void Filesystem::readAhead(const Node& node) {
+    if (options_.readAheadFiles == 0 || !node.parent || node.dir) return;
+    auto siblings = node.parent->children;
+    auto it = std::lower_bound(siblings.begin(), siblings.end(), node.name,
+                               [](const Node* n, std::string_view name) { return n->name < name; });
+    if (it == siblings.end() || *it != &node) return;
+    std::size_t files = 0, looked = 0;
+    std::uint64_t bytes = 0;
+    std::lock_guard lock(aheadMutex_);
+    // Looking is bounded too: a folder of folders has nothing to read ahead.
+    for (++it; it != siblings.end() && files < options_.readAheadFiles &&
+               looked < 4 * options_.readAheadFiles;
+         ++it, ++looked) {
+        const Node& next = **it;
+        if (next.dir || next.size() == 0 || next.size() > options_.wholeEntryLimit) continue;
+        bytes += next.size();
+        if (bytes > options_.readAheadBytes) break;
+        ++files;
+        if (aheadWaiting_.count(next.ino) || cache_.contains(next.ino)) continue;
+        aheadQueue_.push_back(&next);
+        aheadWaiting_.insert(next.ino);
+    }
+    // Files queued long ago were read or skipped by now: the queue stays short.
+    while (aheadQueue_.size() > 4 * options_.readAheadFiles) {
+        aheadWaiting_.erase(aheadQueue_.front()->ino);
+        aheadQueue_.pop_front();
+    }
+    if (!aheadWorker_.joinable())
+        aheadWorker_ = std::jthread([this](std::stop_token stop) { readAheadLoop(stop); });
+    aheadChanged_.notify_all();
+}
+
+void Filesystem::unqueueReadAhead(const Node& node) {
+    if (options_.readAheadFiles == 0) return;
+    std::lock_guard lock(aheadMutex_);
+    aheadWaiting_.erase(node.ino);  // the worker skips it
+}
+
+void Filesystem::readAheadLoop(std::stop_token stop) {
+    std::unique_lock lock(aheadMutex_);
+    for (;;) {
+        if (!aheadChanged_.wait(lock, stop, [&] { return !aheadQueue_.empty(); })) return;
+        const Node* node = aheadQueue_.front();
+        aheadQueue_.pop_front();
+        if (!aheadWaiting_.erase(node->ino)) continue;  // read meanwhile
+        aheadBusy_ = true;
+        lock.unlock();
+        try {
+            cache_.getOrLoad(node->ino, [&] { return decodeWhole(*node); });
+        } catch (const std::exception&) {
+            // Nothing is cached; the reader decodes the file again and reports the error.
+        }
+        lock.lock();
+        aheadBusy_ = false;
+        aheadChanged_.notify_all();
+    }
+}
+
+void Filesystem::settleReadAhead() {
+    std::unique_lock lock(aheadMutex_);
+    aheadChanged_.wait(lock, [&] { return aheadQueue_.empty() && !aheadBusy_; });
 }
 
 long Filesystem::readStreaming(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset) {

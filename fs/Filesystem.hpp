@@ -9,14 +9,18 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "archive/SeekPoints.hpp"
 #include "fs/Drives.hpp"
@@ -42,6 +46,12 @@ struct Options {
     std::uint64_t seekSpan = 1ull << 20;
     std::size_t seekPointsPerEntry = 128;
     std::size_t seekIndexedEntries = 8;
+    // Reading a file from its start has a worker thread decode the small files after it in
+    // its folder, so that a folder copied file by file finds them decoded: decoding runs
+    // beside the kernel's round trips instead of between them. At most this many files and
+    // bytes ahead; 0 files turns it off.
+    std::size_t readAheadFiles = 16;
+    std::uint64_t readAheadBytes = 4ull << 20;
     uid_t uid = 0;
     gid_t gid = 0;
     // One line per problem (undecodable entry); called from any thread.
@@ -98,6 +108,8 @@ public:
     std::size_t openFiles() const;
     // Seek points held now, over all entries.
     std::size_t seekPoints() const;
+    // Waits until the read-ahead worker has nothing left to do (for tests).
+    void settleReadAhead();
 
 private:
     struct OpenFile;
@@ -105,6 +117,13 @@ private:
     EntryKind kindOf(const Node& node) const;  // may throw
     std::shared_ptr<archive::SeekIndex> seekIndexFor(const Node& node);
     long readAllInto(const Node& node, char* buf, std::size_t size);
+    // The whole decoded file, checked against the file table's size.
+    Bytes decodeWhole(const Node& node) const;
+    // Queues the small files after `node` in its folder for the read-ahead worker.
+    void readAhead(const Node& node);
+    void readAheadLoop(std::stop_token stop);
+    // Takes `node` off the read-ahead queue if it is still waiting there.
+    void unqueueReadAhead(const Node& node);
     long readFrom(OpenFile& of, char* buf, std::size_t size, std::int64_t offset);
     long readWhole(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset);
     long readStreaming(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset);
@@ -133,6 +152,16 @@ private:
                                                 std::list<std::uint64_t>::iterator>>
         seekIndexes_;
     std::list<std::uint64_t> seekLru_;  // most recently used first
+
+    std::mutex aheadMutex_;
+    std::condition_variable_any aheadChanged_;
+    std::deque<const Node*> aheadQueue_;
+    std::unordered_set<std::uint64_t> aheadWaiting_;  // inos in the queue not yet taken off
+    bool aheadBusy_ = false;
+    // One thread: the reads it serves come one after another from a single reader, whose
+    // round trips through the kernel need the other core. Started on first use (not before a
+    // mount daemonizes); last, so it stops first.
+    std::jthread aheadWorker_;
 };
 
 }  // namespace pakfs::fs

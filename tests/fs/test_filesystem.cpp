@@ -197,7 +197,9 @@ TEST_CASE("pakfs: reads without a handle give the same bytes, also interleaved",
 
 TEST_CASE("pakfs: a whole file read in one request without a handle is not kept", "[fs]") {
     TestPack t = makeTestPack();
-    auto f = mountDirect(t);
+    fs::Options options;
+    options.readAheadFiles = 0;  // the cache holds only what the reads put there
+    auto f = mountDirect(t, options);
     std::vector<char> buf(1 << 20);
     for (const auto& [path, data] : t.files) {
         INFO(path);
@@ -494,6 +496,104 @@ TEST_CASE("pakfs: a bad zlib checksum gives EIO, before any byte for whole entri
     CHECK(readAll(*f, "/Test/Data/r1024.bin") == t.file("Data/r1024.bin"));
 }
 
+TEST_CASE("pakfs: reading a file from its start decodes the small files after it ahead", "[fs]") {
+    TestPack t = makeTestPack();
+    fs::Options options;
+    options.readAheadFiles = 2;
+    auto f = mountDirect(t, options);
+    std::vector<char> buf(1 << 20);
+    auto readWhole = [&](const std::string& path) {
+        long n = f->readPath("/Test/" + path, buf.data(), buf.size(), 0);
+        REQUIRE(n >= 0);
+        return Bytes(buf.begin(), buf.begin() + n);
+    };
+    // Data holds Deep/, c100k.txt, r1024.bin, r255.bin and r256.bin, in name order.
+    CHECK(readWhole("Data/c100k.txt") == t.file("Data/c100k.txt"));
+    f->settleReadAhead();
+    auto stats = f->cacheStats();
+    CHECK(stats.entries == 2);  // r1024.bin and r255.bin, decoded by the worker
+    CHECK(stats.misses == 2);
+    CHECK(stats.hits == 0);
+    // The next read takes its file from the cache, which lets it go (the kernel keeps pages).
+    CHECK(readWhole("Data/r1024.bin") == t.file("Data/r1024.bin"));
+    f->settleReadAhead();
+    stats = f->cacheStats();
+    CHECK(stats.hits == 1);
+    CHECK(stats.misses == 3);   // r256.bin joined
+    CHECK(stats.entries == 2);  // r255.bin and r256.bin
+    CHECK(readWhole("Data/r255.bin") == t.file("Data/r255.bin"));
+    CHECK(readWhole("Data/r256.bin") == t.file("Data/r256.bin"));
+    f->settleReadAhead();
+    stats = f->cacheStats();
+    CHECK(stats.hits == 3);
+    CHECK(stats.misses == 3);
+    CHECK(stats.entries == 0);
+    CHECK(stats.bytes == 0);
+    // Read in pieces through a handle, the file stays cached for the next piece.
+    CHECK(readAll(*f, "/Test/Text/empty.txt").empty());
+    f->settleReadAhead();
+    CHECK(f->cacheStats().entries == 2);  // one.txt and readme.txt
+    CHECK(readAll(*f, "/Test/Text/one.txt", 1) == t.file("Text/one.txt"));
+    CHECK(readAll(*f, "/Test/Text/readme.txt", 7) == t.file("Text/readme.txt"));
+    f->settleReadAhead();
+    CHECK(f->cacheStats().misses == 5);
+    CHECK(f->cacheStats().hits == 5);  // one lookup per open file
+}
+
+TEST_CASE("pakfs: read-ahead stops at its byte limit, at folders' ends, and when off", "[fs]") {
+    TestPack t = makeTestPack();
+    std::vector<char> buf(1 << 20);
+    {
+        fs::Options options;
+        options.readAheadBytes = 1024 + 255;  // r1024.bin and r255.bin; r256.bin would pass it
+        auto f = mountDirect(t, options);
+        REQUIRE(f->readPath("/Test/Data/c100k.txt", buf.data(), buf.size(), 0) > 0);
+        f->settleReadAhead();
+        CHECK(f->cacheStats().entries == 2);
+        // The last file of a folder has nothing after it.
+        REQUIRE(f->readPath("/Test/Data/r256.bin", buf.data(), buf.size(), 0) == 256);
+        REQUIRE(f->readPath("/Test/root.txt", buf.data(), buf.size(), 0) == 3000);
+        f->settleReadAhead();
+        CHECK(f->cacheStats().misses == 2);
+    }
+    {
+        fs::Options options;
+        options.readAheadFiles = 0;
+        auto f = mountDirect(t, options);
+        REQUIRE(f->readPath("/Test/Data/c100k.txt", buf.data(), buf.size(), 0) > 0);
+        f->settleReadAhead();
+        CHECK(f->cacheStats().entries == 0);
+        CHECK(f->cacheStats().misses == 0);
+    }
+}
+
+TEST_CASE("pakfs: a file that fails to decode ahead gives EIO and one log line when read", "[fs]") {
+    auto files = smallFiles();
+    files["Data/c2000.txt"] = compressibleText(2000, 10);
+    TestPack t = makeTestPack(files);
+    std::uint64_t size = 0;
+    {
+        auto pak = archive::PakIndex::open(t.pak, kTestKey);
+        for (const auto& e : pak->entries())
+            if (e.path == "Data/c2000.txt") size = e.compressedSize;
+    }
+    REQUIRE(size > 0);
+    changePlainByte(t, "Data/c2000.txt", size - 1);  // its Adler-32
+    std::vector<std::string> log;
+    auto f = mountDirect(t, {}, &log);
+    std::vector<char> buf(1 << 20);
+    REQUIRE(f->readPath("/Test/Data/c100k.txt", buf.data(), buf.size(), 0) > 0);
+    f->settleReadAhead();
+    CHECK(log.empty());  // the worker says nothing: the file may never be read
+    auto stats = f->cacheStats();
+    CHECK(stats.entries == 3);  // r1024.bin, r255.bin, r256.bin
+    CHECK(f->readPath("/Test/Data/c2000.txt", buf.data(), buf.size(), 0) == -EIO);
+    REQUIRE(log.size() == 1);
+    CHECK(log[0].find("/Test/Data/c2000.txt") != std::string::npos);
+    CHECK(f->readPath("/Test/Data/r1024.bin", buf.data(), buf.size(), 0) == 1024);
+    CHECK(Bytes(buf.begin(), buf.begin() + 1024) == t.file("Data/r1024.bin"));
+}
+
 TEST_CASE("pakfs: icase makes lookups case-insensitive and keeps names distinct", "[fs]") {
     auto files = smallFiles();
     files["Text/README.txt"] = Bytes{'u', 'p'};
@@ -552,7 +652,9 @@ TEST_CASE("pakfs: the whole-entry cache stays within its bounds", "[fs]") {
 
 TEST_CASE("pakfs: cache hits serve repeated reads without decoding again", "[fs]") {
     TestPack t = makeTestPack();
-    auto f = mountDirect(t);
+    fs::Options options;
+    options.readAheadFiles = 0;  // only r1024.bin is decoded
+    auto f = mountDirect(t, options);
     for (int i = 0; i < 5; ++i)
         CHECK(readAll(*f, "/Test/Data/r1024.bin") == t.file("Data/r1024.bin"));
     auto stats = f->cacheStats();

@@ -35,6 +35,8 @@ const char* const kUsage =
     "                           each pak)\n"
     "    -o cache_size=SIZE     memory for whole decoded files (small files, gbx files);\n"
     "                           bytes, or with a K, M or G suffix (default 64M)\n"
+    "    -o read_ahead=N        reading a file from its start decodes up to N small files\n"
+    "                           after it in its folder on another thread (default 16; 0 off)\n"
     "    -o icase               case-insensitive lookups, as the game does\n"
     "    -o drives              the game's view instead of one folder per pack: /Resource\n"
     "                           (Resource.pak) and /Game (every other pack merged in\n"
@@ -108,6 +110,12 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
                     "-o cache_size= takes a size such as 67108864, 64M or 1G, got \"" +
                     opt.substr(11) + "\"");
             cl.fsOptions.cacheBytes = size;
+        } else if (opt.rfind("read_ahead=", 0) == 0) {
+            std::string n = opt.substr(11);
+            if (n.empty() || n.size() > 4 || n.find_first_not_of("0123456789") != std::string::npos)
+                throw pakfs::Error("-o read_ahead= takes a number of files from 0 to 9999, got \"" +
+                                   n + "\"");
+            cl.fsOptions.readAheadFiles = std::stoul(n);
         } else {
             if (opt == "debug") cl.foreground = true;
             rest += (rest.empty() ? "" : ",") + opt;
