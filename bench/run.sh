@@ -155,8 +155,10 @@ if [ -x "$PAKFS" ] && [ -c /dev/fuse ] && command -v fusermount3 > /dev/null; th
         fusermount3 -u "$MNT"
         while kill -0 "$PID" 2> /dev/null; do sleep 0.05; done
     }
-    mountpak() {  # pak ready-path -> sets MOUNT_mount_s, MOUNT_pid
-        load MOUNT "$PB" mount "$MNT/$2" -- "$PAKFS" -f --key "$KEY" "$1" "$MNT"
+    mountpak() {  # pak ready-path [pakfs options...] -> sets MOUNT_mount_s, MOUNT_pid
+        local pak=$1 ready=$2
+        shift 2
+        load MOUNT "$PB" mount "$MNT/$ready" -- "$PAKFS" -f "$@" --key "$KEY" "$pak" "$MNT"
         PID=$MOUNT_pid
     }
     hwm() { awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$PID/status"; }
@@ -181,6 +183,11 @@ if [ -x "$PAKFS" ] && [ -c /dev/fuse ] && command -v fusermount3 > /dev/null; th
     R=$(calc "$X_CAT / $X_M_1")
     row "cat every file of many.pak through the mount" "$X_CAT MB/s" "$R of pak extract -j 1" ">= 0.8: $(verdict "$R >= 0.8")"
     row "pakfs peak RSS after reading every file" "$RSS_CAT MiB" "" ""
+    mountpak "$MANY" many -o read_ahead=0
+    T_CAT0=$(timed sh -c "find '$MNT/many' -type f -print0 | xargs -0 cat")
+    unmount
+    X_CAT0=$(calc "$M_out_bytes / $T_CAT0 / 1e6" 1)
+    row "the same without read-ahead (-o read_ahead=0)" "$X_CAT0 MB/s" "$(calc "$X_CAT0 / $X_M_1") of pak extract -j 1" ""
     mountpak "$BIG" big
     T_CATB=$(timed sh -c "cat '$MNT'/big/Media/*")
     unmount
