@@ -233,8 +233,11 @@ void registerMedia(ChunkRegistry& reg) {
         r.skip(std::uint64_t(numKeys) * 4);
         std::uint32_t keys2 = r.count(0);
         std::uint32_t points = r.u32();
-        std::uint64_t positions = std::uint64_t(keys2) * points * 12;
-        r.skip(positions);
+        // keys2 * points * 12 can pass 2^64; no file holds more than 2^64 bytes anyway.
+        if (points != 0 && keys2 > ~std::uint64_t(0) / 12 / points)
+            r.fail("triangle positions: " + std::to_string(keys2) + " keys of " +
+                   std::to_string(points) + " points do not fit in any file");
+        r.skip(std::uint64_t(keys2) * points * 12);
         r.skipArray(16);  // point colors and opacity
         r.skipArray(12);  // triangles
         r.skip(28);

@@ -561,6 +561,30 @@ TEST_CASE("seed-documented chunks read exactly their bytes", "[gbx][chunks]") {
     }
 }
 
+TEST_CASE("chunk 03029001: counts whose product wraps around 2^64 are refused", "[gbx][chunks]") {
+    GbxBuilder b;
+    b.classId = 0x03029000;
+    b.numNodes = 10;
+    b.format = "BUUR";
+    BodyWriter w;
+    w.chunk(0x03029001);
+    w.u32(0);         // keys
+    w.u32(1u << 31);  // keys of positions
+    w.u32(1u << 31);  // points: 2^31 * 2^31 * 12 bytes is 0 modulo 2^64
+    w.u32(0);         // point colors
+    w.u32(0);         // triangles
+    w.zeros(28);
+    w.endNode();
+    b.body = w.bytes();
+    Bytes file = b.build();
+    MemorySource src(file);
+    GbxFile f = readGbxPartial(src);
+    CHECK_FALSE(f.nodesComplete);
+    REQUIRE(f.failure);
+    CHECK(f.failure->message.find("triangle positions: 2147483648 keys of 2147483648 points do "
+                                  "not fit in any file") != std::string::npos);
+}
+
 TEST_CASE("header chunk readers on real fixture headers", "[gbx][chunks]") {
     // Covered by the fixture test through decodeHeaderChunks; here a synthetic TMF map header.
     BodyWriter desc;
