@@ -21,6 +21,55 @@ Bytes prefixed(std::initializer_list<std::uint8_t> head, ByteSpan rest) {
     return out;
 }
 
+// A version 6+ pack's public header after the magic, with the fuzz target's version byte in
+// front: every field the reader knows for `version`, and one included pack.
+Bytes packGbxHeaderSeed(std::uint32_t version) {
+    Bytes out{std::uint8_t(version - 6)};
+    ByteWriter w(out);
+    auto author = [&] {
+        w.u32(0);
+        for (const char* s : {"login", "Nick", "World|Europe", ""}) w.string(s);
+    };
+    w.bytes(Bytes(32, 0xC5));  // contents checksum
+    w.u32(1);                  // decrypt flags
+    if (version < 9) {
+        if (version >= 7) {
+            author();
+            w.string("comment");
+            w.bytes(Bytes(16, 0));
+            if (version >= 8) {
+                w.string("build");
+                w.string("http://author");
+            }
+        }
+        return out;
+    }
+    if (version >= 15) w.u32(0x10000);
+    author();
+    w.string("manialink");
+    if (version >= 13) w.string("http://download");
+    w.u64(0x01D0000000000000);
+    w.string("comment");
+    if (version >= 12) {
+        w.string("<xml/>");
+        w.string("TMStadium");
+    }
+    w.string("Skins");
+    w.string("build");
+    w.bytes(Bytes(16, 0));
+    if (version >= 10) {
+        w.u32(1);
+        w.bytes(Bytes(32, 0x5C));
+        w.string("Included.Pack.Gbx");
+        author();
+        w.string("manialink");
+        w.u64(0);
+        w.string("Included.Pack.Gbx");
+        if (version >= 11) w.u32(1);
+    }
+    return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -74,6 +123,8 @@ int main(int argc, char** argv) {
     header.version = 3;
     header.format = "BUU";
     seed(out / "gbx_header", "v3", prefixed({1}, header.buildHeader()));
+    for (std::uint32_t v : {6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 15u, 18u})
+        seed(out / "pack_gbx_header", "v" + std::to_string(v), packGbxHeaderSeed(v));
     fs::remove_all(work);
     return 0;
 }
