@@ -22,13 +22,18 @@ inline archive::PakKey fuzzKey() {
     return k;
 }
 
-// A file in /dev/shm (or /tmp) rewritten for every input, for APIs that open a path.
+// A file in /dev/shm (or /tmp) rewritten for every input, for APIs that open a path; removed
+// at exit (libFuzzer ends with exit()).
 inline const std::string& scratchPath() {
-    static const std::string path = [] {
+    // Never destroyed: the exit handler still needs it after static destructors ran.
+    static const std::string* path = [] {
         const char* dir = ::access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-        return std::string(dir) + "/pakfs-fuzz-" + std::to_string(::getpid()) + ".pak";
+        auto* p = new std::string(std::string(dir) + "/pakfs-fuzz-" +
+                                  std::to_string(::getpid()) + ".pak");
+        std::atexit([] { ::unlink(scratchPath().c_str()); });
+        return p;
     }();
-    return path;
+    return *path;
 }
 
 inline void writeScratch(ByteSpan data) {
