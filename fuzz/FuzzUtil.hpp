@@ -28,8 +28,8 @@ inline const std::string& scratchPath() {
     // Never destroyed: the exit handler still needs it after static destructors ran.
     static const std::string* path = [] {
         const char* dir = ::access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-        auto* p = new std::string(std::string(dir) + "/pakfs-fuzz-" +
-                                  std::to_string(::getpid()) + ".pak");
+        auto* p = new std::string(std::string(dir) + "/pakfs-fuzz-" + std::to_string(::getpid()) +
+                                  ".pak");
         std::atexit([] { ::unlink(scratchPath().c_str()); });
         return p;
     }();
