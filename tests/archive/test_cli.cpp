@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "archive/PackList.hpp"
+#include "archive/PakIndex.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -113,6 +114,51 @@ TEST_CASE("cli: extract carries on past an undecodable gbx entry and exits 1", "
     CHECK(r.out.find("1 undecodable") != std::string::npos);
 }
 
+TEST_CASE("cli: info shows the header fields as text and as JSON", "[cli]") {
+    test::TempDir dir;
+    test::writeFile(dir / "src/Folder/a.txt", Bytes(1000, 'a'));
+    test::writeFile(dir / "src/b.bin", Bytes{1, 2, 3});
+    const fs::path pakPath = dir / "p.pak";
+    REQUIRE(run(kPak + " pack -q " + kKey + " " + q(dir / "src") + " " + q(pakPath)).code == 0);
+    archive::PakKey key{};
+    REQUIRE(parseHex(kKey.substr(6), key));
+    auto pak = archive::PakIndex::open(pakPath, key);
+    char iv[17], ivXor[17];
+    std::snprintf(iv, sizeof iv, "%016llx", (unsigned long long)pak->headerIv());
+    std::snprintf(ivXor, sizeof ivXor, "%016llx", (unsigned long long)pak->headerIvXor());
+    std::uint64_t stored = 0;
+    for (const auto& e : pak->entries()) stored += e.cipherSize() + 8;
+    auto r = run(kPak + " info " + kKey + " " + q(pakPath));
+    CHECK(r.code == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out ==
+          "file: " + pakPath.string() + "\nversion: 3\nheader iv: " + iv + "\nheader md5: " +
+              hexString(pak->headerMd5()) + "\nheader flags: 0x00000000\nheader ivxor: " + ivXor +
+              "\ndata offset: " + std::to_string(pak->dataOffset()) +
+              "\nmetadata offset: " + std::to_string(pak->metaDataOffset()) +
+              "\nmetadata size: " + std::to_string(pak->metaDataUncompressedSize()) +
+              "\nmetadata compressed size: " + std::to_string(pak->metaDataCompressedSize()) +
+              "\nmetadata records: " + std::to_string(pak->metadata().size()) +
+              "\nfolders: " + std::to_string(pak->folders().size()) +
+              "\nfiles: 2\ncontent bytes: 1003\nstored bytes: " + std::to_string(stored) + "\n");
+    r = run(kPak + " info --json " + kKey + " " + q(pakPath));
+    CHECK(r.code == 0);
+    auto info = nlohmann::json::parse(r.out);
+    CHECK(info["file"] == pakPath.string());
+    CHECK(info["version"] == 3);
+    CHECK(info["header_md5"] == hexString(pak->headerMd5()));
+    CHECK(info["header_iv"] == iv);
+    CHECK(info["files"] == 2);
+    CHECK(info["content_bytes"] == 1003);
+    CHECK(info["stored_bytes"] == stored);
+    CHECK_FALSE(info.contains("metadata_error"));
+    // A wrong key: the header MD5 says so, nothing is printed on standard output.
+    r = run(kPak + " info --json --key 00000000000000000000000000000000 " + q(pakPath));
+    CHECK(r.code == 1);
+    CHECK(r.out.empty());
+    CHECK(r.err.find("pak: " + pakPath.string() + ": wrong key or damaged header") == 0);
+}
+
 TEST_CASE("cli: version 6+ packs show their public header, entries are refused", "[cli]") {
     test::TempDir dir;
     Bytes v6 = {'N', 'a', 'd', 'e', 'o', 'P', 'a', 'k', 6, 0, 0, 0};
@@ -121,8 +167,16 @@ TEST_CASE("cli: version 6+ packs show their public header, entries are refused",
     test::writeFile(dir / "Title.Pack.Gbx", v6);
     auto r = run(kPak + " info " + q(dir / "Title.Pack.Gbx"));
     CHECK(r.code == 0);
-    CHECK(r.out.find("version: 6 (ManiaPlanet .Pack.Gbx)") != std::string::npos);
-    CHECK(r.out.find("decrypt flags: 0x00000002") != std::string::npos);
+    CHECK(r.out == "file: " + (dir / "Title.Pack.Gbx").string() +
+                       "\nversion: 6\nformat: ManiaPlanet .Pack.Gbx\ncontents checksum: "
+                       "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n"
+                       "decrypt flags: 0x00000002\nentries: not supported yet for version 6\n");
+    r = run(kPak + " info --json " + q(dir / "Title.Pack.Gbx"));
+    CHECK(r.code == 0);
+    auto info = nlohmann::json::parse(r.out);
+    CHECK(info["version"] == 6);
+    CHECK(info["decrypt_flags"] == "0x00000002");
+    CHECK(info["included_packs"] == nlohmann::json::array());
     r = run(kPak + " ls " + kKey + " " + q(dir / "Title.Pack.Gbx"));
     CHECK(r.code == 1);
     CHECK(r.err.find("pak version 6 (ManiaPlanet .Pack.Gbx) is not supported yet") !=

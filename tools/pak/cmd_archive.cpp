@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -25,7 +26,8 @@ namespace pakfs::cli {
 
 namespace {
 
-std::string hexFlags(std::uint64_t v) {
+// 16 hex digits (flags, IVs).
+std::string hex64(std::uint64_t v) {
     char buf[24];
     std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
     return buf;
@@ -90,30 +92,80 @@ const char* entryKind(const std::shared_ptr<const PakIndex>& pak, const PakEntry
     }
 }
 
-void printInfoV6(const InputFile& file) {
-    PackGbxHeader h = readPackGbxHeader(file);
-    std::printf("file: %s\nversion: %u (ManiaPlanet .Pack.Gbx)\n", file.name().c_str(), h.version);
-    std::printf("contents checksum: %s\n", hexString(h.contentsChecksum).c_str());
-    std::printf("decrypt flags: 0x%08x\n", h.decryptFlags);
-    if (h.headerMaxSize) std::printf("header max size: 0x%x\n", *h.headerMaxSize);
-    auto show = [](const char* label, const std::string& v) {
-        if (!v.empty()) std::printf("%s: %s\n", label, v.c_str());
-    };
-    show("author login", h.authorLogin);
-    show("author nick", h.authorNick);
-    show("author zone", h.authorZone);
-    show("author extra", h.authorExtra);
-    show("manialink url", h.manialinkUrl);
-    show("download url", h.downloadUrl);
-    show("comment", h.comment);
-    show("title id", h.titleId);
-    show("usage subdir", h.usageSubDir);
-    show("creation build info", h.creationBuildInfo);
-    show("author url", h.authorUrl);
-    if (h.creationDate)
-        std::printf("creation date: 0x%016llx\n", (unsigned long long)*h.creationDate);
-    for (const auto& p : h.includedPacks) std::printf("included pack: %s\n", p.c_str());
-    std::printf("entries: not supported yet for version %u\n", h.version);
+std::string hex32x(std::uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", v);
+    return buf;
+}
+
+// What `pak info` shows of a pak, in order: one object for the text and the JSON output.
+nlohmann::ordered_json infoOf(const PakIndex& pak) {
+    std::uint64_t content = 0, stored = 0;
+    for (const auto& e : pak.entries()) {
+        content += e.uncompressedSize;
+        stored += e.cipherSize() + 8;
+    }
+    nlohmann::ordered_json j;
+    j["file"] = pak.name();
+    j["version"] = pak.version();
+    j["header_iv"] = hex64(pak.headerIv());
+    j["header_md5"] = hexString(pak.headerMd5());  // opening the pak verified it
+    j["header_flags"] = hex32x(pak.flags());
+    j["header_ivxor"] = hex64(pak.headerIvXor());
+    j["data_offset"] = pak.dataOffset();
+    j["metadata_offset"] = pak.metaDataOffset();
+    j["metadata_size"] = pak.metaDataUncompressedSize();
+    j["metadata_compressed_size"] = pak.metaDataCompressedSize();
+    j["metadata_records"] = pak.metadata().size();
+    if (!pak.metadataError().empty()) j["metadata_error"] = pak.metadataError();
+    j["folders"] = pak.folders().size();
+    j["files"] = pak.entries().size();
+    j["content_bytes"] = content;
+    j["stored_bytes"] = stored;
+    return j;
+}
+
+nlohmann::ordered_json infoOf(const InputFile& file, const PackGbxHeader& h) {
+    nlohmann::ordered_json j;
+    j["file"] = file.name();
+    j["version"] = h.version;
+    j["format"] = "ManiaPlanet .Pack.Gbx";
+    j["contents_checksum"] = hexString(h.contentsChecksum);
+    j["decrypt_flags"] = hex32x(h.decryptFlags);
+    if (h.headerMaxSize) j["header_max_size"] = *h.headerMaxSize;
+    for (const auto& [key, value] : {std::pair{"author_login", &h.authorLogin},
+                                     {"author_nick", &h.authorNick},
+                                     {"author_zone", &h.authorZone},
+                                     {"author_extra", &h.authorExtra},
+                                     {"manialink_url", &h.manialinkUrl},
+                                     {"download_url", &h.downloadUrl},
+                                     {"comment", &h.comment},
+                                     {"title_id", &h.titleId},
+                                     {"usage_subdir", &h.usageSubDir},
+                                     {"creation_build_info", &h.creationBuildInfo},
+                                     {"author_url", &h.authorUrl}})
+        if (!value->empty()) j[key] = *value;
+    if (h.creationDate) j["creation_date"] = hex64(*h.creationDate);
+    j["included_packs"] = h.includedPacks;
+    j["entries"] = "not supported yet for version " + std::to_string(h.version);
+    return j;
+}
+
+// "key words: value" per field; an array gives one line per element.
+void printInfoText(const nlohmann::ordered_json& j) {
+    for (const auto& [key, value] : j.items()) {
+        std::string label = key;
+        std::replace(label.begin(), label.end(), '_', ' ');
+        auto text = [](const nlohmann::ordered_json& v) {
+            return v.is_string() ? v.get<std::string>() : v.dump();
+        };
+        if (value.is_array()) {
+            if (!label.empty() && label.back() == 's') label.pop_back();
+            for (const auto& v : value) std::printf("%s: %s\n", label.c_str(), text(v).c_str());
+        } else {
+            std::printf("%s: %s\n", label.c_str(), text(value).c_str());
+        }
+    }
 }
 
 }  // namespace
@@ -125,35 +177,24 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
             app.add_subcommand("info", "Show a pak's header (version 3; public header of 6+)");
         auto keys = std::make_shared<KeyOptions>();
         auto pakPath = std::make_shared<std::string>();
+        auto json = std::make_shared<bool>(false);
         cmd->add_option("PAK", *pakPath, "The .pak file")->required();
+        cmd->add_flag("--json", *json, "The same fields as one JSON object");
         addKeyOptions(cmd, *keys);
         cmd->callback([=, &exitCode] {
             auto file = InputFile::open(*pakPath);
-            std::uint32_t version = readPakVersion(*file);
-            if (version >= 6) {
-                printInfoV6(*file);
-                return;
+            nlohmann::ordered_json info;
+            if (readPakVersion(*file) >= 6) {
+                info = infoOf(*file, readPackGbxHeader(*file));
+            } else {
+                auto pak = openPak(*pakPath, *keys);
+                info = infoOf(*pak);
+                exitCode = pak->metadataError().empty() ? kExitOk : kExitBadInput;
             }
-            auto pak = openPak(*pakPath, *keys);
-            std::uint64_t stored = 0, packed = 0;
-            for (const auto& e : pak->entries()) {
-                stored += e.uncompressedSize;
-                packed += e.cipherSize() + 8;
-            }
-            std::printf("file: %s\nversion: %u\n", pak->name().c_str(), pak->version());
-            std::printf("header iv: %016llx\n", (unsigned long long)pak->headerIv());
-            std::printf("header md5: %s (verified)\n", hexString(pak->headerMd5()).c_str());
-            std::printf("header flags: 0x%08x\n", pak->flags());
-            std::printf("header ivxor: %016llx\n", (unsigned long long)pak->headerIvXor());
-            std::printf("data offset: %u\nmetadata offset: %u\n", pak->dataOffset(),
-                        pak->metaDataOffset());
-            std::printf("metadata size: %u (compressed %u), records: %zu\n",
-                        pak->metaDataUncompressedSize(), pak->metaDataCompressedSize(),
-                        pak->metadata().size());
-            std::printf("folders: %zu\nfiles: %zu\n", pak->folders().size(), pak->entries().size());
-            std::printf("content bytes: %llu (stored as %llu)\n", (unsigned long long)stored,
-                        (unsigned long long)packed);
-            exitCode = pak->metadataError().empty() ? kExitOk : kExitBadInput;
+            if (*json)
+                std::cout << info.dump(2) << "\n";
+            else
+                printInfoText(info);
         });
     }
     // ---- ls
@@ -181,7 +222,7 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                                     {"size", e.uncompressedSize},
                                     {"compressed_size", e.compressedSize},
                                     {"class_id", hex32(e.classId)},
-                                    {"flags", hexFlags(e.flags)},
+                                    {"flags", hex64(e.flags)},
                                     {"compressed", e.compressed()},
                                     {"gbx", isGbxEntry(*pak, e)}});
                 }
@@ -191,8 +232,8 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
             for (const auto& e : pak->entries()) {
                 if (*longFormat)
                     std::printf("%10u %10u %s %s %-4s %s\n", e.uncompressedSize, e.compressedSize,
-                                hex32(e.classId).c_str(), hexFlags(e.flags).c_str(),
-                                entryKind(pak, e), e.path.c_str());
+                                hex32(e.classId).c_str(), hex64(e.flags).c_str(), entryKind(pak, e),
+                                e.path.c_str());
                 else
                     std::printf("%s\n", e.path.c_str());
             }
