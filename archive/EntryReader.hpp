@@ -50,7 +50,8 @@ private:
     // it is used up); returns how many, and sets zlibLeft to the compressed bytes not yet read.
     std::size_t feedZlib(std::uint64_t& zlibLeft);
     std::size_t chunkLeft() const { return chunkLen_ - chunkPos_; }
-    std::uint8_t* chunkAt() { return buf_.get() + 8 + chunkPos_; }
+    // Null before any chunk was decrypted (an entry of no ciphertext has none).
+    std::uint8_t* chunkAt() { return buf_ ? buf_.get() + 8 + chunkPos_ : nullptr; }
     std::string where() const;
 
     std::shared_ptr<const PakIndex> pak_;

@@ -5,6 +5,9 @@
 
 #include <zlib.h>
 
+#include <thread>
+
+#include "archive/EntryReader.hpp"
 #include "archive/Metadata.hpp"
 #include "archive/Streams.hpp"
 #include "gbx/Header.hpp"
@@ -130,4 +133,36 @@ TEST_CASE("regression: a gbx entry's declared size cannot make the decoder alloc
         CHECK(o.opened);
         CHECK(o.failed == 1);
     }
+}
+
+TEST_CASE("fuzz regression: a compressed entry with no stored bytes is an error, not UB",
+          "[hostile][fuzz-regression]") {
+    // fuzz_pak_header, crash-02bdc9e0 and crash-b0ef45c5: a compressed entry whose compressed
+    // size is 0 has no ciphertext; the plain-entry reader handed zlib its empty chunk as a
+    // pointer computed from a buffer never allocated (UBSan: offset applied to null). A reader
+    // on a fresh thread has no spare buffer, so the test runs it on one.
+    ScratchDir gen, dir;
+    PakModel m = PakModel::read(generatedPak(gen.path()), generatedKey());
+    std::size_t index = m.rows.size();
+    for (std::size_t i = 0; i < m.rows.size(); ++i)
+        if (!m.rows[i].name.ends_with(".Gbx") && (m.rows[i].flags & kFlagsCompressionMask) &&
+            m.rows[i].uncompressedSize > 0)
+            index = i;
+    REQUIRE(index < m.rows.size());
+    m.rows[index].compressedSize = 0;
+    const auto path = dir / "empty-stream.pak";
+    writeBytes(path, m.build(generatedKey()));
+    auto pak = PakIndex::open(path, generatedKey());
+    const PakEntry& entry = pak->entries()[index];
+    REQUIRE(entry.cipherSize() == 0);
+    std::string error;
+    std::thread([&] {
+        try {
+            readEntry(pak, entry);
+        } catch (const Error& e) {
+            error = e.what();
+        }
+    }).join();
+    CHECK(error ==
+          path.string() + ": " + entry.path + ": compressed data ends before the zlib stream does");
 }
