@@ -68,6 +68,7 @@ Bytes InputFile::readAt(std::uint64_t offset, std::size_t n) const {
 
 void ByteRange::read(std::uint64_t at, std::uint8_t* dst, std::size_t n) const {
     if (at > size_ || n > size_ - at) throw TruncatedError(name() + ": read past the end of data");
+    if (n == 0) return;  // an empty range may have no memory at all
     if (file_)
         file_->readAt(offset_ + at, dst, n);
     else
