@@ -292,9 +292,9 @@ TEST_CASE("pakfs mount: writes get EROFS; attributes and xattrs come from the ta
     CHECK(df.code == 0);
 }
 
-TEST_CASE("pakfs mount: -o icase and -o cache_size are taken, other -o options passed on",
+TEST_CASE("pakfs mount: -o icase, cache_size and read_ahead are taken, others passed on",
           "[mount]") {
-    MountedPack m({"-o", "icase,cache_size=2M", "-o", "allow_other"});
+    MountedPack m({"-o", "icase,cache_size=2M,read_ahead=0", "-o", "allow_other"});
     CHECK(readFile(m.mount->path() / "test" / "DATA" / "r1024.BIN") ==
           m.pack.file("Data/r1024.bin"));
     auto mounts = run("grep " + quote(m.mount->path().string()) + " /proc/self/mounts");
@@ -338,6 +338,13 @@ TEST_CASE("pakfs mount: a wrong key fails the mount with a message and a non-zer
     CHECK(help.code == 0);
     CHECK(help.out.find("cache_size") != std::string::npos);
     CHECK(help.out.find("icase") != std::string::npos);
+    CHECK(help.out.find("read_ahead=N") != std::string::npos);
+    auto bad = run(kPakfs + " -o read_ahead=many --key ffffffffffffffffffffffffffffffff " +
+                   quote(pack.pak.string()) + " " + quote(mnt.string()));
+    CHECK(bad.code == 2);
+    CHECK(bad.err ==
+          "pakfs: -o read_ahead= takes a number of files from 0 to 9999, got \"many\"\n");
+    CHECK_FALSE(isMounted(stdfs::weakly_canonical(mnt)));
 }
 
 TEST_CASE("pakfs mount: a Packs folder mounts every pack its packlist.dat has a key for",
