@@ -50,6 +50,15 @@ void readMetadataThroughZlib(std::uint32_t declared, ByteSpan plain) {
     readMetadataRecords(zlib, 64, "metadata");
 }
 
+// The last compressed row that is (gbx) or is not a gbx file; m.rows.size() if none.
+std::size_t lastCompressedRow(const PakModel& m, bool gbx) {
+    std::size_t index = m.rows.size();
+    for (std::size_t i = 0; i < m.rows.size(); ++i)
+        if (m.rows[i].name.ends_with(".Gbx") == gbx && (m.rows[i].flags & kFlagsCompressionMask))
+            index = i;
+    return index;
+}
+
 }  // namespace
 
 TEST_CASE("fuzz regression: a metadata record's user data size trusted the declared section size",
@@ -121,10 +130,7 @@ TEST_CASE("regression: a gbx entry's declared size cannot make the decoder alloc
     // 0x7FFFFFFF declared for a compressed entry of a few hundred bytes it asked for 2 GiB.
     ScratchDir gen, dir;
     PakModel m = PakModel::read(generatedPak(gen.path()), generatedKey());
-    std::size_t index = m.rows.size();
-    for (std::size_t i = 0; i < m.rows.size(); ++i)
-        if (m.rows[i].name.ends_with(".Gbx") && (m.rows[i].flags & kFlagsCompressionMask))
-            index = i;
+    std::size_t index = lastCompressedRow(m, true);
     REQUIRE(index < m.rows.size());
     for (std::uint32_t size : {0x7FFFFFFFu, 0xFFFFFFFFu}) {
         m.rows[index].uncompressedSize = size;
@@ -143,12 +149,9 @@ TEST_CASE("fuzz regression: a compressed entry with no stored bytes is an error,
     // on a fresh thread has no spare buffer, so the test runs it on one.
     ScratchDir gen, dir;
     PakModel m = PakModel::read(generatedPak(gen.path()), generatedKey());
-    std::size_t index = m.rows.size();
-    for (std::size_t i = 0; i < m.rows.size(); ++i)
-        if (!m.rows[i].name.ends_with(".Gbx") && (m.rows[i].flags & kFlagsCompressionMask) &&
-            m.rows[i].uncompressedSize > 0)
-            index = i;
+    std::size_t index = lastCompressedRow(m, false);
     REQUIRE(index < m.rows.size());
+    REQUIRE(m.rows[index].uncompressedSize > 0);
     m.rows[index].compressedSize = 0;
     const auto path = dir / "empty-stream.pak";
     writeBytes(path, m.build(generatedKey()));
