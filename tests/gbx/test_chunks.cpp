@@ -7,6 +7,7 @@
 
 #include "gbx/GbxBuilder.hpp"
 #include "gbx/GbxFile.hpp"
+#include "tests/gbx/BuiltGbx.hpp"
 
 using namespace pakfs;
 using namespace pakfs::gbx;
@@ -575,10 +576,7 @@ TEST_CASE("chunk 03029001: counts whose product wraps around 2^64 are refused", 
     w.u32(0);         // triangles
     w.zeros(28);
     w.endNode();
-    b.body = w.bytes();
-    Bytes file = b.build();
-    MemorySource src(file);
-    GbxFile f = readGbxPartial(src);
+    GbxFile f = test::readBuilt(b, w);
     CHECK_FALSE(f.nodesComplete);
     REQUIRE(f.failure);
     CHECK(f.failure->message.find("triangle positions: 2147483648 keys of 2147483648 points do "

@@ -7,6 +7,7 @@
 
 #include "gbx/GbxBuilder.hpp"
 #include "gbx/GbxFile.hpp"
+#include "tests/gbx/BuiltGbx.hpp"
 
 using namespace pakfs;
 using namespace pakfs::gbx;
@@ -314,10 +315,7 @@ TEST_CASE("versions nobody documented stop with an error naming the chunk", "[gb
         w.u32(0);
         w.zeros(64);
         w.endNode();
-        b.body = w.bytes();
-        Bytes file = b.build();
-        MemorySource src(file);
-        GbxFile f = readGbxPartial(src);
+        GbxFile f = test::readBuilt(b, w);
         REQUIRE(f.failure);
         CHECK_THAT(f.failure->message,
                    Catch::Contains("version 99 not supported") && Catch::Contains(hex32(id)));
@@ -329,10 +327,7 @@ TEST_CASE("versions nobody documented stop with an error naming the chunk", "[gb
     w.chunk(0x0911F000);
     w.u32(4);
     w.endNode();
-    b.body = w.bytes();
-    Bytes file = b.build();
-    MemorySource src(file);
-    GbxFile f = readGbxPartial(src);
+    GbxFile f = test::readBuilt(b, w);
     REQUIRE(f.failure);
     CHECK_THAT(f.failure->message, Catch::Contains("version 4 not supported"));
 }
