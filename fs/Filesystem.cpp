@@ -257,26 +257,21 @@ long Filesystem::readAllInto(const Node& node, char* buf, std::size_t size) {
     // Most small files come in one request. Decoded straight into the reply and not kept:
     // the kernel keeps the pages, a second copy here would only take memory.
     unqueueReadAhead(node);
-    if (auto cached = cache_.take(node.ino); cached && cached->size() == node.size()) {
+    // Decoded ahead: decodeWhole checked its size against the file table.
+    if (auto cached = cache_.take(node.ino)) {
         std::memcpy(buf, cached->data(), cached->size());
         return long(cached->size());
     }
-    const Pack& pack = tree_.packOf(node);
     try {
-        std::size_t got = 0;
         if (kindOf(node) == EntryKind::Gbx) {
-            Bytes data = archive::decodeGbxEntry(pack.pak, *node.entry);
-            got = std::min(data.size(), size);
-            std::memcpy(buf, data.data(), got);
-        } else {
-            // From the start to the end, so zlib's checksum is checked before the reply.
-            archive::PlainEntryReader reader(pack.pak, *node.entry);
-            got = reader.read(reinterpret_cast<std::uint8_t*>(buf), size);
+            Bytes data = decodeWhole(node);
+            std::memcpy(buf, data.data(), data.size());
+            return long(data.size());
         }
-        if (got != node.size())
-            throw Error(pack.pak->name() + ": " + node.entry->path + ": decoded " +
-                        std::to_string(got) + " bytes, the file table says " +
-                        std::to_string(node.size()));
+        // From the start to the end, so zlib's checksum is checked before the reply.
+        archive::PlainEntryReader reader(tree_.packOf(node).pak, *node.entry);
+        std::size_t got = reader.read(reinterpret_cast<std::uint8_t*>(buf), size);
+        checkDecodedSize(node, got);
         return long(got);
     } catch (const std::exception& e) {
         logOnce(node, e.what());
@@ -335,11 +330,15 @@ Bytes Filesystem::decodeWhole(const Node& node) const {
         out.resize(node.size());
         out.resize(reader.read(out.data(), out.size()));
     }
-    if (out.size() != node.size())
-        throw Error(pack.pak->name() + ": " + node.entry->path + ": decoded " +
-                    std::to_string(out.size()) + " bytes, the file table says " +
-                    std::to_string(node.size()));
+    checkDecodedSize(node, out.size());
     return out;
+}
+
+void Filesystem::checkDecodedSize(const Node& node, std::uint64_t decoded) const {
+    if (decoded != node.size())
+        throw Error(tree_.packOf(node).pak->name() + ": " + node.entry->path + ": decoded " +
+                    std::to_string(decoded) + " bytes, the file table says " +
+                    std::to_string(node.size()));
 }
 
 void Filesystem::readAhead(const Node& node) {

@@ -119,6 +119,8 @@ private:
     long readAllInto(const Node& node, char* buf, std::size_t size);
     // The whole decoded file, checked against the file table's size.
     Bytes decodeWhole(const Node& node) const;
+    // Throws Error naming the file when `decoded` is not the file table's size.
+    void checkDecodedSize(const Node& node, std::uint64_t decoded) const;
     // Queues the small files after `node` in its folder for the read-ahead worker.
     void readAhead(const Node& node);
     void readAheadLoop(std::stop_token stop);
