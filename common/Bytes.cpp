@@ -37,4 +37,10 @@ std::string hex32(std::uint32_t v) {
     return hexString(b, true);
 }
 
+std::string hex64(std::uint64_t v) {
+    std::uint8_t b[8];
+    for (int i = 0; i < 8; ++i) b[i] = std::uint8_t(v >> (56 - 8 * i));
+    return hexString(b);
+}
+
 }  // namespace pakfs

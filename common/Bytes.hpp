@@ -69,5 +69,6 @@ std::string hexString(ByteSpan bytes, bool upper = false);
 // Parses exactly 2*out.size() hex digits; returns false on any other input.
 bool parseHex(std::string_view text, std::span<std::uint8_t> out);
 std::string hex32(std::uint32_t v);  // 8 upper-case hex digits
+std::string hex64(std::uint64_t v);  // 16 lower-case hex digits (flags, IVs)
 
 }  // namespace pakfs

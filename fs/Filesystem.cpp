@@ -23,12 +23,6 @@ constexpr blksize_t kPreferredIo = 128 * 1024;
 // Decoding states kept for reads without a handle (readPath): enough for a few files read
 // at once, each with a streaming reader of up to 3 MiB.
 constexpr std::size_t kPoolStates = 8;
-
-std::string hexFlags(std::uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 }  // namespace
 
 struct Filesystem::OpenFile {
@@ -444,7 +438,7 @@ std::string Filesystem::xattrValue(const Node& node, std::string_view name, bool
     *found = true;
     const archive::PakEntry& e = *node.entry;
     if (name == kXattrClassId) return hex32(e.classId);
-    if (name == kXattrFlags) return hexFlags(e.flags);
+    if (name == kXattrFlags) return hex64(e.flags);
     if (name == kXattrCompressedSize) return std::to_string(e.compressedSize);
     if (name == kXattrGbxClass) {
         EntryKind kind = EntryKind::Unknown;

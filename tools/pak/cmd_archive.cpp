@@ -26,13 +26,6 @@ namespace pakfs::cli {
 
 namespace {
 
-// 16 hex digits (flags, IVs).
-std::string hex64(std::uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
 std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOptions& keys) {
     std::vector<std::string> warnings;
     PakKey key = resolveKey(path, keys, &warnings);
