@@ -66,7 +66,6 @@ EntryCache::Data EntryCache::take(std::uint64_t key) {
         std::lock_guard lock(mutex_);
         auto it = slots_.find(key);
         if (it == slots_.end()) return nullptr;
-        ++stats_.hits;
         value = it->second.value;
     }
     Data data;
@@ -76,6 +75,7 @@ EntryCache::Data EntryCache::take(std::uint64_t key) {
         return nullptr;  // the caller decodes again and reports the error itself
     }
     std::lock_guard lock(mutex_);
+    ++stats_.hits;  // a failed decode is no hit
     auto it = slots_.find(key);
     if (it != slots_.end() && it->second.ready) {
         stats_.bytes -= it->second.size;
