@@ -86,7 +86,20 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
                 e.metadata.clear();
             }
         } else {
-            GbxEncoding g = planGbxEntry(content, payload, e.compressed, packPath);
+            GbxEncoding g = planGbxEntry(content, payload, e.compressed, packPath, options.gbxRules);
+            if (!e.compressed && g.needsChecksum && content.size() > kSegmentSize) {
+                // Stored, the reader could not prove these bytes: zlib's Adler-32 will (at
+                // level 0 too, as stored deflate blocks).
+                payload = zlibCompress(content, options.level, packPath, options.syncFlushEvery);
+                e.compressed = true;
+                e.compressedSize = std::uint32_t(payload.size());
+                e.flags = kFlagZlib;
+                g = planGbxEntry(content, payload, true, packPath, options.gbxRules);
+            }
+            if (g.scanned && options.warn)
+                options.warn(packPath + ": chunks no reader knows: the cipher is planned from " +
+                             std::to_string(g.scannedNodeReads) +
+                             " node reads found by the node scan");
             ivXor = std::move(g.ivXorPerSegment);
             e.classId = g.classId;
             e.metadata = std::move(g.metadata);

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "archive/Metadata.hpp"
+#include "archive/NodeScan.hpp"
 #include "archive/Streams.hpp"
 #include "gbx/Classes.hpp"
 #include "gbx/GbxFile.hpp"
@@ -28,103 +29,306 @@ private:
     Bytes& out_;
 };
 
-// Plugs CalcIVXor into the reader's node-read hook.
+// Plugs CalcIVXor into the reader's node-read hook and notes every node read.
 class CipherMixer final : public gbx::ReadObserver {
 public:
-    CipherMixer(CryptedStream& crypted, const GbxPipelineRules& rules, std::string where)
-        : crypted_(crypted), rules_(rules), where_(std::move(where)) {}
-    void onNodeRead(std::uint32_t classId, bool inSkippableChunk) override {
+    struct Read {
+        NodeRead read;
+        std::int64_t slot = -1;
+        bool folded = false;
+    };
+    CipherMixer(CryptedStream& crypted, const gbx::ByteSource& top, bool foldInSkippable,
+                bool perNode)
+        : crypted_(crypted), top_(top), foldInSkippable_(foldInSkippable), perNode_(perNode) {}
+    void onNodeRead(std::uint32_t classId, bool inSkippableChunk, std::int64_t slot) override {
         const auto& classes = gbx::ClassRegistry::builtin();
         // The cipher input comes from the class tree: a class we do not know leaves the rest of
         // the entry undecodable.
         if (!classes.known(classes.generalize(classId)))
-            throw Error(where_ + ": unknown class " + hex32(classId) +
+            throw Error("unknown class " + hex32(classId) +
                         ": its place in the class tree decides the cipher state");
-        ++nodes_;
-        if (!rules_.perNodeIvXor) return;
-        if (inSkippableChunk && !rules_.nodesInSkippableChunksMixIvXor) return;
-        std::uint8_t s[4];
-        storeLE32(s, classes.ivXorClassInput(classId));
-        crypted_.mixIvXor(s);
+        if (inSkippableChunk) skippableNodes = true;
+        Read r{{top_.position(), classes.ivXorClassInput(classId)}, slot, false};
+        r.folded = perNode_ && (!inSkippableChunk || foldInSkippable_);
+        if (r.folded) {
+            std::uint8_t s[4];
+            storeLE32(s, r.read.classInput);
+            crypted_.mixIvXor(s);
+        }
+        reads.push_back(r);
     }
-    std::size_t nodes() const { return nodes_; }
+    std::vector<Read> reads;
+    bool skippableNodes = false;  // a node was read inside a skippable chunk
 
 private:
     CryptedStream& crypted_;
-    const GbxPipelineRules& rules_;
-    std::string where_;
-    std::size_t nodes_ = 0;
+    const gbx::ByteSource& top_;
+    bool foldInSkippable_;
+    bool perNode_;
 };
 
-// Runs the gbx reader over `source` (the top of the pipeline) and then takes whatever follows
-// the body; returns the bytes in read order.
-void parseThrough(gbx::ByteSource& source, CryptedStream& crypted, std::uint64_t size,
-                  const GbxPipelineRules& rules, const std::string& where, Bytes& out,
-                  std::uint32_t* mainClass) {
-    RecordingSource recorder(source, out);
-    CipherMixer mixer(crypted, rules, where);
-    try {
-        gbx::ReadOptions options;
-        options.readCompressedBodyNodes = false;  // read from memory: they never touch the cipher
-        gbx::GbxFile file = gbx::readGbx(recorder, &mixer, options);
-        if (mainClass) *mainClass = file.header.classId;
-    } catch (const Error& e) {
-        throw Error(where + ": cannot be decoded exactly: " + e.what());
+// One run of the gbx reader over the pipeline, as far as it gets.
+struct ParsePass {
+    Bytes bytes;            // what was read, in order
+    bool complete = false;  // every chunk read by a known reader, and the rest of the entry
+    bool scannable = false;  // stopped in the nodes, after the main node's read: scan from there
+    std::string failure;     // why it stopped
+    std::uint64_t resume = 0;  // node reads before it are exact (ParseError::resumeOffset)
+    std::vector<CipherMixer::Read> reads;
+    bool skippableNodes = false;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> unknownSkippable;  // data ranges
+    std::uint32_t numNodes = 0;
+    std::vector<std::uint32_t> externalSlots;
+    std::uint32_t classId = 0;
+    std::string checksumFailure;  // complete, compressed: finishing the zlib stream failed
+    std::vector<std::uint64_t> applied;
+
+    NodeScanInput scanInput(bool foldInSkippable, bool verify) const {
+        NodeScanInput in;
+        in.start = complete ? bytes.size() : resume;
+        in.numNodes = numNodes;
+        in.slotsTaken = externalSlots;
+        in.foldInSkippable = foldInSkippable;
+        in.verifyChecksum = verify;
+        for (const auto& r : reads) {
+            if (r.read.position > in.start) continue;
+            if (r.folded) in.exact.push_back(r.read);
+            if (r.slot >= 0) in.slotsTaken.push_back(std::uint32_t(r.slot));
+        }
+        return in;
     }
-    if (out.size() > size) throw Error(where + ": gbx data runs past the entry's size");
-    // The size is untrusted: take the rest in pieces, so a size the data cannot back ends in an
-    // error instead of one huge allocation.
-    std::uint64_t left = size - out.size();
-    Bytes rest(std::size_t(std::min<std::uint64_t>(left, 64 * 1024)));
+};
+
+ParsePass parsePass(const PipelineSpec& spec, bool foldInSkippable, bool perNode) {
+    ParsePass r;
+    ReadPipeline pipe(spec);
+    RecordingSource recorder(pipe.top(), r.bytes);
+    CipherMixer mixer(pipe.crypted(), pipe.top(), foldInSkippable, perNode);
+    gbx::ReadOptions options;
+    options.readCompressedBodyNodes = false;  // read from memory: they never touch the cipher
+    // Under the fold rule the reader cannot skip a chunk it does not know by size.
+    options.stopAtUnknownSkippable = foldInSkippable;
+    gbx::GbxFile file = gbx::readGbxPartial(recorder, &mixer, options);
+    r.reads = std::move(mixer.reads);
+    r.skippableNodes = mixer.skippableNodes;
+    r.numNodes = file.header.numNodes;
+    r.classId = file.header.classId;
+    for (const auto& e : file.refs.externals) r.externalSlots.push_back(e.nodeIndex);
+    for (const auto& n : file.nodes)
+        for (const auto& c : n.chunks)
+            if (c.skippable && !c.known) r.unknownSkippable.emplace_back(c.offset + 12, c.offset + 12 + c.size);
+    if (file.failure) {
+        r.failure = file.failure->message;
+        r.resume = file.failure->resumeOffset;
+        // The main node's read is the first: without it the scan would miss its fold.
+        r.scannable = file.failure->stage == gbx::ReadStage::Nodes && !file.failure->inBody &&
+                      !r.reads.empty() && r.reads.front().read.position <= r.resume;
+        return r;
+    }
+    // What follows the gbx data is part of the entry. The size is untrusted: take it in
+    // pieces, so a size the data cannot back ends in an error instead of one huge allocation.
     try {
+        if (r.bytes.size() > spec.size) throw Error("gbx data runs past the entry's size");
+        std::uint64_t left = spec.size - r.bytes.size();
+        Bytes rest(std::size_t(std::min<std::uint64_t>(left, 64 * 1024)));
         while (left > 0) {
             std::size_t n = std::size_t(std::min<std::uint64_t>(left, rest.size()));
             recorder.read({rest.data(), n});
             left -= n;
         }
     } catch (const Error& e) {
-        throw Error(where + ": " + e.what());
+        r.failure = e.what();
+        return r;
     }
+    r.complete = true;
+    if (pipe.zlib()) {
+        try {
+            pipe.zlib()->finish();
+        } catch (const Error& e) {
+            r.checksumFailure = e.what();
+        }
+    }
+    r.applied = pipe.crypted().appliedIvXor();
+    return r;
 }
 
-// The game's read pipeline for one entry: the crypted stream, with the zlib stage on top when
-// the entry is compressed.
-class EntryPipeline {
-public:
-    EntryPipeline(const PakIndex& pak, const PakEntry& entry, const std::string& where)
-        : crypted_(ByteRange(pak.file(), pak.entryOffset(entry) + 8, entry.cipherSize()),
-                   &pak.cipher(), loadLE64(pak.file()->readAt(pak.entryOffset(entry), 8).data()),
-                   entry.compressed() ? entry.cipherSize() : entry.uncompressedSize) {
-        if (entry.compressed())
-            zlib_.emplace(crypted_, entry.compressedSize, entry.uncompressedSize, where);
-    }
-    gbx::ByteSource& top() { return zlib_ ? static_cast<gbx::ByteSource&>(*zlib_) : crypted_; }
-    CryptedStream& crypted() { return crypted_; }
-
-private:
-    CryptedStream crypted_;
-    std::optional<ZlibStage> zlib_;
+// A decode under one skippable-chunk rule.
+struct Attempt {
+    bool ok = false;      // compressed: proven by the checksum; stored: a decode exists
+    bool parsed = false;  // from the reader alone
+    Bytes bytes;
+    std::string failure;
+    std::size_t scannedNodeReads = 0;
+    std::uint64_t exactUpTo = 0;  // node reads before this were read exactly
 };
+
+Attempt attempt(const PipelineSpec& spec, ParsePass& pass, bool fold) {
+    Attempt a;
+    a.exactUpTo = pass.complete ? spec.size : pass.resume;
+    if (pass.complete && (!spec.compressed || pass.checksumFailure.empty())) {
+        a.ok = a.parsed = true;
+        a.bytes = std::move(pass.bytes);
+        return a;
+    }
+    if (!pass.complete && !pass.scannable) {
+        a.failure = pass.failure;
+        return a;
+    }
+    // Past the reader's stop, or a parsed entry whose stream did not end right with the
+    // pending ivXor on its last segments: the scan decodes (and verifies) from the start.
+    NodeScanResult scan = scanDecode(spec, pass.scanInput(fold, spec.compressed));
+    a.ok = scan.ok;
+    a.parsed = pass.complete;
+    a.bytes = std::move(scan.bytes);
+    a.scannedNodeReads = scan.nodeReads;
+    a.failure = pass.complete ? pass.checksumFailure
+                              : pass.failure + "; scan: " + (scan.ok ? "ok" : scan.failure);
+    return a;
+}
+
+// Whether the first segment refill that a node read the reader did not see could change comes
+// after the entry's last segment (stored entries).
+bool exactByConstruction(std::uint64_t size, std::uint64_t exactUpTo) {
+    if (size <= kSegmentSize) return true;
+    std::uint64_t lastSegment = (size - 1) / kSegmentSize;
+    std::uint64_t firstUncertain = (exactUpTo + 8 + kSegmentSize - 1) / kSegmentSize;
+    return firstUncertain > lastSegment;
+}
+
+GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options) {
+    const std::string& where = spec.name;
+    GbxDecode d;
+    auto refuse = [&](std::string why) {
+        d = GbxDecode{};
+        d.detail = where + ": " + why;
+        return d;
+    };
+    ParsePass noFold = parsePass(spec, false, options.perNodeIvXor);
+    if (!options.perNodeIvXor) {  // diagnosis: the reader alone, without node folds
+        if (!noFold.complete) return refuse("cannot be decoded exactly: " + noFold.failure);
+        d.kind = GbxDecodeKind::Parsed;
+        d.bytes = std::move(noFold.bytes);
+        return d;
+    }
+    if (!noFold.complete && !noFold.scannable)
+        return refuse("cannot be decoded exactly: " + noFold.failure);
+    // The skippable-chunk rule cannot matter when no node is read inside a skippable chunk:
+    // none in the chunks the reader knows, and no node signature in the ones it skipped (the
+    // first node read in one would show whatever the rule, as nothing before it differs).
+    bool ruleFree = noFold.complete && !noFold.skippableNodes;
+    for (const auto& [b, e] : noFold.unknownSkippable)
+        ruleFree = ruleFree && !hasNodeSignature(noFold.bytes, b, e, noFold.numNodes);
+    if (ruleFree) {
+        Attempt a = attempt(spec, noFold, false);
+        if (!a.ok) return refuse("cannot be decoded exactly: " + a.failure);
+        d.kind = GbxDecodeKind::Parsed;
+        d.bytes = std::move(a.bytes);
+        d.detail = "parsed by known chunk readers";
+        return d;
+    }
+    ParsePass foldPass = parsePass(spec, true, true);
+    Attempt byRule[2] = {attempt(spec, noFold, false), attempt(spec, foldPass, true)};
+    const Attempt& nf = byRule[0];
+    const Attempt& f = byRule[1];
+    if (spec.compressed) {
+        if (nf.ok && f.ok && nf.bytes != f.bytes)
+            return refuse("cannot be decoded exactly: both skippable-chunk rules decode to a "
+                          "valid Adler-32 with different bytes");
+        if (!nf.ok && !f.ok)
+            return refuse("cannot be decoded exactly: no decode matches the Adler-32 and size (" +
+                          nf.failure + ")");
+        const Attempt& won = nf.ok ? nf : f;
+        d.kind = nf.parsed && f.parsed && nf.ok && f.ok ? GbxDecodeKind::Parsed
+                                                         : GbxDecodeKind::Verified;
+        if (nf.ok != f.ok) d.skippableRule = f.ok;
+        d.scannedNodeReads = won.scannedNodeReads;
+        d.detail = std::string(d.kind == GbxDecodeKind::Parsed ? "parsed" : "scanned") + ", " +
+                   std::to_string(won.scannedNodeReads) + " node reads found; Adler-32 and size match" +
+                   (d.skippableRule ? (*d.skippableRule ? " (nodes in skippable chunks fold)"
+                                                        : " (nodes in skippable chunks do not fold)")
+                                    : "");
+        d.bytes = won.bytes;
+        return d;
+    }
+    if (nf.ok && f.ok && nf.parsed && f.parsed && nf.bytes == f.bytes) {
+        d.kind = GbxDecodeKind::Parsed;
+        d.bytes = nf.bytes;
+        d.detail = "parsed by known chunk readers; both skippable-chunk rules agree";
+        return d;
+    }
+    const Attempt& best = nf.ok ? nf : f;
+    if (best.ok && exactByConstruction(spec.size, std::min(nf.exactUpTo, f.exactUpTo))) {
+        d.kind = GbxDecodeKind::Exact;
+        d.bytes = best.bytes;
+        d.detail = "no node read the reader did not see can change a byte";
+        return d;
+    }
+    std::string why = nf.parsed && f.ok && nf.ok
+                          ? "stored gbx entry whose bytes depend on whether node reads inside "
+                            "skippable chunks mix the cipher: cannot be verified"
+                          : "stored gbx entry with chunks no reader knows: cannot be verified (" +
+                                noFold.failure + ")";
+    if (!options.unverified || !best.ok) return refuse(why);
+    d.kind = GbxDecodeKind::Unverified;
+    d.bytes = best.bytes;
+    d.scannedNodeReads = best.scannedNodeReads;
+    d.detail = where + ": " + why + "; written unverified (" +
+               std::to_string(best.scannedNodeReads) + " node reads found by the scan)";
+    return d;
+}
+
+PipelineSpec entrySpec(const PakIndex& pak, const PakEntry& entry) {
+    PipelineSpec spec(ByteRange(pak.file(), pak.entryOffset(entry) + 8, entry.cipherSize()));
+    spec.cipher = &pak.cipher();
+    spec.iv = loadLE64(pak.file()->readAt(pak.entryOffset(entry), 8).data());
+    spec.compressed = entry.compressed();
+    spec.compressedSize = entry.compressedSize;
+    spec.size = entry.uncompressedSize;
+    spec.name = pak.name() + ": " + entry.path;
+    return spec;
+}
 
 }  // namespace
 
+const char* gbxDecodeKindName(GbxDecodeKind kind) {
+    switch (kind) {
+        case GbxDecodeKind::Parsed:
+            return "parsed";
+        case GbxDecodeKind::Exact:
+            return "exact";
+        case GbxDecodeKind::Verified:
+            return "verified";
+        case GbxDecodeKind::Unverified:
+            return "unverified";
+        case GbxDecodeKind::Refused:
+            return "refused";
+    }
+    return "?";
+}
+
+GbxDecode decodeGbxEntryProven(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
+                               const GbxDecodeOptions& options) {
+    PipelineSpec spec = entrySpec(*pak, entry);
+    try {
+        return decodeProven(spec, options);
+    } catch (const Error& e) {
+        GbxDecode d;
+        d.detail = spec.name + ": " + e.what();
+        return d;
+    }
+}
+
 Bytes decodeGbxEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
-                     const GbxPipelineRules& rules) {
-    const std::string where = pak->name() + ": " + entry.path;
-    EntryPipeline pipeline(*pak, entry, where);
-    Bytes out;
-    // The size is untrusted: reserve no more than the data could plausibly inflate to.
-    out.reserve(
-        std::size_t(std::min<std::uint64_t>(entry.uncompressedSize, entry.cipherSize() * 64)));
-    parseThrough(pipeline.top(), pipeline.crypted(), entry.uncompressedSize, rules, where, out,
-                 nullptr);
-    return out;
+                     const GbxDecodeOptions& options) {
+    GbxDecode d = decodeGbxEntryProven(pak, entry, options);
+    if (d.kind == GbxDecodeKind::Refused) throw Error(d.detail);
+    return std::move(d.bytes);
 }
 
 GbxEntryRefs readGbxEntryRefs(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry) {
     const std::string where = pak->name() + ": " + entry.path;
     try {
-        EntryPipeline pipeline(*pak, entry, where);
+        ReadPipeline pipeline(entrySpec(*pak, entry));
         GbxEntryRefs out;
         out.header = gbx::readHeader(pipeline.top());
         out.refs = gbx::readRefTable(pipeline.top(), out.header);
@@ -140,21 +344,37 @@ GbxEncoding planGbxEntry(ByteSpan content, ByteSpan payload, bool compressed,
     // segment refills happen at the same moments and record the ivXor each one applies.
     Bytes padded(payload.begin(), payload.end());
     padded.resize(roundUp8(padded.size()), 0);
-    CryptedStream sim(ByteRange(ByteSpan(padded)), nullptr, 0,
-                      compressed ? padded.size() : content.size());
-    Bytes seen;
-    seen.reserve(content.size());
+    PipelineSpec spec{ByteRange(ByteSpan(padded))};
+    spec.compressed = compressed;
+    spec.compressedSize = payload.size();
+    spec.size = content.size();
+    spec.name = packPath;
+    const bool fold = rules.nodesInSkippableChunksMixIvXor;
+    ParsePass pass = parsePass(spec, fold, rules.perNodeIvXor);
+    if (!pass.complete && !pass.scannable)
+        throw Error(packPath + ": cannot be decoded exactly: " + pass.failure);
     GbxEncoding plan;
-    if (compressed) {
-        ZlibStage zlib(sim, payload.size(), content.size(), packPath);
-        parseThrough(zlib, sim, content.size(), rules, packPath, seen, &plan.classId);
+    plan.classId = pass.classId;
+    Bytes seen;
+    if (pass.complete) {
+        plan.ivXorPerSegment = pass.applied;
+        seen = std::move(pass.bytes);
+        bool ruleFree = !pass.skippableNodes;
+        for (const auto& [b, e] : pass.unknownSkippable)
+            ruleFree = ruleFree && !hasNodeSignature(seen, b, e, pass.numNodes);
+        plan.needsChecksum = !ruleFree;
     } else {
-        parseThrough(sim, sim, content.size(), rules, packPath, seen, &plan.classId);
+        NodeScanResult scan = scanDecode(spec, pass.scanInput(fold, false));
+        if (!scan.ok) throw Error(packPath + ": cannot be planned: " + scan.failure);
+        plan.ivXorPerSegment = std::move(scan.applied);
+        plan.scanned = true;
+        plan.scannedNodeReads = scan.nodeReads;
+        plan.needsChecksum = true;
+        seen = std::move(scan.bytes);
     }
-    if (seen.size() != content.size() || !std::equal(seen.begin(), seen.end(), content.begin()))
+    if (!std::equal(seen.begin(), seen.end(), content.begin(), content.end()))
         throw Error(packPath + ": internal error: the simulated read differs from the file");
     // Segments the reader never refills (zlib padding) keep a zero ivXor.
-    plan.ivXorPerSegment = sim.appliedIvXor();
     gbx::MemorySource header(content);
     plan.metadata = readDatalessGbx(header, packPath);
     return plan;

@@ -4,24 +4,62 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "archive/PakIndex.hpp"
 #include "gbx/Header.hpp"
 
 namespace pakfs::archive {
 
-// The rules public analyses disagree on, as switches; the defaults follow the seed.
+// How the writer plans a gbx entry's cipher.
 struct GbxPipelineRules {
-    // Every ReadNode mixes its class into the ivXor, also for nodes inside skippable chunks.
-    bool nodesInSkippableChunksMixIvXor = true;
+    // Whether node reads inside skippable chunks mix the cipher. Open (FORMAT-NOTES): the seed
+    // says they do; GBX.NET and a study of the 2020 game's code say the game reads such a chunk
+    // into memory first, so they do not. Default: they do not (`pak pack --fold-skippable`).
+    bool nodesInSkippableChunksMixIvXor = false;
     // Off only to show what a reader without the per-node trick would get (tests, diagnosis).
     bool perNodeIvXor = true;
 };
 
-// Decodes a gbx entry byte-exactly; throws Error naming the pak, the entry and the reason
-// (class, chunk and offset) when it cannot: no byte is returned that may be wrong.
+// How a gbx entry's bytes were established.
+enum class GbxDecodeKind {
+    Parsed,      // read whole by known chunk readers; no open rule changes a byte
+    Exact,       // no byte can be changed by a node read the reader did not see
+    Verified,    // node reads found by the scan; zlib's Adler-32 and the size prove the bytes
+    Unverified,  // the scan's best decode of a stored entry (only when asked for)
+    Refused,     // cannot be proven: no bytes
+};
+const char* gbxDecodeKindName(GbxDecodeKind kind);  // "parsed", "exact", ...
+
+struct GbxDecodeOptions {
+    // Return the scan's best decode of a stored entry that cannot be proven (a warning says so)
+    // instead of refusing it.
+    bool unverified = false;
+    // Off only to show what a reader without the per-node trick would get (tests, diagnosis).
+    bool perNodeIvXor = true;
+};
+
+struct GbxDecode {
+    GbxDecodeKind kind = GbxDecodeKind::Refused;
+    Bytes bytes;          // empty when refused
+    std::string detail;   // refused/unverified: the reason; else how it was proven
+    std::size_t scannedNodeReads = 0;  // node reads the scan found and folded
+    // Set when the skippable-chunk rule changed the bytes and a checksum picked one:
+    // true = node reads inside skippable chunks fold.
+    std::optional<bool> skippableRule;
+};
+
+// Decodes a gbx entry through the game's pipeline and says how its bytes are proven (see
+// GbxDecodeKind). Never returns bytes that may be wrong unless `unverified` asked for them
+// (kind Unverified). Throws Error only when the entry cannot be read at all (I/O).
+GbxDecode decodeGbxEntryProven(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
+                               const GbxDecodeOptions& options = {});
+
+// The bytes of decodeGbxEntryProven; throws Error naming the pak, the entry and the reason when
+// it refuses.
 Bytes decodeGbxEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
-                     const GbxPipelineRules& rules = {});
+                     const GbxDecodeOptions& options = {});
 
 // The header and reference table of a gbx entry. Both come before the first node read, so
 // they decode without the per-node ivXor, even in entries that cannot be decoded whole.
@@ -36,11 +74,19 @@ struct GbxEncoding {
     std::vector<std::uint64_t> ivXorPerSegment;  // ivXor the reader holds at each segment
     std::uint32_t classId = 0;                   // main class ID, for the file table
     Bytes metadata;                              // dataless gbx record
+    // The reader stopped at a chunk it does not know; the node scan found the node reads
+    // after it.
+    bool scanned = false;
+    std::size_t scannedNodeReads = 0;
+    // Stored, the reader could not prove these bytes (the scan was needed, or the open
+    // skippable-chunk rule changes them): the writer wraps such a file in zlib.
+    bool needsChecksum = false;
 };
 
 // Parses `content` through a simulation of the reader's pipeline over `payload` (the zlib
-// stream when compressed, else the content) and records the ivXor of each segment. Throws Error
-// naming the file when the gbx reader cannot parse it.
+// stream when compressed, else the content) and records the ivXor of each segment. Past a chunk
+// the reader does not know, the node reads come from the node scan over the plaintext. Throws
+// Error naming the file when not even the header and reference table read.
 GbxEncoding planGbxEntry(ByteSpan content, ByteSpan payload, bool compressed,
                          const std::string& packPath, const GbxPipelineRules& rules = {});
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "archive/GbxEntry.hpp"
 #include "archive/PakIndex.hpp"
 
 namespace pakfs::archive {
@@ -16,6 +17,7 @@ struct PackOptions {
     // piece). Readers must cope with both, so tests use it.
     std::size_t syncFlushEvery = 0;
     std::vector<std::string> rawGlobs;             // gbx files stored without the per-node ivXor
+    GbxPipelineRules gbxRules;                     // the open skippable-chunk rule, for planning
     std::filesystem::path base;                    // repack: copy unchanged entries from this pak
     std::function<void(const std::string&)> warn;  // warnings (stderr in the CLI)
     std::function<void(std::size_t, std::size_t)> progress;  // files done, total

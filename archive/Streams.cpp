@@ -90,6 +90,17 @@ void ZlibStage::refill() {
     }
 }
 
+void ZlibStage::finish() {
+    if (position_ != uncompressedSize_ || outPos_ != outLen_)
+        throw Error(name_ + ": the zlib stream goes on after the declared size");
+    while (!ended_) {
+        refill();
+        if (outLen_ > 0) throw Error(name_ + ": the zlib stream goes on after the declared size");
+        if (!ended_ && compressedLeft_ == 0 && z_.avail_in == 0)
+            throw TruncatedError(name_ + ": compressed data ends before the zlib stream does");
+    }
+}
+
 std::optional<std::uint64_t> ZlibStage::remaining() const {
     std::uint64_t declared = uncompressedSize_ > position_ ? uncompressedSize_ - position_ : 0;
     std::uint64_t buffered = outLen_ - outPos_;
@@ -123,6 +134,11 @@ void ZlibStage::read(std::span<std::uint8_t> dst) {
         done += n;
     }
     position_ += dst.size();
+}
+
+ReadPipeline::ReadPipeline(const PipelineSpec& spec)
+    : crypted_(spec.range, spec.cipher, spec.iv, spec.compressed ? spec.range.size() : spec.size) {
+    if (spec.compressed) zlib_.emplace(crypted_, spec.compressedSize, spec.size, spec.name);
 }
 
 }  // namespace pakfs::archive

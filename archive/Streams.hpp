@@ -8,6 +8,8 @@
 #include <zlib.h>
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "archive/Crypto.hpp"
@@ -40,6 +42,7 @@ public:
     // Folds bytes into the pending ivXor; it takes effect at the next segment refill.
     void mixIvXor(ByteSpan bytes) { ivXor_ = calcIvXor(ivXor_, bytes); }
     std::uint64_t pendingIvXor() const { return ivXor_; }
+    void setPendingIvXor(std::uint64_t v) { ivXor_ = v; }
     // Simulation mode: ivXor applied at each segment refill so far, in order.
     const std::vector<std::uint64_t>& appliedIvXor() const { return applied_; }
 
@@ -75,6 +78,10 @@ public:
     // can inflate to: the declared size is untrusted and readers allocate by it.
     std::optional<std::uint64_t> remaining() const override;
     bool streamEnded() const { return ended_; }
+    // After the last byte of the declared size: reads on to the end of the zlib stream, which
+    // must come with no further output; zlib checks the Adler-32 trailer on the way. Throws
+    // Error otherwise. Not something the game does: it proves what was read.
+    void finish();
 
 private:
     void refill();
@@ -90,6 +97,33 @@ private:
     std::uint8_t out_[kZlibOutputBuffer];
     std::size_t outPos_ = 0;
     std::size_t outLen_ = 0;
+};
+
+// What it takes to build the pipeline of one entry, again and again (a search decodes an entry
+// several times from its start).
+struct PipelineSpec {
+    explicit PipelineSpec(ByteRange r) : range(std::move(r)) {}
+    ByteRange range;  // ciphertext after the IV, or the padded plaintext payload (simulation)
+    const Blowfish* cipher = nullptr;  // null: simulation over plaintext
+    std::uint64_t iv = 0;
+    bool compressed = false;
+    std::uint64_t compressedSize = 0;  // the zlib stream's length, when compressed
+    std::uint64_t size = 0;            // the entry's content size
+    std::string name;                  // "pak: path" for messages
+};
+
+// The game's read pipeline for one entry: the crypted stream, with the zlib stage on top when
+// the entry is compressed.
+class ReadPipeline {
+public:
+    explicit ReadPipeline(const PipelineSpec& spec);
+    gbx::ByteSource& top() { return zlib_ ? static_cast<gbx::ByteSource&>(*zlib_) : crypted_; }
+    CryptedStream& crypted() { return crypted_; }
+    ZlibStage* zlib() { return zlib_ ? &*zlib_ : nullptr; }
+
+private:
+    CryptedStream crypted_;
+    std::optional<ZlibStage> zlib_;
 };
 
 }  // namespace pakfs::archive

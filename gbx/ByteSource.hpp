@@ -52,9 +52,11 @@ public:
     // its first chunk ID. classId is as stored in the file (not generalized). inSkippableChunk
     // tells whether the node is read inside the data of a skippable ("PIKS") chunk.
     // Not called for nodes of an LZO-compressed body: the game reads those from memory.
-    virtual void onNodeRead(std::uint32_t classId, bool inSkippableChunk) {
+    // slot is the node's index in the file's node table (-1 for a node without one).
+    virtual void onNodeRead(std::uint32_t classId, bool inSkippableChunk, std::int64_t slot) {
         (void)classId;
         (void)inSkippableChunk;
+        (void)slot;
     }
     // Called when a chunk reader meets a chunk whose bytes the game also feeds into the
     // cipher's ivXor (data-driven special cases); bytes are the ones just read.

@@ -78,6 +78,8 @@ ClassRegistry ClassRegistry::fromText(std::string_view classTable, std::string_v
             reg.rules_.parentOverride[a] = parseId(cols[2], line);
         } else if (cols[0] == "ivxor-replace") {
             reg.rules_.replace[a] = parseId(cols[2], line);
+        } else if (cols[0] == "ivxor-fold") {
+            reg.rules_.fixedInput[a] = parseId(cols[2], line);
         } else {
             throw Error("class rules: unknown row kind in '" + std::string(line) + "'");
         }
@@ -112,6 +114,7 @@ std::string_view ClassRegistry::name(std::uint32_t classId) const {
 
 std::uint32_t ClassRegistry::ivXorClassInput(std::uint32_t storedClassId) const {
     std::uint32_t g = generalize(storedClassId) & kClassMask;
+    if (auto f = rules_.fixedInput.find(g); f != rules_.fixedInput.end()) return f->second;
     std::uint32_t p;
     if (auto o = rules_.parentOverride.find(g); o != rules_.parentOverride.end())
         p = o->second;
@@ -119,7 +122,19 @@ std::uint32_t ClassRegistry::ivXorClassInput(std::uint32_t storedClassId) const 
         p = parent(g).value_or(kCMwNod);
     std::uint32_t s = specific(p);
     if (auto r = rules_.replace.find(s); r != rules_.replace.end()) s = r->second;
-    return s;
+    // The game never folds a zero class input (FORMAT-NOTES, the 2020 code study).
+    return s == 0 ? 0xFFFFFFFF : s;
+}
+
+bool ClassRegistry::ofClassOrAncestor(std::uint32_t id, std::uint32_t classId) const {
+    std::uint32_t want = generalize(id) & kClassMask;
+    std::optional<std::uint32_t> c = generalize(classId) & kClassMask;
+    // The class tree is a tree, but the table is data: bound the walk.
+    for (int depth = 0; c && depth < 64; ++depth) {
+        if (*c == want) return true;
+        c = parent(*c);
+    }
+    return false;
 }
 
 std::uint32_t ivXorClassInput(std::uint32_t storedClassId) {

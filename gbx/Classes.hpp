@@ -21,6 +21,7 @@ inline constexpr std::uint32_t kCMwNod = 0x01001000;
 struct IvXorRules {
     std::unordered_map<std::uint32_t, std::uint32_t> parentOverride;  // class -> parent to use
     std::unordered_map<std::uint32_t, std::uint32_t> replace;         // S -> S used instead
+    std::unordered_map<std::uint32_t, std::uint32_t> fixedInput;      // class -> S, any parent
 };
 
 // Class names, parents and the old/new class ID mapping of TrackMania Forever.
@@ -47,6 +48,8 @@ public:
     // through CalcIVXor at every node read. A class whose parent is unknown counts as a child
     // of CMwNod.
     std::uint32_t ivXorClassInput(std::uint32_t storedClassId) const;
+    // Whether chunk or class ID `id` belongs to classId (generalized) or one of its ancestors.
+    bool ofClassOrAncestor(std::uint32_t id, std::uint32_t classId) const;
 
     const IvXorRules& ivXorRules() const { return rules_; }
     void setIvXorRules(IvXorRules rules) { rules_ = std::move(rules); }

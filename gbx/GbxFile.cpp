@@ -50,6 +50,7 @@ NodeReaderConfig nodeConfig(const GbxFile& f, const ReadOptions& opts, ReadObser
     for (const auto& e : f.refs.externals) cfg.externalSlots.push_back(e.nodeIndex);
     cfg.maxDepth = opts.maxDepth;
     cfg.offsetName = inBody ? "body offset" : "offset";
+    cfg.stopAtUnknownSkippable = opts.stopAtUnknownSkippable;
     return cfg;
 }
 
@@ -122,11 +123,13 @@ GbxFile readGbxPartial(ByteSource& src, ReadObserver* observer, const ReadOption
     try {
         readInto(f, src, observer, opts);
     } catch (const ParseError& e) {
-        f.failure = ReadFailure{f.reached, e.what(), e.offset(), f.body.compressed, e.truncated()};
+        f.failure = ReadFailure{f.reached,          e.what(),      e.offset(),
+                                f.body.compressed, e.truncated(), e.resumeOffset()};
     } catch (const TruncatedError& e) {
-        f.failure = ReadFailure{f.reached, e.what(), src.position(), false, true};
+        f.failure = ReadFailure{f.reached, e.what(), src.position(), false, true, src.position()};
     } catch (const Error& e) {
-        f.failure = ReadFailure{f.reached, e.what(), src.position(), false, false};
+        f.failure =
+            ReadFailure{f.reached, e.what(), src.position(), false, false, src.position()};
     }
     return f;
 }

@@ -30,6 +30,8 @@ struct ReadFailure {
     std::uint64_t offset = 0;  // file offset, or decompressed-body offset when inBody
     bool inBody = false;       // the offset is inside the decompressed body
     bool truncated = false;
+    // Node problems: where the nodes stop being read exactly (ParseError::resumeOffset).
+    std::uint64_t resumeOffset = 0;
 };
 
 struct ReadOptions {
@@ -41,6 +43,7 @@ struct ReadOptions {
     const ClassRegistry* classes = &ClassRegistry::builtin();
     const ChunkRegistry* chunks = &ChunkRegistry::builtin();
     std::uint32_t maxDepth = 64;
+    bool stopAtUnknownSkippable = false;  // NodeReaderConfig::stopAtUnknownSkippable
 };
 
 struct GbxFile {

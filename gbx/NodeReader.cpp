@@ -114,7 +114,7 @@ std::size_t NodeReader::startNode(std::uint32_t classId, std::int64_t slot) {
     std::size_t id = nodes_.size() - 1;
     // The node is in the list before it is read: a reference to it from inside is a back-reference.
     if (slot >= 0) slots_[std::uint32_t(slot)] = id;
-    if (cfg_.observer) cfg_.observer->onNodeRead(classId, skippableDepth_ > 0);
+    if (cfg_.observer) cfg_.observer->onNodeRead(classId, skippableDepth_ > 0, slot);
     chunkLoop(id);
     return id;
 }
@@ -164,7 +164,13 @@ void NodeReader::chunkLoop(std::size_t node) {
                                      cfg_.offsetName + " " + std::to_string(offset) +
                                      " is not skippable (" + hex32(marker) +
                                      " follows, not \"PIKS\"): cannot read further",
-                                 offset, false);
+                                 offset, false, resumeOffset(offset));
+            if (cfg_.stopAtUnknownSkippable)
+                throw ParseError("unknown skippable chunk " + hex32(id) + " of " +
+                                     describeClass(nodes_[node].classId, *cfg_.classes) + " at " +
+                                     cfg_.offsetName + " " + std::to_string(offset) +
+                                     ": the node reads inside it are not known",
+                                 offset, false, resumeOffset(offset));
             std::uint32_t size = in_.u32();
             auto& chunk = nodes_[node].chunks.back();
             chunk.skippable = true;
@@ -218,11 +224,22 @@ std::string NodeReader::where() const {
            " (chunk at " + cfg_.offsetName + " " + std::to_string(offset) + ")";
 }
 
-void NodeReader::rethrow(const std::exception& e, std::uint64_t) const {
+std::uint64_t NodeReader::resumeOffset(std::uint64_t innermost) const {
+    // A skippable chunk is one unit: its size was read before anything in it.
+    for (const Frame& f : frames_)
+        if (f.inSkippable && !nodes_[f.node].chunks.empty())
+            return std::min(innermost, nodes_[f.node].chunks.back().offset);
+    return innermost;
+}
+
+void NodeReader::rethrow(const std::exception& e, std::uint64_t chunkOffset) const {
     bool truncated = dynamic_cast<const TruncatedError*>(&e) != nullptr;
+    std::uint64_t innermost = chunkOffset;
+    if (!frames_.empty() && !nodes_[frames_.back().node].chunks.empty())
+        innermost = std::min(innermost, nodes_[frames_.back().node].chunks.back().offset);
     throw ParseError(where() + ": " + e.what() + " (stopped at " + cfg_.offsetName + " " +
                          std::to_string(in_.position()) + ")",
-                     in_.position(), truncated);
+                     in_.position(), truncated, resumeOffset(innermost));
 }
 
 std::uint32_t NodeReader::generalChunkId() const {

@@ -45,14 +45,22 @@ private:
 // class, the chunk and the offset already.
 class ParseError : public Error {
 public:
-    ParseError(const std::string& msg, std::uint64_t offset, bool truncated)
-        : Error(msg), offset_(offset), truncated_(truncated) {}
+    ParseError(const std::string& msg, std::uint64_t offset, bool truncated,
+               std::optional<std::uint64_t> resumeOffset = std::nullopt)
+        : Error(msg),
+          offset_(offset),
+          truncated_(truncated),
+          resumeOffset_(resumeOffset.value_or(offset)) {}
     std::uint64_t offset() const { return offset_; }
     bool truncated() const { return truncated_; }
+    // Where what was read stops being trustworthy: the start of the chunk that failed, or of
+    // the outermost skippable chunk around it. Node reads before it were read exactly.
+    std::uint64_t resumeOffset() const { return resumeOffset_; }
 
 private:
     std::uint64_t offset_;
     bool truncated_;
+    std::uint64_t resumeOffset_;
 };
 
 struct NodeReaderConfig {
@@ -63,6 +71,9 @@ struct NodeReaderConfig {
     std::vector<std::uint32_t> externalSlots;  // node indexes taken by the reference table
     std::uint32_t maxDepth = 64;               // node nesting
     std::string offsetName = "offset";         // "offset" or "body offset" in messages
+    // An unknown skippable chunk stops the reader (ParseError at the chunk) instead of being
+    // skipped by size: for a pipeline where node reads inside it may mix the cipher.
+    bool stopAtUnknownSkippable = false;
 };
 
 // The seed's ReadNode: chunk loop, node references, lookback strings and primitives, reading
@@ -152,6 +163,7 @@ private:
     void chunkLoop(std::size_t node);
     void readKnownChunk(const ChunkDef& def, std::uint32_t storedId);
     std::string where() const;
+    std::uint64_t resumeOffset(std::uint64_t innermost) const;
     [[noreturn]] void rethrow(const std::exception& e, std::uint64_t chunkOffset) const;
 
     SourceReader in_;

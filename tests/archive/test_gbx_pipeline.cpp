@@ -161,7 +161,7 @@ TEST_CASE("gbx pipeline: the per-node ivXor is exercised", "[gbx-pipeline]") {
         writePak(tree.path(), out / "t.pak", key(), o);
         auto pak = PakIndex::open(out / "t.pak", key());
         int differ = 0;
-        GbxPipelineRules without;
+        GbxDecodeOptions without;
         without.perNodeIvXor = false;
         for (const auto& e : pak->entries()) {
             Bytes want = test::readFile(tree / e.path);
@@ -189,33 +189,54 @@ TEST_CASE("gbx pipeline: deep and wide node trees", "[gbx-pipeline]") {
     }
 }
 
-TEST_CASE("gbx pipeline: an unparseable gbx is refused unless --raw", "[gbx-pipeline][errors]") {
+TEST_CASE("gbx pipeline: a gbx with a chunk no reader knows is planned by the node scan",
+          "[gbx-pipeline][errors]") {
     test::TempDir tree, out;
     Bytes f = makeMap(10, 2, 1);
     Bytes broken = f;
     // Replace the first known chunk ID after the padding with an unknown non-skippable one.
-    gbx::GbxBuilder probe;
     std::size_t at =
         std::string(broken.begin(), broken.end()).find(std::string("\x11\x30\x04\x03", 4));
     REQUIRE(at != std::string::npos);
     storeLE32(broken.data() + at, 0x03043777);
     test::writeFile(tree / "bad.Map.Gbx", broken);
-    CHECK_THROWS_WITH(writePak(tree.path(), out / "b.pak", key(), {}),
-                      Catch::StartsWith("bad.Map.Gbx: cannot be decoded exactly: ") &&
-                          Catch::Contains("03043777"));
-    CHECK_FALSE(fs::exists(out / "b.pak"));
+    for (int level : {0, 9}) {
+        INFO("level " << level);
+        std::vector<std::string> warnings;
+        PackOptions o;
+        o.level = level;
+        o.warn = [&](const std::string& w) { warnings.push_back(w); };
+        writePak(tree.path(), out / "b.pak", key(), o);
+        // The scan finds the 4 node reads of the two pairs after the unknown chunk.
+        REQUIRE(warnings.size() == 1);
+        CHECK(warnings[0] == "bad.Map.Gbx: chunks no reader knows: the cipher is planned from 4 "
+                             "node reads found by the node scan");
+        auto pak = PakIndex::open(out / "b.pak", key());
+        const PakEntry& e = pak->entries()[0];
+        CHECK(e.compressed());  // also at level 0: the Adler-32 is what proves it
+        GbxDecode d = decodeGbxEntryProven(pak, e);
+        CHECK(d.kind == GbxDecodeKind::Verified);
+        CHECK(d.scannedNodeReads == 4);
+        CHECK(d.bytes == broken);
+    }
     std::vector<std::string> warnings;
     PackOptions raw;
     raw.rawGlobs = {"*.Map.Gbx"};
+    raw.level = 0;
     raw.warn = [&](const std::string& w) { warnings.push_back(w); };
     writePak(tree.path(), out / "b.pak", key(), raw);
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0] ==
           "bad.Map.Gbx: stored with --raw: the game will not read this gbx file right");
     auto pak = PakIndex::open(out / "b.pak", key());
-    CHECK_THROWS_WITH(
-        readEntry(pak, pak->entries()[0]),
-        Catch::StartsWith((out / "b.pak").string() + ": bad.Map.Gbx: cannot be decoded exactly"));
+    CHECK_THROWS_WITH(readEntry(pak, pak->entries()[0]),
+                      (out / "b.pak").string() +
+                          ": bad.Map.Gbx: stored gbx entry with chunks no reader knows: cannot be "
+                          "verified (unknown chunk 03043777 of CGameCtnChallenge (03043000) at "
+                          "offset " +
+                          std::to_string(at) +
+                          " is not skippable (00000001 follows, not \"PIKS\"): cannot read "
+                          "further)");
 }
 
 TEST_CASE("gbx pipeline: real gbx fixtures pack and extract byte-exactly",
@@ -313,7 +334,7 @@ TEST_CASE("gbx pipeline: a real uncompressed-body map drives the cipher node by 
         const PakEntry& e = pak->entries()[0];
         CHECK(e.compressed() == (level > 0));
         CHECK(readEntry(pak, e) == content);
-        GbxPipelineRules without;
+        GbxDecodeOptions without;
         without.perNodeIvXor = false;
         bool differs = true;
         try {

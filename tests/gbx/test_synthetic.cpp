@@ -23,7 +23,7 @@ struct Call {
 class Recorder : public ReadObserver {
 public:
     explicit Recorder(const ByteSource& src) : src_(src) {}
-    void onNodeRead(std::uint32_t classId, bool inSkippableChunk) override {
+    void onNodeRead(std::uint32_t classId, bool inSkippableChunk, std::int64_t) override {
         calls.push_back({classId, inSkippableChunk, src_.position()});
     }
     std::vector<Call> calls;
