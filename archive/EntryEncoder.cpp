@@ -86,7 +86,8 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
                 e.metadata.clear();
             }
         } else {
-            GbxEncoding g = planGbxEntry(content, payload, e.compressed, packPath, options.gbxRules);
+            GbxEncoding g =
+                planGbxEntry(content, payload, e.compressed, packPath, options.gbxRules);
             if (!e.compressed && g.needsChecksum && content.size() > kSegmentSize) {
                 // Stored, the reader could not prove these bytes: zlib's Adler-32 will (at
                 // level 0 too, as stored deflate blocks).

@@ -329,7 +329,8 @@ bool isGbxEntry(const PakIndex& pak, const PakEntry& entry) {
 }
 
 void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
-               const std::function<void(ByteSpan)>& sink) {
+               const std::function<void(ByteSpan)>& sink, const GbxDecodeOptions& gbx,
+               const std::function<void(const std::string&)>& warn) {
     PlainEntryReader reader(pak, entry);
     // The size is untrusted, but it only caps the buffer here.
     const std::size_t cap =
@@ -342,8 +343,10 @@ void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry
     std::size_t have = reader.read(buf, std::min<std::size_t>(3, cap));
     if (have == 3 && std::memcmp(buf, "GBX", 3) == 0 && isGbxEntry(*pak, entry)) {
         giveBack(tSpares.out, std::move(out));
-        Bytes all = decodeGbxEntry(pak, entry);
-        sink(all);
+        GbxDecode d = decodeGbxEntryProven(pak, entry, gbx);
+        if (d.kind == GbxDecodeKind::Refused) throw Error(d.detail);
+        if (d.kind == GbxDecodeKind::Unverified && warn) warn(d.detail);
+        sink(d.bytes);
         return;
     }
     while (reader.position() < reader.size()) {

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 
+#include "archive/GbxEntry.hpp"
 #include "archive/PakIndex.hpp"
 #include "archive/SeekPoints.hpp"
 
@@ -80,7 +81,10 @@ bool isGbxEntry(const PakIndex& pak, const PakEntry& entry);
 Bytes readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry);
 
 // Streams an entry's content in pieces to `sink` (plain entries without holding them whole).
+// A gbx entry comes whole, decoded by decodeGbxEntryProven with `gbx`; one it returns
+// unverified (only when gbx.unverified) is reported to `warn` first.
 void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
-               const std::function<void(ByteSpan)>& sink);
+               const std::function<void(ByteSpan)>& sink, const GbxDecodeOptions& gbx = {},
+               const std::function<void(const std::string&)>& warn = {});
 
 }  // namespace pakfs::archive

@@ -85,7 +85,8 @@ int parentDir(int rootFd, const std::vector<std::string>& parts, const std::stri
 }
 
 void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, int rootFd,
-                const std::vector<std::string>& parts, ParentCache& cache) {
+                const std::vector<std::string>& parts, ParentCache& cache,
+                const ExtractOptions& options, std::mutex& lock) {
     const std::string where = pak->name() + ": " + e.path;
     // Decode fully in memory first for gbx entries; plain ones stream to the temp file.
     const int dir = parentDir(rootFd, parts, where, cache);
@@ -95,19 +96,26 @@ void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, i
                     fileMode()));
     if (out.get() < 0) throw Error(where + ": cannot create file: " + errnoText());
     try {
-        readEntry(pak, e, [&](ByteSpan b) {
-            const std::uint8_t* p = b.data();
-            std::size_t n = b.size();
-            while (n > 0) {
-                ssize_t put = ::write(out.get(), p, n);
-                if (put < 0) {
-                    if (errno == EINTR) continue;
-                    throw Error(where + ": write error: " + errnoText());
+        readEntry(
+            pak, e,
+            [&](ByteSpan b) {
+                const std::uint8_t* p = b.data();
+                std::size_t n = b.size();
+                while (n > 0) {
+                    ssize_t put = ::write(out.get(), p, n);
+                    if (put < 0) {
+                        if (errno == EINTR) continue;
+                        throw Error(where + ": write error: " + errnoText());
+                    }
+                    p += put;
+                    n -= std::size_t(put);
                 }
-                p += put;
-                n -= std::size_t(put);
-            }
-        });
+            },
+            options.gbx,
+            [&](const std::string& w) {
+                std::lock_guard<std::mutex> g(lock);
+                if (options.warn) options.warn(w);
+            });
         if (::renameat(dir, tmpName.c_str(), dir, parts.back().c_str()) != 0)
             throw Error(where + ": cannot move the file into place: " + errnoText());
     } catch (...) {
@@ -234,7 +242,8 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
             if (r + 1 >= runStart.size()) return;
             for (std::size_t i = runStart[r]; i < runStart[r + 1]; ++i) {
                 try {
-                    writeEntry(pak, *jobs[i].entry, root.get(), jobs[i].parts, cache);
+                    writeEntry(pak, *jobs[i].entry, root.get(), jobs[i].parts, cache, options,
+                               lock);
                     bytes += jobs[i].entry->uncompressedSize;
                     ++written;
                 } catch (const Error& err) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "archive/GbxEntry.hpp"
 #include "archive/PakIndex.hpp"
 
 namespace pakfs::archive {
@@ -20,6 +21,8 @@ struct ExtractOptions {
     unsigned jobs = 1;
     bool progress = false;                          // a progress line on stderr
     std::function<void(const std::string&)> error;  // one line per failed entry
+    GbxDecodeOptions gbx;                           // --unverified
+    std::function<void(const std::string&)> warn;   // one line per unverified entry
 };
 
 struct ExtractResult {

@@ -69,10 +69,10 @@ private:
 
 // One run of the gbx reader over the pipeline, as far as it gets.
 struct ParsePass {
-    Bytes bytes;            // what was read, in order
-    bool complete = false;  // every chunk read by a known reader, and the rest of the entry
-    bool scannable = false;  // stopped in the nodes, after the main node's read: scan from there
-    std::string failure;     // why it stopped
+    Bytes bytes;               // what was read, in order
+    bool complete = false;     // every chunk read by a known reader, and the rest of the entry
+    bool scannable = false;    // stopped in the nodes, after the main node's read: scan from there
+    std::string failure;       // why it stopped
     std::uint64_t resume = 0;  // node reads before it are exact (ParseError::resumeOffset)
     std::vector<CipherMixer::Read> reads;
     bool skippableNodes = false;
@@ -116,7 +116,8 @@ ParsePass parsePass(const PipelineSpec& spec, bool foldInSkippable, bool perNode
     for (const auto& e : file.refs.externals) r.externalSlots.push_back(e.nodeIndex);
     for (const auto& n : file.nodes)
         for (const auto& c : n.chunks)
-            if (c.skippable && !c.known) r.unknownSkippable.emplace_back(c.offset + 12, c.offset + 12 + c.size);
+            if (c.skippable && !c.known)
+                r.unknownSkippable.emplace_back(c.offset + 12, c.offset + 12 + c.size);
     if (file.failure) {
         r.failure = file.failure->message;
         r.resume = file.failure->resumeOffset;
@@ -232,21 +233,23 @@ GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options
     const Attempt& f = byRule[1];
     if (spec.compressed) {
         if (nf.ok && f.ok && nf.bytes != f.bytes)
-            return refuse("cannot be decoded exactly: both skippable-chunk rules decode to a "
-                          "valid Adler-32 with different bytes");
+            return refuse(
+                "cannot be decoded exactly: both skippable-chunk rules decode to a "
+                "valid Adler-32 with different bytes");
         if (!nf.ok && !f.ok)
             return refuse("cannot be decoded exactly: no decode matches the Adler-32 and size (" +
                           nf.failure + ")");
         const Attempt& won = nf.ok ? nf : f;
         d.kind = nf.parsed && f.parsed && nf.ok && f.ok ? GbxDecodeKind::Parsed
-                                                         : GbxDecodeKind::Verified;
+                                                        : GbxDecodeKind::Verified;
         if (nf.ok != f.ok) d.skippableRule = f.ok;
         d.scannedNodeReads = won.scannedNodeReads;
-        d.detail = std::string(d.kind == GbxDecodeKind::Parsed ? "parsed" : "scanned") + ", " +
-                   std::to_string(won.scannedNodeReads) + " node reads found; Adler-32 and size match" +
-                   (d.skippableRule ? (*d.skippableRule ? " (nodes in skippable chunks fold)"
-                                                        : " (nodes in skippable chunks do not fold)")
-                                    : "");
+        d.detail =
+            std::string(d.kind == GbxDecodeKind::Parsed ? "parsed" : "scanned") + ", " +
+            std::to_string(won.scannedNodeReads) + " node reads found; Adler-32 and size match" +
+            (d.skippableRule ? (*d.skippableRule ? " (nodes in skippable chunks fold)"
+                                                 : " (nodes in skippable chunks do not fold)")
+                             : "");
         d.bytes = won.bytes;
         return d;
     }

@@ -42,8 +42,8 @@ struct GbxDecodeOptions {
 
 struct GbxDecode {
     GbxDecodeKind kind = GbxDecodeKind::Refused;
-    Bytes bytes;          // empty when refused
-    std::string detail;   // refused/unverified: the reason; else how it was proven
+    Bytes bytes;                       // empty when refused
+    std::string detail;                // refused/unverified: the reason; else how it was proven
     std::size_t scannedNodeReads = 0;  // node reads the scan found and folded
     // Set when the skippable-chunk rule changed the bytes and a checksum picked one:
     // true = node reads inside skippable chunks fold.

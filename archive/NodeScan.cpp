@@ -207,9 +207,8 @@ bool Run::go() {
             }
             if (found.empty()) continue;
             if (found.size() > kMaxSignaturesPerWindow)
-                return fail(std::to_string(found.size()) +
-                            " node signatures before offset " + std::to_string(pos) +
-                            ": too many to search");
+                return fail(std::to_string(found.size()) + " node signatures before offset " +
+                            std::to_string(pos) + ": too many to search");
             std::vector<std::uint32_t> options = optionsFor(found);
             std::uint32_t pick = choose(std::uint32_t(options.size()));
             std::uint32_t mask = options.at(pick);
@@ -276,8 +275,9 @@ NodeScanResult scanDecode(const PipelineSpec& spec, const NodeScanInput& input) 
         std::size_t k = run.optionCounts.size();
         while (k > 0 && run.taken[k - 1] + 1 >= run.optionCounts[k - 1]) --k;
         if (k == 0) {
-            result.failure = "no way of folding the node reads found decodes it (first try: " +
-                             lastFailure + ")";
+            result.failure =
+                "no way of folding the node reads found decodes it (first try: " + lastFailure +
+                ")";
             return result;
         }
         told.assign(run.taken.begin(), run.taken.begin() + std::ptrdiff_t(k));

@@ -39,10 +39,10 @@ struct NodeScanInput {
 struct NodeScanResult {
     bool ok = false;
     Bytes bytes;
-    std::string failure;               // why no decode was found
-    std::size_t nodeReads = 0;         // node reads found by the scan and folded
-    std::size_t insideSkippable = 0;   // node signatures seen inside skippable chunks
-    std::size_t runs = 0;              // decodes tried
+    std::string failure;                 // why no decode was found
+    std::size_t nodeReads = 0;           // node reads found by the scan and folded
+    std::size_t insideSkippable = 0;     // node signatures seen inside skippable chunks
+    std::size_t runs = 0;                // decodes tried
     std::vector<std::uint64_t> applied;  // simulation: the ivXor of each segment refill
 };
 

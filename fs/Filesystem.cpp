@@ -315,7 +315,14 @@ Bytes Filesystem::decodeWhole(const Node& node) const {
     const Pack& pack = tree_.packOf(node);
     Bytes out;
     if (kindOf(node) == EntryKind::Gbx) {
-        out = archive::decodeGbxEntry(pack.pak, *node.entry);
+        archive::GbxDecodeOptions gbx;
+        gbx.unverified = options_.unverified;
+        archive::GbxDecode d = archive::decodeGbxEntryProven(pack.pak, *node.entry, gbx);
+        if (d.kind == archive::GbxDecodeKind::Refused) throw Error(d.detail);
+        if (d.kind == archive::GbxDecodeKind::Unverified && !node.errorLogged.exchange(true) &&
+            options_.log)
+            options_.log("warning: " + d.detail);
+        out = std::move(d.bytes);
         out.shrink_to_fit();  // the cache counts capacity
     } else {
         // Plain entries decode from the start, so that zlib's checksum is checked before any

@@ -123,13 +123,12 @@ GbxFile readGbxPartial(ByteSource& src, ReadObserver* observer, const ReadOption
     try {
         readInto(f, src, observer, opts);
     } catch (const ParseError& e) {
-        f.failure = ReadFailure{f.reached,          e.what(),      e.offset(),
+        f.failure = ReadFailure{f.reached,         e.what(),      e.offset(),
                                 f.body.compressed, e.truncated(), e.resumeOffset()};
     } catch (const TruncatedError& e) {
         f.failure = ReadFailure{f.reached, e.what(), src.position(), false, true, src.position()};
     } catch (const Error& e) {
-        f.failure =
-            ReadFailure{f.reached, e.what(), src.position(), false, false, src.position()};
+        f.failure = ReadFailure{f.reached, e.what(), src.position(), false, false, src.position()};
     }
     return f;
 }

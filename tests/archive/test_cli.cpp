@@ -80,7 +80,8 @@ TEST_CASE("cli: packlist, pack, ls, cat, extract", "[cli]") {
     CHECK_FALSE(fs::exists(dir / "out/b.bin"));
     r = run(kPak + " check " + q(dir / "MyPack.pak"));
     CHECK(r.code == 0);
-    CHECK(r.out == "2 files: 2 decoded (0 gbx), 0 undecodable\n");
+    CHECK(r.out ==
+          "2 files: 2 plain, 0 gbx (0 parsed, 0 exact, 0 verified, 0 refused), 0 undecodable\n");
     r = run(kPak + " packlist ls " + q(dir / "PackList.DAT"));
     CHECK(r.code == 0);
     CHECK(r.out.find("signature valid") != std::string::npos);
@@ -108,10 +109,13 @@ TEST_CASE("cli: extract carries on past an undecodable gbx entry and exits 1", "
     CHECK(test::readFile(dir / "out/good.txt") == Bytes(50, 'g'));
     CHECK_FALSE(fs::exists(dir / "out/bad.Map.Gbx"));
     r = run(kPak + " ls -l " + kKey + " " + q(dir / "p.pak"));
-    CHECK(r.out.find("gbx! bad.Map.Gbx") != std::string::npos);
+    CHECK(r.out.find(" gbx!         bad.Map.Gbx\n") != std::string::npos);
     r = run(kPak + " check " + kKey + " " + q(dir / "p.pak"));
     CHECK(r.code == 1);
-    CHECK(r.out.find("1 undecodable") != std::string::npos);
+    CHECK(r.out.find("gbx refused   " + (dir / "p.pak").string() +
+                     ": bad.Map.Gbx: cannot be decoded exactly: ") == 0);
+    CHECK(r.out.find("\n2 files: 1 plain, 1 gbx (0 parsed, 0 exact, 0 verified, 1 refused), 0 "
+                     "undecodable\n") != std::string::npos);
 }
 
 TEST_CASE("cli: info shows the header fields as text and as JSON", "[cli]") {

@@ -209,8 +209,9 @@ TEST_CASE("gbx pipeline: a gbx with a chunk no reader knows is planned by the no
         writePak(tree.path(), out / "b.pak", key(), o);
         // The scan finds the 4 node reads of the two pairs after the unknown chunk.
         REQUIRE(warnings.size() == 1);
-        CHECK(warnings[0] == "bad.Map.Gbx: chunks no reader knows: the cipher is planned from 4 "
-                             "node reads found by the node scan");
+        CHECK(warnings[0] ==
+              "bad.Map.Gbx: chunks no reader knows: the cipher is planned from 4 "
+              "node reads found by the node scan");
         auto pak = PakIndex::open(out / "b.pak", key());
         const PakEntry& e = pak->entries()[0];
         CHECK(e.compressed());  // also at level 0: the Adler-32 is what proves it

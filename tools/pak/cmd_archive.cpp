@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -74,16 +75,18 @@ bool selected(const std::vector<std::string>& wanted, const std::string& path) {
     return false;
 }
 
-// "-" plain, "gbx" gbx decoded exactly, "gbx!" gbx that cannot be decoded exactly.
-const char* entryKind(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e) {
+// "-" for a plain file; for a gbx file "gbx:" and how it decodes (GbxDecodeKind), or "gbx!"
+// when it is refused.
+std::string entryKind(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e) {
     if (!isGbxEntry(*pak, e)) return "-";
-    try {
-        decodeGbxEntry(pak, e);
-        return "gbx";
-    } catch (const Error&) {
-        return "gbx!";
-    }
+    GbxDecode d = decodeGbxEntryProven(pak, e);
+    if (d.kind == GbxDecodeKind::Refused) return "gbx!";
+    return std::string("gbx:") + gbxDecodeKindName(d.kind);
 }
+
+const char* kUnverifiedHelp =
+    "Write a stored gbx file that cannot be proven (chunks no reader knows, no checksum) as the "
+    "node scan's best decode, with a warning per file, instead of refusing it";
 
 std::string hex32x(std::uint32_t v) {
     char buf[16];
@@ -161,6 +164,76 @@ void printInfoText(const nlohmann::ordered_json& j) {
     }
 }
 
+// pak check: decodes every entry; one line per gbx entry saying how its bytes are proven (or
+// why it is refused), one per plain entry that fails, then a summary.
+struct CheckReport {
+    std::size_t failed = 0;
+    nlohmann::ordered_json json;
+};
+
+CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json) {
+    CheckReport r;
+    std::size_t plain = 0;
+    std::map<std::string, std::size_t> gbxCounts = {
+        {"parsed", 0}, {"exact", 0}, {"verified", 0}, {"refused", 0}};
+    nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+    for (const auto& e : pak->entries()) {
+        nlohmann::ordered_json item;
+        item["path"] = e.path;
+        try {
+            bool gbx = isGbxEntry(*pak, e);
+            item["gbx"] = gbx;
+            if (gbx) {
+                GbxDecode d = decodeGbxEntryProven(pak, e);
+                std::string kind = gbxDecodeKindName(d.kind);
+                ++gbxCounts[kind];
+                item["decode"] = kind;
+                item["detail"] = d.detail;
+                if (d.kind == GbxDecodeKind::Refused) ++r.failed;
+                if (!json) {
+                    if (d.kind == GbxDecodeKind::Refused)
+                        std::printf("gbx refused   %s\n", d.detail.c_str());
+                    else
+                        std::printf("gbx %-9s %s: %s\n", kind.c_str(), e.path.c_str(),
+                                    d.detail.c_str());
+                }
+            } else {
+                std::uint64_t n = 0;
+                readEntry(pak, e, [&](ByteSpan b) { n += b.size(); });
+                if (n != e.uncompressedSize)
+                    throw Error(pak->name() + ": " + e.path + ": size mismatch");
+                ++plain;
+            }
+        } catch (const Error& err) {
+            ++r.failed;
+            item["error"] = err.what();
+            if (!json) std::printf("undecodable: %s\n", err.what());
+        }
+        entries.push_back(std::move(item));
+    }
+    std::size_t gbxAll = 0;
+    for (const auto& [k, n] : gbxCounts) gbxAll += n;
+    std::size_t undecodable = r.failed - gbxCounts["refused"];
+    if (json) {
+        r.json["file"] = pak->name();
+        r.json["files"] = pak->entries().size();
+        r.json["plain"] = plain;
+        r.json["gbx"] = {{"parsed", gbxCounts["parsed"]},
+                         {"exact", gbxCounts["exact"]},
+                         {"verified", gbxCounts["verified"]},
+                         {"refused", gbxCounts["refused"]}};
+        r.json["failed"] = r.failed;
+        r.json["entries"] = std::move(entries);
+    } else {
+        std::printf(
+            "%zu files: %zu plain, %zu gbx (%zu parsed, %zu exact, %zu verified, %zu "
+            "refused), %zu undecodable\n",
+            pak->entries().size(), plain, gbxAll, gbxCounts["parsed"], gbxCounts["exact"],
+            gbxCounts["verified"], gbxCounts["refused"], undecodable);
+    }
+    return r;
+}
+
 }  // namespace
 
 void addArchiveCommands(CLI::App& app, int& exitCode) {
@@ -199,34 +272,37 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         auto json = std::make_shared<bool>(false);
         cmd->add_option("PAK", *pakPath, "The .pak file")->required();
         cmd->add_flag("-l,--long", *longFormat,
-                      "Also show size, compressed size, class ID, flags and kind: \"gbx\" for a "
-                      "gbx file (decoded through the gbx pipeline), \"gbx!\" for one that cannot "
-                      "be decoded exactly (pak check says why)");
-        cmd->add_flag(
-            "--json", *json,
-            "JSON list of {path, size, compressed_size, class_id, flags, compressed, gbx}");
+                      "Also show size, compressed size, class ID, flags and kind: \"-\" for a "
+                      "plain file; for a gbx file how its bytes are proven: gbx:parsed, "
+                      "gbx:exact, gbx:verified, or gbx! when it is refused (pak check says why)");
+        cmd->add_flag("--json", *json,
+                      "JSON list of {path, size, compressed_size, class_id, flags, compressed, "
+                      "gbx, decode (gbx files: parsed, exact, verified or refused)}");
         addKeyOptions(cmd, *keys);
         cmd->callback([=] {
             auto pak = openPak(*pakPath, *keys);
             if (*json) {
                 nlohmann::json list = nlohmann::json::array();
                 for (const auto& e : pak->entries()) {
-                    list.push_back({{"path", e.path},
-                                    {"size", e.uncompressedSize},
-                                    {"compressed_size", e.compressedSize},
-                                    {"class_id", hex32(e.classId)},
-                                    {"flags", hex64(e.flags)},
-                                    {"compressed", e.compressed()},
-                                    {"gbx", isGbxEntry(*pak, e)}});
+                    bool gbx = isGbxEntry(*pak, e);
+                    nlohmann::json item = {{"path", e.path},
+                                           {"size", e.uncompressedSize},
+                                           {"compressed_size", e.compressedSize},
+                                           {"class_id", hex32(e.classId)},
+                                           {"flags", hex64(e.flags)},
+                                           {"compressed", e.compressed()},
+                                           {"gbx", gbx}};
+                    if (gbx) item["decode"] = gbxDecodeKindName(decodeGbxEntryProven(pak, e).kind);
+                    list.push_back(std::move(item));
                 }
                 std::cout << list.dump(2) << "\n";
                 return;
             }
             for (const auto& e : pak->entries()) {
                 if (*longFormat)
-                    std::printf("%10u %10u %s %s %-4s %s\n", e.uncompressedSize, e.compressedSize,
-                                hex32(e.classId).c_str(), hex64(e.flags).c_str(), entryKind(pak, e),
-                                e.path.c_str());
+                    std::printf("%10u %10u %s %s %-12s %s\n", e.uncompressedSize, e.compressedSize,
+                                hex32(e.classId).c_str(), hex64(e.flags).c_str(),
+                                entryKind(pak, e).c_str(), e.path.c_str());
                 else
                     std::printf("%s\n", e.path.c_str());
             }
@@ -241,13 +317,22 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         cmd->add_option("PAK", *pakPath, "The .pak file")->required();
         cmd->add_option("PATH", *path, "Path inside the pak, with / (case-insensitive fallback)")
             ->required();
+        auto unverified = std::make_shared<bool>(false);
+        cmd->add_flag("--unverified", *unverified, kUnverifiedHelp);
         addKeyOptions(cmd, *keys);
         cmd->callback([=] {
             auto pak = openPak(*pakPath, *keys);
             const PakEntry* e = findEntry(*pak, *path);
             if (!e) throw Error(pak->name() + ": no file \"" + *path + "\" in the pak");
             // Decode whole before writing: a failure must not leave partial output behind.
-            Bytes data = readEntry(pak, *e);
+            GbxDecodeOptions gbx;
+            gbx.unverified = *unverified;
+            Bytes data;
+            readEntry(
+                pak, *e, [&](ByteSpan b) { data.insert(data.end(), b.begin(), b.end()); }, gbx,
+                [](const std::string& w) {
+                    std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
+                });
             writeAll(STDOUT_FILENO, data, "standard output");
         });
     }
@@ -267,6 +352,8 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         cmd->add_option("PATH", *paths, "Files or folders inside the pak to extract");
         cmd->add_flag("-q,--quiet", *quiet, "No progress line");
         cmd->add_option("-j,--jobs", *jobs, "Threads (default: all cores)");
+        auto unverified = std::make_shared<bool>(false);
+        cmd->add_flag("--unverified", *unverified, kUnverifiedHelp);
         addKeyOptions(cmd, *keys);
         cmd->callback([=, &exitCode] {
             auto pak = openPak(*pakPath, *keys);
@@ -287,6 +374,10 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
             opts.progress = !*quiet && ::isatty(STDERR_FILENO);
             opts.error = [](const std::string& msg) {
                 std::fprintf(stderr, "pak: %s\n", msg.c_str());
+            };
+            opts.gbx.unverified = *unverified;
+            opts.warn = [](const std::string& msg) {
+                std::fprintf(stderr, "pak: warning: %s\n", msg.c_str());
             };
             std::vector<const PakFolder*> folders;
             for (const auto& f : pak->folders())
@@ -323,6 +414,14 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         cmd->add_option("--base", *base,
                         "Original pak: files whose path and content are unchanged are copied "
                         "as their original encrypted bytes (same key)");
+        cmd->add_flag("--fold-skippable", options->gbxRules.nodesInSkippableChunksMixIvXor,
+                      "Plan gbx files so that nodes read inside skippable (\"PIKS\") chunks mix "
+                      "the cipher, as the seed's wiki page says. Default: they do not, as GBX.NET "
+                      "and a study of the 2020 game's code say (the game reads such a chunk into "
+                      "memory first); the game's own Resource.pak does not decide it. gbx files "
+                      "with chunks no reader knows are planned from the node scan (a warning "
+                      "says how many node reads it found) and always stored with zlib, whose "
+                      "Adler-32 lets pak prove them when reading back");
         cmd->add_flag("-q,--quiet", *quiet, "No progress line");
         addKeyOptions(cmd, *keys);
         cmd->callback([=] {
@@ -359,6 +458,10 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         cmd->add_flag("--refs", *refs,
                       "Check references across the drives of a Packs folder: broken ones, "
                       "unreadable files and files hidden by another pack");
+        auto json = std::make_shared<bool>(false);
+        cmd->add_flag("--json", *json,
+                      "One JSON object: {files, plain, gbx: {parsed, exact, verified, refused}, "
+                      "failed, entries: [{path, gbx, decode, detail, error}]}");
         addKeyOptions(cmd, *keys);
         cmd->callback([=, &exitCode] {
             if (*refs) {
@@ -366,23 +469,9 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                 return;
             }
             auto pak = openPak(*pakPath, *keys);
-            std::size_t ok = 0, gbxOk = 0, bad = 0;
-            for (const auto& e : pak->entries()) {
-                try {
-                    bool gbx = isGbxEntry(*pak, e);
-                    std::uint64_t n = 0;
-                    readEntry(pak, e, [&](ByteSpan b) { n += b.size(); });
-                    if (n != e.uncompressedSize)
-                        throw Error(pak->name() + ": " + e.path + ": size mismatch");
-                    ++ok;
-                    if (gbx) ++gbxOk;
-                } catch (const Error& err) {
-                    ++bad;
-                    std::printf("undecodable: %s\n", err.what());
-                }
-            }
-            std::printf("%zu files: %zu decoded (%zu gbx), %zu undecodable\n",
-                        pak->entries().size(), ok, gbxOk, bad);
+            CheckReport report = checkPak(pak, *json);
+            if (*json) std::cout << report.json.dump(2) << "\n";
+            std::size_t bad = report.failed;
             if (bad > 0 || !pak->metadataError().empty()) exitCode = kExitBadInput;
         });
     }

@@ -38,6 +38,9 @@ const char* const kUsage =
     "    -o read_ahead=N        reading a file from its start decodes up to N small files\n"
     "                           after it in its folder on another thread (default 16; 0 off)\n"
     "    -o icase               case-insensitive lookups, as the game does\n"
+    "    -o unverified          serve a stored gbx file that cannot be proven (chunks no\n"
+    "                           reader knows, no checksum) as the node scan's best decode,\n"
+    "                           with a log line, instead of an I/O error\n"
     "    -o drives              the game's view instead of one folder per pack: /Resource\n"
     "                           (Resource.pak) and /Game (every other pack merged in\n"
     "                           packlist.dat order; on a path held by two packs, the pack\n"
@@ -99,7 +102,9 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
             list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         start = comma == std::string::npos ? list.size() + 1 : comma + 1;
         if (opt.empty()) continue;
-        if (opt == "icase") {
+        if (opt == "unverified") {
+            cl.fsOptions.unverified = true;
+        } else if (opt == "icase") {
             cl.fsOptions.icase = true;
         } else if (opt == "drives") {
             cl.fsOptions.drives = true;
