@@ -360,12 +360,14 @@ void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry
     giveBack(tSpares.out, std::move(out));
 }
 
-Bytes readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry) {
+Bytes readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
+                const GbxDecodeOptions& gbx) {
     Bytes out;
     // The size is untrusted: reserve no more than the data could plausibly inflate to.
     out.reserve(
         std::size_t(std::min<std::uint64_t>(entry.uncompressedSize, entry.cipherSize() * 64)));
-    readEntry(pak, entry, [&](ByteSpan b) { out.insert(out.end(), b.begin(), b.end()); });
+    readEntry(
+        pak, entry, [&](ByteSpan b) { out.insert(out.end(), b.begin(), b.end()); }, gbx);
     return out;
 }
 

@@ -78,7 +78,8 @@ bool isGbxEntry(const PakIndex& pak, const PakEntry& entry);
 
 // The whole content of an entry, byte-exact; gbx entries go through the game's pipeline.
 // Throws Error naming the pak and entry when it cannot be decoded exactly.
-Bytes readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry);
+Bytes readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
+                const GbxDecodeOptions& gbx = {});
 
 // Streams an entry's content in pieces to `sink` (plain entries without holding them whole).
 // A gbx entry comes whole, decoded by decodeGbxEntryProven with `gbx`; one it returns

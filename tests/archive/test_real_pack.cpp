@@ -2,8 +2,8 @@
 // The pack the game wrote (TrackMania United Forever's Resource.pak, ../shared/fixtures/real):
 // what pakfs returns of it, and how it proves each gbx file. The bytes are checked against a
 // decode made here without the pipeline (plain Blowfish-CBC and zlib), where one applies.
-#include <catch2/catch.hpp>
 #include <zlib.h>
+#include <catch2/catch.hpp>
 
 #include <map>
 
@@ -89,19 +89,22 @@ TEST_CASE("game's pack: plain files, one-segment gbx files exact, compressed gbx
             CHECK_THROWS_WITH(readEntry(pak, e), d.detail);
         }
     }
-    CHECK(kinds == std::map<std::string, int>{
-                       {"plain", 13}, {"exact", 7}, {"verified", 5}, {"refused", 2}});
+    CHECK(kinds ==
+          std::map<std::string, int>{{"plain", 13}, {"exact", 7}, {"verified", 5}, {"refused", 2}});
 }
 
-TEST_CASE("game's pack: the two stored multi-segment gbx files are refused, and --unverified "
-          "gives the scan's decode",
-          "[real-pack][fixtures]") {
+TEST_CASE(
+    "game's pack: the two stored multi-segment gbx files are refused, and --unverified "
+    "gives the scan's decode",
+    "[real-pack][fixtures]") {
     auto pak = openRealPack();
     const std::map<std::string, std::string> refused = {
-        {"Media/Shader/Default.ShaderSprite.Gbx", "0900200E of CPlugShaderSprite (09068000) at "
-                                                  "offset 86"},
-        {"Media/ControlStyle/Default.ControlStyle.Gbx", "07017000 of CControlStyle (07017000) at "
-                                                        "offset 81"}};
+        {"Media/Shader/Default.ShaderSprite.Gbx",
+         "0900200E of CPlugShaderSprite (09068000) at "
+         "offset 86"},
+        {"Media/ControlStyle/Default.ControlStyle.Gbx",
+         "07017000 of CControlStyle (07017000) at "
+         "offset 81"}};
     for (const auto& e : pak->entries()) {
         auto it = refused.find(e.path);
         if (it == refused.end()) continue;
@@ -111,7 +114,8 @@ TEST_CASE("game's pack: the two stored multi-segment gbx files are refused, and 
         std::string want = pak->name();
         want += ": ";
         want += e.path;
-        want += ": stored gbx entry with chunks no reader knows: cannot be verified (unknown chunk ";
+        want +=
+            ": stored gbx entry with chunks no reader knows: cannot be verified (unknown chunk ";
         want += it->second;
         want += " is not skippable (FFFFFFFF follows, not \"PIKS\"): cannot read further)";
         CHECK(d.detail == want);
