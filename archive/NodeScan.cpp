@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "gbx/Classes.hpp"
@@ -22,20 +24,23 @@ namespace pakfs::archive {
 //
 // The decision at a boundary is a choice point: its options are the subsets of the new
 // signatures, most node reads first (a real node read always shows its signature; data rarely
-// imitates one). A run decodes from the start, taking option 0 at every choice point past the
-// ones it was told. A run fails when zlib reports corrupt data, when a folded node read is not
-// followed by a chunk ID of its class (its chunk ID may lie in the next window, so this is
-// checked once decoded), or, for compressed entries, when the stream does not end with the
-// right Adler-32 exactly at the entry's size. After a failure the next run changes the last
-// choice point that still has options (depth first): a wrong choice mostly shows within the
-// window after it, so the search stays within one refill's window in practice. Runs are
-// bounded (maxRuns), so a hostile entry costs a bounded number of decodes.
+// imitates one). A run decodes from the start, taking option 0 at every choice point except the
+// one it was told to change. A run fails when zlib reports corrupt data, when a folded node read
+// is not followed by a chunk ID of its class (its chunk ID may lie in the next window, so this is
+// checked once decoded), or, for compressed entries, when the stream does not end with the right
+// Adler-32 exactly at the entry's size. Eight wrong bytes of deflate input rarely make zlib stop
+// at once, so a failure does not say where the wrong choice was: after the first run fails, the
+// search tries each single change of it (a limited discrepancy search), starting with the choice
+// point that folded a node index which a complete node signature later uses again (one of the
+// two is data), then from the last window back. So the work is linear in the windows and their
+// options: one wrong guess per entry, or up to two imitations within one window, is found;
+// entries that need more are refused. Runs are bounded (maxRuns).
 
 namespace {
 
 constexpr std::uint32_t kEndOfNode = 0xFACADE01;
 constexpr std::uint32_t kSkipMarker = 0x534B4950;  // "PIKS"
-constexpr std::size_t kMaxSignaturesPerWindow = 10;
+constexpr std::size_t kMaxSignaturesPerWindow = 24;
 
 struct Candidate {
     std::uint64_t at = 0;  // offset of the node index
@@ -46,8 +51,13 @@ struct Candidate {
 
 class Run {
 public:
-    Run(const PipelineSpec& spec, const NodeScanInput& in, const std::vector<std::uint32_t>& told)
-        : spec_(spec), in_(in), told_(told), classes_(gbx::ClassRegistry::builtin()) {}
+    Run(const PipelineSpec& spec, const NodeScanInput& in, const std::vector<std::uint32_t>& told,
+        bool zeroTail)
+        : spec_(spec),
+          in_(in),
+          told_(told),
+          zeroTail_(zeroTail),
+          classes_(gbx::ClassRegistry::builtin()) {}
 
     // Decodes once; returns true when the decode holds.
     bool go();
@@ -59,6 +69,10 @@ public:
     std::size_t nodeReads = 0;
     std::size_t insideSkippable = 0;
     std::vector<std::uint64_t> applied;
+    // The first choice point that folded a node index which a later, complete node signature
+    // uses again: one of the two is data, and the earlier one is the likelier mistake.
+    std::optional<std::size_t> suspect;
+    bool tailMatters = false;  // the run failed at the stream's end with an ivXor pending
 
 private:
     bool chunkIdFits(std::uint32_t chunkId, std::uint32_t classId) const {
@@ -79,8 +93,10 @@ private:
     const PipelineSpec& spec_;
     const NodeScanInput& in_;
     const std::vector<std::uint32_t>& told_;
+    bool zeroTail_;
     const gbx::ClassRegistry& classes_;
     std::unordered_set<std::uint32_t> taken_;
+    std::unordered_map<std::uint32_t, std::size_t> foldedAt_;         // index -> choice point
     std::vector<std::pair<std::uint64_t, std::uint64_t>> skippable_;  // [begin, end)
     std::vector<Candidate> unconfirmed_;                              // folded, chunk ID unseen
     std::uint64_t signatureCursor_ = 0;
@@ -108,9 +124,16 @@ void Run::findSignatures(std::uint64_t known, bool last, std::vector<Candidate>&
     for (; signatureCursor_ + 8 <= known; ++signatureCursor_) {
         std::uint64_t x = signatureCursor_;
         std::uint32_t index = at32(x);
-        if (index >= in_.numNodes || taken_.count(index)) continue;
+        if (index >= in_.numNodes) continue;
         std::uint32_t classId = at32(x + 4);
         if ((classId & 0xFFF) != 0 || !classes_.known(classId)) continue;
+        if (taken_.count(index)) {
+            auto by = foldedAt_.find(index);
+            if (!suspect && by != foldedAt_.end() && x + 12 <= known &&
+                chunkIdFits(at32(x + 8), classId))
+                suspect = by->second;
+            continue;
+        }
         Candidate c{x, index, classId, false};
         if (x + 12 <= known) {
             if (!chunkIdFits(at32(x + 8), classId)) continue;
@@ -151,29 +174,25 @@ std::uint32_t Run::choose(std::uint32_t options) {
     return pick;
 }
 
-// The options at a choice point: subsets of the signatures (as bit masks), most node reads
-// first, then the ones that keep earlier signatures; never two reads of one node index.
+// The options at a choice point, as bit masks over the signatures (bit i = signature i is a
+// node read): all of them first, then all but one (the later ones dropped first), then all but
+// two, then none; never two reads of one node index. A window holds few real node reads that
+// data imitates, so dropping more than two is left out to keep the options few.
 std::vector<std::uint32_t> optionsFor(const std::vector<Candidate>& c) {
+    const std::size_t n = c.size();
+    const std::uint32_t all = n >= 32 ? ~0u : (1u << n) - 1;
     std::vector<std::uint32_t> masks;
-    const std::uint32_t all = (1u << c.size()) - 1;
-    for (std::uint32_t m = 0; m <= all; ++m) {
-        bool clash = false;
-        for (std::size_t i = 0; i < c.size() && !clash; ++i)
-            for (std::size_t j = i + 1; j < c.size() && !clash; ++j)
-                clash = (m >> i & 1) && (m >> j & 1) && c[i].index == c[j].index;
-        if (!clash) masks.push_back(m);
-    }
-    // Equal counts: keep the earlier signatures (bit i is signature i).
-    auto keepsEarlier = [n = c.size()](std::uint32_t m) {
-        std::uint32_t r = 0;
-        for (std::size_t i = 0; i < n; ++i) r |= (m >> i & 1) << (n - 1 - i);
-        return r;
+    auto add = [&](std::uint32_t m) {
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = i + 1; j < n; ++j)
+                if ((m >> i & 1) && (m >> j & 1) && c[i].index == c[j].index) return;
+        if (std::find(masks.begin(), masks.end(), m) == masks.end()) masks.push_back(m);
     };
-    std::stable_sort(masks.begin(), masks.end(), [&](std::uint32_t a, std::uint32_t b) {
-        int pa = std::popcount(a), pb = std::popcount(b);
-        if (pa != pb) return pa > pb;
-        return keepsEarlier(a) > keepsEarlier(b);
-    });
+    add(all);
+    for (std::size_t i = n; i-- > 0;) add(all & ~(1u << i));
+    for (std::size_t i = n; i-- > 0;)
+        for (std::size_t j = i; j-- > 0;) add(all & ~(1u << i) & ~(1u << j));
+    add(0);
     return masks;
 }
 
@@ -218,6 +237,7 @@ bool Run::go() {
                 storeLE32(b, classes_.ivXorClassInput(found[i].classId));
                 pipe.crypted().mixIvXor(b);
                 taken_.insert(found[i].index);
+                foldedAt_[found[i].index] = optionCounts.size() - 1;
                 ++nodeReads;
                 if (!found[i].confirmed) unconfirmed_.push_back(found[i]);
             }
@@ -226,9 +246,10 @@ bool Run::go() {
         if (in_.verifyChecksum && pipe.zlib()) {
             // Segments after the last byte the game reads: whether the pending ivXor was
             // applied to them when they were written is not known; both are tried.
-            if (pipe.crypted().pendingIvXor() != 0 && choose(2) == 1)
-                pipe.crypted().setPendingIvXor(0);
+            tailMatters = pipe.crypted().pendingIvXor() != 0;
+            if (zeroTail_) pipe.crypted().setPendingIvXor(0);
             pipe.zlib()->finish();
+            tailMatters = false;
         }
         applied = pipe.crypted().appliedIvXor();
         return true;
@@ -257,34 +278,50 @@ bool hasNodeSignature(ByteSpan bytes, std::uint64_t begin, std::uint64_t end,
 
 NodeScanResult scanDecode(const PipelineSpec& spec, const NodeScanInput& input) {
     NodeScanResult result;
-    std::vector<std::uint32_t> told;
-    std::string lastFailure;
-    while (result.runs < input.maxRuns) {
-        Run run(spec, input, told);
-        ++result.runs;
-        if (run.go()) {
-            result.ok = true;
-            result.bytes = std::move(run.out);
-            result.nodeReads = run.nodeReads;
-            result.insideSkippable = run.insideSkippable;
-            result.applied = std::move(run.applied);
-            return result;
+    std::string firstFailure;
+    // One decode along `told`; a run that fails only at the stream's end, with an ivXor
+    // pending for segments the game never refills, is tried again with that ivXor dropped.
+    auto tryPath = [&](const std::vector<std::uint32_t>& told) {
+        std::optional<Run> run;
+        for (bool zeroTail : {false, true}) {
+            run.emplace(spec, input, told, zeroTail);
+            ++result.runs;
+            if (run->go()) {
+                result.ok = true;
+                result.bytes = std::move(run->out);
+                result.nodeReads = run->nodeReads;
+                result.insideSkippable = run->insideSkippable;
+                result.applied = std::move(run->applied);
+                break;
+            }
+            if (firstFailure.empty()) firstFailure = run->failure;
+            if (!run->tailMatters) break;
         }
-        if (lastFailure.empty()) lastFailure = run.failure;
-        // Depth first: the last choice point with an option left takes its next one.
-        std::size_t k = run.optionCounts.size();
-        while (k > 0 && run.taken[k - 1] + 1 >= run.optionCounts[k - 1]) --k;
-        if (k == 0) {
-            result.failure =
-                "no way of folding the node reads found decodes it (first try: " + lastFailure +
-                ")";
-            return result;
+        return std::move(*run);
+    };
+    Run first = tryPath({});
+    if (result.ok) return result;
+    // Then every path that differs from it at one choice point (a limited discrepancy search):
+    // the choice point of a node index read twice first, then from the last to the first.
+    std::vector<std::size_t> order;
+    if (first.suspect) order.push_back(*first.suspect);
+    for (std::size_t k = first.optionCounts.size(); k-- > 0;)
+        if (!first.suspect || k != *first.suspect) order.push_back(k);
+    for (std::size_t k : order) {
+        for (std::uint32_t o = 1; o < first.optionCounts[k]; ++o) {
+            if (result.runs >= input.maxRuns) {
+                result.failure = "no decode found in " + std::to_string(input.maxRuns) +
+                                 " tries (first try: " + firstFailure + ")";
+                return result;
+            }
+            std::vector<std::uint32_t> told(k + 1, 0);
+            told[k] = o;
+            tryPath(told);
+            if (result.ok) return result;
         }
-        told.assign(run.taken.begin(), run.taken.begin() + std::ptrdiff_t(k));
-        ++told[k - 1];
     }
-    result.failure = "no decode found in " + std::to_string(input.maxRuns) +
-                     " tries (first try: " + lastFailure + ")";
+    result.failure =
+        "no way of folding the node reads found decodes it (first try: " + firstFailure + ")";
     return result;
 }
 

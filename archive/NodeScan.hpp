@@ -33,7 +33,7 @@ struct NodeScanInput {
     // simulation) the first decode in which every folded node read is followed by a chunk ID
     // of its class is taken.
     bool verifyChecksum = false;
-    std::size_t maxRuns = 256;  // decodes from the start the search may try
+    std::size_t maxRuns = 512;  // decodes from the start the search may try
 };
 
 struct NodeScanResult {
