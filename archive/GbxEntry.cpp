@@ -99,7 +99,8 @@ struct ParsePass {
     }
 };
 
-ParsePass parsePass(const PipelineSpec& spec, bool foldInSkippable, bool perNode) {
+ParsePass parsePass(const PipelineSpec& spec, bool foldInSkippable, bool perNode,
+                    bool scanOnly = false) {
     ParsePass r;
     ReadPipeline pipe(spec);
     RecordingSource recorder(pipe.top(), r.bytes);
@@ -108,6 +109,8 @@ ParsePass parsePass(const PipelineSpec& spec, bool foldInSkippable, bool perNode
     options.readCompressedBodyNodes = false;  // read from memory: they never touch the cipher
     // Under the fold rule the reader cannot skip a chunk it does not know by size.
     options.stopAtUnknownSkippable = foldInSkippable;
+    static const gbx::ChunkRegistry noChunks;
+    if (scanOnly) options.chunks = &noChunks;
     gbx::GbxFile file = gbx::readGbxPartial(recorder, &mixer, options);
     r.reads = std::move(mixer.reads);
     r.skippableNodes = mixer.skippableNodes;
@@ -204,7 +207,7 @@ GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options
         d.detail = where + ": " + why;
         return d;
     };
-    ParsePass noFold = parsePass(spec, false, options.perNodeIvXor);
+    ParsePass noFold = parsePass(spec, false, options.perNodeIvXor, options.scanOnly);
     if (!options.perNodeIvXor) {  // diagnosis: the reader alone, without node folds
         if (!noFold.complete) return refuse("cannot be decoded exactly: " + noFold.failure);
         d.kind = GbxDecodeKind::Parsed;
@@ -227,7 +230,7 @@ GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options
         d.detail = "parsed by known chunk readers";
         return d;
     }
-    ParsePass foldPass = parsePass(spec, true, true);
+    ParsePass foldPass = parsePass(spec, true, true, options.scanOnly);
     Attempt byRule[2] = {attempt(spec, noFold, false), attempt(spec, foldPass, true)};
     const Attempt& nf = byRule[0];
     const Attempt& f = byRule[1];

@@ -38,6 +38,9 @@ struct GbxDecodeOptions {
     bool unverified = false;
     // Off only to show what a reader without the per-node trick would get (tests, diagnosis).
     bool perNodeIvXor = true;
+    // Benchmarks and tests: no chunk reader is used, so every node read after the main node's
+    // comes from the node scan.
+    bool scanOnly = false;
 };
 
 struct GbxDecode {

@@ -123,6 +123,11 @@ log "pak ls"
 T_LS=$(for i in 1 2 3; do timed "$PAK" ls --key "$KEY" "$MANY"; done | sort -n | head -1)
 row "pak ls many.pak (best of 3)" "$(calc "$T_LS * 1000" 1) ms" "" ""
 
+log "gbx entries: chunk readers against the node scan"
+load G "$PB" gbxscan "$OUT" --files 2000
+R=$(calc "$G_gbxscan_scan_s / $G_gbxscan_parse_s")
+row "gbx entries through the node scan instead of the chunk readers ($G_gbxscan_entries zlib entries, $(calc "$G_gbxscan_bytes / 1e6" 1) MB; best of 3)" "$(calc "$G_gbxscan_bytes / $G_gbxscan_scan_s / 1e6" 1) MB/s (readers: $(calc "$G_gbxscan_bytes / $G_gbxscan_parse_s / 1e6" 1) MB/s)" "${R}x the readers' time" "<= 3x: $(verdict "$R <= 3")"
+
 row "big.pak: one entry, $BB MB out" "" "" ""
 row "**limit** (Crypto++ + inflate), 1 core" "$B_LIM_CPP MB/s out" "1.00" ""
 row "limit with vector decryption, 1 core" "$B_LIM_SIMD MB/s out" "$(calc "$B_LIM_SIMD / $B_LIM_CPP")" ""
