@@ -163,7 +163,8 @@ struct Attempt {
     Bytes bytes;
     std::string failure;
     std::size_t scannedNodeReads = 0;
-    std::uint64_t exactUpTo = 0;  // node reads before this were read exactly
+    std::size_t signaturesInSkippable = 0;  // node signatures the scan saw in skippable chunks
+    std::uint64_t exactUpTo = 0;            // node reads before this were read exactly
 };
 
 Attempt attempt(const PipelineSpec& spec, ParsePass& pass, bool fold) {
@@ -185,6 +186,7 @@ Attempt attempt(const PipelineSpec& spec, ParsePass& pass, bool fold) {
     a.parsed = pass.complete;
     a.bytes = std::move(scan.bytes);
     a.scannedNodeReads = scan.nodeReads;
+    a.signaturesInSkippable = scan.insideSkippable;
     a.failure = pass.complete ? pass.checksumFailure
                               : pass.failure + "; scan: " + (scan.ok ? "ok" : scan.failure);
     return a;
@@ -230,10 +232,25 @@ GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options
         d.detail = "parsed by known chunk readers";
         return d;
     }
+    Attempt nf = attempt(spec, noFold, false);
+    // A checksum-proven decode in which no node signature lies inside a skippable chunk (none
+    // seen by the scan, none in the chunks the reader skipped, no node read by a known reader
+    // inside one) decodes the same under the other rule: no need to try it.
+    if (spec.compressed && nf.ok && !noFold.skippableNodes && nf.signaturesInSkippable == 0) {
+        bool inSkipped = false;
+        for (const auto& [b, e] : noFold.unknownSkippable)
+            inSkipped = inSkipped || hasNodeSignature(nf.bytes, b, e, noFold.numNodes);
+        if (!inSkipped) {
+            d.kind = GbxDecodeKind::Verified;
+            d.scannedNodeReads = nf.scannedNodeReads;
+            d.detail = "scanned, " + std::to_string(nf.scannedNodeReads) +
+                       " node reads found; Adler-32 and size match";
+            d.bytes = std::move(nf.bytes);
+            return d;
+        }
+    }
     ParsePass foldPass = parsePass(spec, true, true, options.scanOnly);
-    Attempt byRule[2] = {attempt(spec, noFold, false), attempt(spec, foldPass, true)};
-    const Attempt& nf = byRule[0];
-    const Attempt& f = byRule[1];
+    Attempt f = attempt(spec, foldPass, true);
     if (spec.compressed) {
         if (nf.ok && f.ok && nf.bytes != f.bytes)
             return refuse(
