@@ -299,6 +299,10 @@ NodeScanResult scanDecode(const PipelineSpec& spec, const NodeScanInput& input) 
         }
         return std::move(*run);
     };
+    // Every run decodes the entry from its start: bound the bytes decoded in all (a large
+    // hostile entry must not cost hundreds of full decodes).
+    const std::size_t maxRuns = std::min<std::size_t>(
+        input.maxRuns, std::max<std::uint64_t>(4, (std::uint64_t(512) << 20) / (spec.size + 1)));
     Run first = tryPath({});
     if (result.ok) return result;
     // Then every path that differs from it at one choice point (a limited discrepancy search):
@@ -309,8 +313,8 @@ NodeScanResult scanDecode(const PipelineSpec& spec, const NodeScanInput& input) 
         if (!first.suspect || k != *first.suspect) order.push_back(k);
     for (std::size_t k : order) {
         for (std::uint32_t o = 1; o < first.optionCounts[k]; ++o) {
-            if (result.runs >= input.maxRuns) {
-                result.failure = "no decode found in " + std::to_string(input.maxRuns) +
+            if (result.runs >= maxRuns) {
+                result.failure = "no decode found in " + std::to_string(maxRuns) +
                                  " tries (first try: " + firstFailure + ")";
                 return result;
             }
