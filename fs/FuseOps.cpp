@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <memory>
 
+#include "archive/Version.hpp"
+
 namespace pakfs::fs {
 
 namespace {
@@ -245,7 +247,8 @@ void printFuseHelp(const std::string& program) {
 }
 
 std::string versionLine() {
-    return std::string("pakfs ") + PAKFS_VERSION + " (libfuse " + fuse_pkgversion() + ")";
+    return std::string("pakfs ") + archive::projectVersion() + " (libfuse " + fuse_pkgversion() +
+           ", " + archive::libraryVersions() + ")";
 }
 
 }  // namespace pakfs::fs

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "archive/Version.hpp"
 #include "common/Error.hpp"
 #include "tools/pak/Commands.hpp"
 
@@ -14,6 +15,8 @@ int main(int argc, char** argv) {
         "taken from a packlist.dat beside the pak."};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Show help for every subcommand");
+    app.set_version_flag("-V,--version", std::string("pak ") + pakfs::archive::projectVersion() +
+                                             " (" + pakfs::archive::libraryVersions() + ")");
     int exitCode = pakfs::cli::kExitOk;
     pakfs::cli::addArchiveCommands(app, exitCode);
     pakfs::cli::addPacklistCommands(app, exitCode);
