@@ -450,3 +450,66 @@ TEST_CASE("pakfs mount: the game's pack serves every proven file exactly, EIO fo
         CHECK(count("warning: ") == (unverified ? 2u : 0u));
     }
 }
+
+TEST_CASE("pakfs mount: mount -t fuse.pakfs with fstab-style options, then umount",
+          "[mount][install]") {
+    skipUnlessFuse();
+    if (::geteuid() != 0 || !stdfs::exists("/sbin/mount.fuse3")) {
+        std::printf("SKIPPED: mount -t needs root and mount.fuse3 (the fuse3 package)\n");
+        std::fflush(stdout);
+        std::_Exit(kSkipExitCode);
+    }
+    // mount(8) drops PATH from its helpers' environment, so mount.fuse3's shell looks for
+    // pakfs in its default PATH, where an installed one lives. The built one is linked into
+    // /usr/local/sbin for the test, unless something else is there.
+    const stdfs::path link = "/usr/local/sbin/pakfs";
+    std::error_code ec;
+    if (stdfs::exists(stdfs::symlink_status(link, ec)) &&
+        stdfs::read_symlink(link, ec) != stdfs::path(kPakfs)) {
+        std::printf("SKIPPED: %s exists and is not this build's pakfs\n", link.c_str());
+        std::fflush(stdout);
+        std::_Exit(kSkipExitCode);
+    }
+    stdfs::create_directories(link.parent_path());
+    stdfs::remove(link, ec);
+    stdfs::create_symlink(kPakfs, link);
+    struct Unlink {
+        stdfs::path p;
+        ~Unlink() {
+            std::error_code e;
+            stdfs::remove(p, e);
+        }
+    } unlink{link};
+
+    TestPack t = makeTestPack();
+    TempDir dir;
+    stdfs::path mnt = dir / "mnt";
+    stdfs::create_directories(mnt);
+    std::string mount = "mount -t fuse.pakfs " + quote(t.pak.string()) + " " + quote(mnt.string());
+    auto r = run(mount + " -o ro,key=" + std::string(kTestKeyHex) +
+                 ",icase,nosuid,nodev,noexec,noauto,_netdev,defaults,users");
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    // pakfs went to the background once the mount was up: it is there when mount returns.
+    REQUIRE(isMounted(mnt));
+    CHECK(readFile(mnt / "Test" / "TEXT" / "README.txt") == t.file("Text/readme.txt"));
+    {
+        std::ifstream in("/proc/self/mounts");
+        std::string line, found;
+        while (std::getline(in, line))
+            if (line.find(" " + mnt.string() + " ") != std::string::npos) found = line;
+        CHECK(found.find(" fuse.pakfs ro,nosuid,nodev,noexec,") != std::string::npos);
+    }
+    CHECK(run("umount " + quote(mnt.string())).code == 0);
+    CHECK_FALSE(isMounted(mnt));
+    // Without ro, mount(8) passes rw: refused with a message, nothing mounted.
+    r = run(mount + " -o key=" + std::string(kTestKeyHex));
+    CHECK(r.code != 0);
+    CHECK((r.out + r.err).find("pakfs: -o rw: pakfs mounts read-only") != std::string::npos);
+    CHECK_FALSE(isMounted(mnt));
+    // A wrong key: the mount fails and says so before mount returns.
+    r = run(mount + " -o ro,key=00000000000000000000000000000000");
+    CHECK(r.code != 0);
+    CHECK((r.out + r.err).find("wrong key or damaged header") != std::string::npos);
+    CHECK_FALSE(isMounted(mnt));
+}

@@ -27,12 +27,20 @@ const char* const kUsage =
     "Mounts TrackMania .pak archives (version 3) read-only. SOURCE is a .pak file or a game\n"
     "Packs folder (every .pak in it, keys from its packlist.dat). Each pack shows as a folder\n"
     "named after its file without the extension. Unmount with: fusermount3 -u MOUNTPOINT\n"
+    "(umount as root). Without -f, pakfs goes to the background once the mount is up, so its\n"
+    "exit status says whether the mount worked (0 yes, 1 no, 2 bad usage).\n"
+    "\n"
+    "As a mount type: mount -t fuse.pakfs SOURCE MOUNTPOINT -o key=HEX32,icase, or in\n"
+    "/etc/fstab: /games/tmnf/Packs  /mnt/tmnf  fuse.pakfs  ro,icase,drives,allow_other,noauto  0 "
+    "0\n"
     "\n"
     "pakfs options:\n"
     "    --key HEX32            the 16-byte Blowfish key as 32 hex digits (every pack)\n"
     "    --key-file FILE        file holding the key (16 bytes or 32 hex digits)\n"
     "    --packlist FILE        packlist.dat to take keys from (default: the one beside\n"
     "                           each pak)\n"
+    "    -o key=HEX32, -o key_file=FILE, -o packlist=FILE\n"
+    "                           the same, as mount options (mount -t fuse.pakfs, fstab)\n"
     "    -o cache_size=SIZE     memory for whole decoded files (small files, gbx files);\n"
     "                           bytes, or with a K, M or G suffix (default 64M)\n"
     "    -o read_ahead=N        reading a file from its start decodes up to N small files\n"
@@ -45,6 +53,10 @@ const char* const kUsage =
     "                           (Resource.pak) and /Game (every other pack merged in\n"
     "                           packlist.dat order; on a path held by two packs, the pack\n"
     "                           loaded later wins)\n"
+    "    -o ro, defaults        taken (pakfs is always read-only); -o rw is refused\n"
+    "    -o noauto, auto, user, users, nouser, _netdev, nofail\n"
+    "                           taken for mount(8) and fstab; no effect on pakfs\n"
+    "    -o nosuid, nodev, noexec  passed to the kernel\n"
     "    -h, --help             this help, then libfuse's options\n"
     "    -V, --version          version\n"
     "\n"
@@ -102,7 +114,22 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
             list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         start = comma == std::string::npos ? list.size() + 1 : comma + 1;
         if (opt.empty()) continue;
-        if (opt == "unverified") {
+        if (opt.rfind("key=", 0) == 0) {
+            cl.keys.keyHex = opt.substr(4);
+        } else if (opt.rfind("key_file=", 0) == 0) {
+            cl.keys.keyFile = opt.substr(9);
+        } else if (opt.rfind("packlist=", 0) == 0) {
+            cl.keys.packList = opt.substr(9);
+        } else if (opt == "rw") {
+            throw pakfs::Error(
+                "-o rw: pakfs mounts read-only; give -o ro (mount(8) passes rw unless ro is "
+                "given)");
+        } else if (opt == "ro" || opt == "defaults" || opt == "auto" || opt == "noauto" ||
+                   opt == "user" || opt == "users" || opt == "nouser" || opt == "_netdev" ||
+                   opt == "nofail") {
+            // For mount(8) and fstab: pakfs is read-only anyway, and the rest concern when
+            // and by whom it is mounted.
+        } else if (opt == "unverified") {
             cl.fsOptions.unverified = true;
         } else if (opt == "icase") {
             cl.fsOptions.icase = true;
