@@ -11,10 +11,12 @@
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
 #include "archive/EntryReader.hpp"
+#include "common/Progress.hpp"
 
 namespace pakfs::archive {
 
@@ -233,8 +235,13 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
 
     std::atomic<std::size_t> next{0}, done{0}, written{0};
     std::atomic<std::uint64_t> bytes{0};
-    using Clock = std::chrono::steady_clock;
-    Clock::time_point lastProgress{};
+    std::atomic<std::uint64_t> read{0};
+    std::optional<ProgressLine> progress;
+    if (options.progress && !jobs.empty()) {
+        std::uint64_t total = 0;
+        for (const auto& j : jobs) total += j.entry->uncompressedSize;
+        progress.emplace(jobs.size(), total);
+    }
     auto work = [&] {
         ParentCache cache;
         while (true) {
@@ -250,15 +257,8 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
                     report(err.what());
                 }
                 std::size_t d = ++done;
-                // A few lines a second: a line a file would cost more than small files do.
-                if (options.progress && lock.try_lock()) {
-                    std::lock_guard<std::mutex> g(lock, std::adopt_lock);
-                    Clock::time_point now = Clock::now();
-                    if (now - lastProgress > std::chrono::milliseconds(100)) {
-                        lastProgress = now;
-                        std::fprintf(stderr, "\r%zu/%zu files", d, jobs.size());
-                    }
-                }
+                read += jobs[i].entry->uncompressedSize;
+                if (progress) progress->update(d, read);
             }
         }
     };
@@ -266,8 +266,7 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
     for (unsigned t = 1; t < n; ++t) threads.emplace_back(work);
     work();
     for (auto& t : threads) t.join();
-    if (options.progress && !jobs.empty())
-        std::fprintf(stderr, "\r%zu/%zu files\n", jobs.size(), jobs.size());
+    if (progress) progress->finish(done, read);
     result.written = written;
     result.bytes = bytes;
     return result;

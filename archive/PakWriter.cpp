@@ -180,6 +180,11 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
     std::vector<Row> rows;
     std::map<std::uint32_t, Bytes> metadata;
     std::uint64_t dataPos = 0;
+    std::uint64_t bytesDone = 0, bytesTotal = 0;
+    if (options.progress) {
+        std::error_code ec;
+        for (const auto& f : files) bytesTotal += fs::file_size(f.disk, ec);
+    }
     for (std::size_t i = 0; i < files.size(); ++i) {
         const SourceFile& f = files[i];
         Bytes content = readWholeFile(f.disk);
@@ -215,7 +220,8 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
         out.writeAt(dataOffset + dataPos, encoded.blob);
         dataPos += encoded.blob.size();
         rows.push_back(row);
-        if (options.progress) options.progress(i + 1, files.size());
+        bytesDone += content.size();
+        if (options.progress) options.progress(i + 1, files.size(), bytesDone, bytesTotal);
     }
 
     // Metadata section: zlib stream padded to whole segments, then encrypted.

@@ -20,7 +20,8 @@ struct PackOptions {
     GbxPipelineRules gbxRules;                     // the open skippable-chunk rule, for planning
     std::filesystem::path base;                    // repack: copy unchanged entries from this pak
     std::function<void(const std::string&)> warn;  // warnings (stderr in the CLI)
-    std::function<void(std::size_t, std::size_t)> progress;  // files done, total
+    // Files done, files in all, bytes done, bytes in all.
+    std::function<void(std::size_t, std::size_t, std::uint64_t, std::uint64_t)> progress;
 };
 
 struct PackResult {

@@ -6,6 +6,7 @@
 
 #include "archive/PackList.hpp"
 #include "archive/PakIndex.hpp"
+#include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -185,4 +186,38 @@ TEST_CASE("cli: version 6+ packs show their public header, entries are refused",
     CHECK(r.code == 1);
     CHECK(r.err.find("pak version 6 (ManiaPlanet .Pack.Gbx) is not supported yet") !=
           std::string::npos);
+}
+
+TEST_CASE("cli: pack, extract and check show progress on a terminal only, and -q hides it",
+          "[cli]") {
+    if (run("command -v script").code != 0) {
+        std::printf("SKIPPED: script(1) is missing (util-linux), no terminal to test with\n");
+        std::fflush(stdout);
+        std::_Exit(test::kSkipExitCode);
+    }
+    test::TempDir dir;
+    test::writeFile(dir / "src/a.txt", Bytes(3000, 'a'));
+    test::writeFile(dir / "src/b/c.txt", Bytes(5000, 'c'));
+    // script(1) gives the command a terminal and copies what it writes to our stdout.
+    auto onTty = [&](const std::string& command) {
+        return run("script -qec " + q(command) + " /dev/null");
+    };
+    const std::string pack = kPak + " pack " + kKey + " " + q(dir / "src") + " " + q(dir / "p.pak");
+    auto r = onTty(pack);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("2/2 files, 0.0/0.0 MB, ") != std::string::npos);
+    CHECK(r.out.find(" MB/s") != std::string::npos);
+    r = onTty(pack + " -q");
+    CHECK(r.out.find(" files, ") == std::string::npos);
+    r = run(pack);  // stderr is not a terminal
+    CHECK(r.code == 0);
+    CHECK(r.err.find(" files, ") == std::string::npos);
+    r = onTty(kPak + " check " + kKey + " " + q(dir / "p.pak"));
+    CHECK(r.code == 0);
+    CHECK(r.out.find("2/2 files, 0.0/0.0 MB, ") != std::string::npos);
+    r = onTty(kPak + " extract " + kKey + " " + q(dir / "p.pak") + " " + q(dir / "out"));
+    CHECK(r.code == 0);
+    CHECK(r.out.find("2/2 files, 0.0/0.0 MB, ") != std::string::npos);
+    r = run(kPak + " check -q " + kKey + " " + q(dir / "p.pak"));
+    CHECK(r.err.empty());
 }

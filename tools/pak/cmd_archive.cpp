@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 
 #include "archive/EntryReader.hpp"
@@ -17,6 +18,7 @@
 #include "archive/GbxEntry.hpp"
 #include "archive/PakIndex.hpp"
 #include "archive/PakWriter.hpp"
+#include "common/Progress.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
 
@@ -171,8 +173,13 @@ struct CheckReport {
     nlohmann::ordered_json json;
 };
 
-CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json) {
+CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool showProgress) {
     CheckReport r;
+    std::optional<ProgressLine> progress;
+    std::uint64_t total = 0, done = 0;
+    for (const auto& e : pak->entries()) total += e.uncompressedSize;
+    if (showProgress) progress.emplace(pak->entries().size(), total);
+    std::size_t files = 0;
     std::size_t plain = 0;
     std::map<std::string, std::size_t> gbxCounts = {
         {"parsed", 0}, {"exact", 0}, {"verified", 0}, {"refused", 0}};
@@ -210,7 +217,10 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json) {
             if (!json) std::printf("undecodable: %s\n", err.what());
         }
         entries.push_back(std::move(item));
+        done += e.uncompressedSize;
+        if (progress) progress->update(++files, done);
     }
+    if (progress) progress->finish(files, done);
     std::size_t gbxAll = 0;
     for (const auto& [k, n] : gbxCounts) gbxAll += n;
     std::size_t undecodable = r.failed - gbxCounts["refused"];
@@ -431,10 +441,15 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
             opts.warn = [](const std::string& m) {
                 std::fprintf(stderr, "pak: warning: %s\n", m.c_str());
             };
+            std::shared_ptr<ProgressLine> progress;
             if (!*quiet && ::isatty(STDERR_FILENO))
-                opts.progress = [](std::size_t done, std::size_t total) {
-                    std::fprintf(stderr, "\r%zu/%zu files", done, total);
-                    if (done == total) std::fprintf(stderr, "\n");
+                opts.progress = [&progress](std::size_t done, std::size_t total,
+                                            std::uint64_t bytes, std::uint64_t totalBytes) {
+                    if (!progress) progress = std::make_shared<ProgressLine>(total, totalBytes);
+                    if (done == total)
+                        progress->finish(done, bytes);
+                    else
+                        progress->update(done, bytes);
                 };
             PackResult r = writePak(*src, *out, key, opts);
             std::fprintf(stderr,
@@ -464,8 +479,11 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                       "unreadable files and files hidden by another pack");
         auto json = std::make_shared<bool>(false);
         cmd->add_flag("--json", *json,
-                      "One JSON object: {files, plain, gbx: {parsed, exact, verified, refused}, "
-                      "failed, entries: [{path, gbx, decode, detail, error}]}");
+                      "One JSON object: {file, files, plain, gbx: {parsed, exact, verified, "
+                      "refused}, failed, entries: [{path, gbx, decode, detail, error}]}");
+        auto quiet = std::make_shared<bool>(false);
+        cmd->add_flag("-q,--quiet", *quiet,
+                      "No progress line (shown on a terminal: files and bytes done, rate)");
         addKeyOptions(cmd, *keys);
         cmd->callback([=, &exitCode] {
             if (*refs) {
@@ -473,7 +491,7 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                 return;
             }
             auto pak = openPak(*pakPath, *keys);
-            CheckReport report = checkPak(pak, *json);
+            CheckReport report = checkPak(pak, *json, !*quiet && ::isatty(STDERR_FILENO));
             if (*json) std::cout << report.json.dump(2) << "\n";
             std::size_t bad = report.failed;
             if (bad > 0 || !pak->metadataError().empty()) exitCode = kExitBadInput;

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <mutex>
+
+namespace pakfs {
+
+// A progress line on stderr for a terminal: files and bytes done of the total, and the rate,
+// redrawn at most ten times a second. Safe to update from several threads.
+class ProgressLine {
+public:
+    ProgressLine(std::size_t files, std::uint64_t bytes)
+        : files_(files), bytes_(bytes), start_(Clock::now()) {}
+
+    void update(std::size_t files, std::uint64_t bytes) {
+        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+        if (!lock) return;  // another thread is drawing it
+        auto now = Clock::now();
+        if (now - last_ < std::chrono::milliseconds(100)) return;
+        last_ = now;
+        draw(files, bytes, now);
+    }
+    // The final line, with a newline.
+    void finish(std::size_t files, std::uint64_t bytes) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        draw(files, bytes, Clock::now());
+        std::fputc('\n', stderr);
+    }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    void draw(std::size_t files, std::uint64_t bytes, Clock::time_point now) {
+        double s = std::chrono::duration<double>(now - start_).count();
+        std::fprintf(stderr, "\r%zu/%zu files, %.1f/%.1f MB, %.1f MB/s   ", files, files_,
+                     double(bytes) / 1e6, double(bytes_) / 1e6,
+                     s > 0 ? double(bytes) / 1e6 / s : 0.0);
+        std::fflush(stderr);
+    }
+    std::size_t files_;
+    std::uint64_t bytes_;
+    Clock::time_point start_;
+    Clock::time_point last_{};
+    std::mutex mutex_;
+};
+
+}  // namespace pakfs
