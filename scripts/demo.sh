@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The main job on bundled sample data: build everything, pack the sample tree into a pak
-# (key from a packlist.dat), list it, extract it again, then mount it with pakfs, show the
-# tree, copy a file out with cp, and unmount.
+# (key from a packlist.dat), list it, extract it again, look at its gbx files (one read by the
+# chunk readers, one through the node scan, both with node reads that change the cipher, the
+# first referring to the second), then mount it with pakfs, show the tree and the gbx
+# attributes, copy files out with cp, and unmount.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -15,8 +17,14 @@ echo "== pak pack sample/tree $demo/Sample.pak"
 $pak pack sample/tree "$demo/Sample.pak"
 echo "== pak info"
 $pak info "$demo/Sample.pak"
-echo "== pak ls -l"
+echo "== pak ls -l (kind: how each gbx file's bytes are proven)"
 $pak ls -l "$demo/Sample.pak"
+echo "== pak check"
+$pak check "$demo/Sample.pak"
+echo "== pak gbx info Sample.pak:Tracks/Demo.Challenge.Gbx"
+$pak gbx info "$demo/Sample.pak:Tracks/Demo.Challenge.Gbx"
+echo "== pak gbx refs Sample.pak:Tracks/Demo.Challenge.Gbx"
+$pak gbx refs "$demo/Sample.pak:Tracks/Demo.Challenge.Gbx"
 echo "== pak extract into $demo/out"
 $pak extract "$demo/Sample.pak" "$demo/out"
 diff -r sample/tree "$demo/out" && echo "extracted tree is identical to sample/tree"
@@ -34,6 +42,12 @@ ls -R "$mnt"
 cp "$mnt/Sample/Media/Texts/readme.txt" "$demo/readme-from-mount.txt"
 cmp "$demo/readme-from-mount.txt" sample/tree/Media/Texts/readme.txt && echo "cp from the mount: identical"
 getfattr -d "$mnt/Sample/Config/default.xml" 2>/dev/null || true
+echo "== the gbx files in the mount"
+getfattr -d -m "^user.gbx" "$mnt/Sample/Tracks/Demo.Challenge.Gbx" 2>/dev/null || true
+for f in Demo.Challenge.Gbx Demo.Solid.Gbx; do
+  cp "$mnt/Sample/Tracks/$f" "$demo/$f"
+  cmp "$demo/$f" "sample/tree/Tracks/$f" && echo "cp $f from the mount: byte-exact"
+done
 fusermount3 -u "$mnt"
 trap - EXIT
 echo "unmounted"

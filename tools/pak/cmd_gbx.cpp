@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // pak gbx info
+#include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <memory>
 #include <string>
 
+#include "archive/EntryReader.hpp"
+#include "archive/PakIndex.hpp"
 #include "common/Error.hpp"
 #include "gbx/Describe.hpp"
 #include "gbx/GbxFile.hpp"
 #include "tools/pak/Commands.hpp"
+#include "tools/pak/KeyArgs.hpp"
 
 namespace pakfs::cli {
 
@@ -28,10 +33,29 @@ struct GbxInfoArgs {
     std::string file;
     bool nodes = false;
     bool json = false;
+    archive::KeyOptions keys;
 };
 
+// FILE on disk, or PAK:PATH: the entry decoded from the pak (only when its bytes are proven).
+Bytes readTarget(const GbxInfoArgs& args) {
+    auto colon = args.file.find(':');
+    if (std::filesystem::is_regular_file(args.file) || colon == std::string::npos ||
+        !std::filesystem::is_regular_file(args.file.substr(0, colon)))
+        return readWholeFile(args.file);
+    std::string pakPath = args.file.substr(0, colon);
+    std::string inner = args.file.substr(colon + 1);
+    auto pak = archive::PakIndex::open(pakPath, archive::resolveKey(pakPath, args.keys));
+    auto lower = [](std::string x) {
+        for (auto& c : x) c = char(std::tolower(static_cast<unsigned char>(c)));
+        return x;
+    };
+    for (const auto& e : pak->entries())
+        if (lower(e.path) == lower(inner)) return archive::readEntry(pak, e);
+    throw Error(pak->name() + ": no file \"" + inner + "\" in the pak");
+}
+
 int runGbxInfo(const GbxInfoArgs& args) {
-    Bytes data = readWholeFile(args.file);
+    Bytes data = readTarget(args);
     gbx::MemorySource src(data);
     gbx::ReadOptions opts;
     opts.readNodes = args.nodes;
@@ -67,7 +91,11 @@ void addGbxCommands(CLI::App& app, int& exitCode) {
         "reference table and body sizes. With --nodes, also read the body and show the node "
         "tree with each node's class and chunks. A damaged file is shown as far as it goes; "
         "where and why reading stopped goes to stderr and the exit code is 1.");
-    info->add_option("FILE", args->file, "The .gbx file")->required();
+    info->add_option("FILE", args->file,
+                     "The .gbx file, or PAK:PATH for a file inside a pak (decoded through the "
+                     "game's pipeline; the key options apply to that pak)")
+        ->required();
+    addKeyOptions(info, args->keys);
     info->add_flag("--nodes", args->nodes, "Read the body and show the node tree");
     info->add_flag("--json", args->json,
                    "Print JSON (keys: version, format, class_id, class_name, user_data_size, "
