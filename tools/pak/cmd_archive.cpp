@@ -415,8 +415,11 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         cmd->add_option("SRCDIR", *src, "Folder to pack")->required();
         cmd->add_option("OUT", *out, "The .pak to write (written to a temp file, then renamed)")
             ->required();
-        cmd->add_option("--level", options->level,
-                        "zlib level 1-9 (default 9); 0 stores every file uncompressed")
+        cmd->add_option(
+               "--level", options->level,
+               "zlib level 0-9 (default 9); 0 stores files uncompressed, except gbx files with "
+               "chunks no reader knows, which always get a zlib stream (stored blocks at "
+               "level 0) so that its Adler-32 proves them")
             ->check(CLI::Range(0, 9));
         cmd->add_option("--raw", options->rawGlobs,
                         "Store gbx files matching GLOB without the per-node ivXor (the game will "
