@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "archive/EntryReader.hpp"
 #include "archive/GbxEntry.hpp"
@@ -145,4 +146,31 @@ TEST_CASE("game's pack: pak check reports every gbx entry and the counts", "[rea
     CHECK(r.out.find("gbx refused   ") != std::string::npos);
     CHECK(r.out.find("\n27 files: 13 plain, 14 gbx (0 parsed, 7 exact, 5 verified, 2 refused), 0 "
                      "undecodable\n") != std::string::npos);
+}
+
+TEST_CASE("game's pack: pak check --json and pak ls --json carry how each gbx file decodes",
+          "[real-pack][cli]") {
+    auto dir = test::sharedDir("fixtures/real");
+    std::string pak = PAKFS_PAK_BINARY;
+    std::string target = "'" + (dir / "Resource.pak").string() + "'";
+    auto r = test::run(pak + " check --json " + target);
+    CHECK(r.code == 1);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["files"] == 27);
+    CHECK(j["plain"] == 13);
+    CHECK(j["gbx"] == nlohmann::json{{"parsed", 0}, {"exact", 7}, {"verified", 5}, {"refused", 2}});
+    CHECK(j["failed"] == 2);
+    std::map<std::string, std::string> decode;
+    for (const auto& e : j["entries"])
+        if (e["gbx"] == true) decode[e["path"]] = e["decode"];
+    CHECK(decode["Media/Font/Arial.Font.Gbx"] == "verified");
+    CHECK(decode["Media/Texture/Arrow.Texture.gbx"] == "exact");
+    CHECK(decode["Media/Shader/Default.ShaderSprite.Gbx"] == "refused");
+    r = test::run(pak + " ls --json " + target);
+    CHECK(r.code == 0);
+    std::map<std::string, int> kinds;
+    for (const auto& e : nlohmann::json::parse(r.out))
+        ++kinds[e.contains("decode") ? e["decode"].get<std::string>() : "plain"];
+    CHECK(kinds ==
+          std::map<std::string, int>{{"plain", 13}, {"exact", 7}, {"verified", 5}, {"refused", 2}});
 }
