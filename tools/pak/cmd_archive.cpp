@@ -429,7 +429,7 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                         "as their original encrypted bytes (same key)");
         cmd->add_flag("--fold-skippable", options->gbxRules.nodesInSkippableChunksMixIvXor,
                       "Plan gbx files so that nodes read inside skippable (\"PIKS\") chunks mix "
-                      "the cipher, as the seed's wiki page says. Default: they do not, as GBX.NET "
+                      "the cipher, as the GBX wiki page says. Default: they do not, as GBX.NET "
                       "and a study of the 2020 game's code say (the game reads such a chunk into "
                       "memory first); the game's own Resource.pak does not decide it. gbx files "
                       "with chunks no reader knows are planned from the node scan (a warning "
