@@ -49,7 +49,9 @@ struct GeneratedGbx {
 // happens. `aim`: 0 anywhere, else node reads aimed at multiples of `aim` and up to 8 bytes past.
 class Generator {
 public:
-    Generator(std::uint32_t seed, std::uint32_t aim) : rng_(seed), aim_(aim) {}
+    // imitations: how many runs of data imitate a node read (each in its own node's data).
+    Generator(std::uint32_t seed, std::uint32_t aim, int imitations = 1)
+        : rng_(seed), aim_(aim), imitationsLeft_(imitations) {}
 
     GeneratedGbx make() {
         gbx::GbxBuilder b;
@@ -141,8 +143,8 @@ private:
                 case 9:
                     // Data that imitates a node read: an index not read yet, a class, a chunk of
                     // that class. One a file at most: a real file rarely holds any.
-                    if (!free_.empty() && !imitated_) {
-                        imitated_ = true;
+                    if (!free_.empty() && imitationsLeft_ > 0) {
+                        --imitationsLeft_;
                         std::uint32_t cls = pick();
                         w_.u32(free_[rng_() % free_.size()]);
                         w_.u32(cls);
@@ -182,7 +184,7 @@ private:
     std::vector<std::uint32_t> free_, read_;
     std::vector<TrueRead> reads_;
     int inSkippable_ = 0;
-    bool imitated_ = false;
+    int imitationsLeft_ = 1;
 };
 
 // The ivXor the game's reader holds at each segment of `payload`, from the true node reads.
@@ -206,6 +208,30 @@ std::vector<std::uint64_t> trueSchedule(const GeneratedGbx& g, ByteSpan payload,
     return sim.applied;
 }
 
+// Packs the files of `tree` into `pak`, each encrypted the way the game's reader decodes it:
+// from its true node reads, under the given skippable-chunk rule.
+void packAsTheGameWould(const stdfs::path& tree, const stdfs::path& pak,
+                        const std::map<std::string, GeneratedGbx>& files, int level, bool fold) {
+    PackOptions o;
+    o.level = level;
+    o.rawGlobs = {"*.Gbx"};  // encrypted below, from the true node reads
+    writePak(tree, pak, key(), o);
+    auto index = PakIndex::open(pak, key());
+    Blowfish cipher(key());
+    std::fstream f(pak, std::ios::in | std::ios::out | std::ios::binary);
+    for (const auto& e : index->entries()) {
+        const GeneratedGbx& g = files.at(e.path);
+        Bytes payload = e.compressed() ? zlibCompress(g.content, level, e.path) : g.content;
+        REQUIRE(roundUp8(payload.size()) == e.cipherSize());
+        auto schedule = trueSchedule(g, payload, e.compressed(), fold);
+        Bytes iv = index->file()->readAt(index->entryOffset(e), 8);
+        payload.resize(e.cipherSize(), 0);
+        encryptSegments(payload, loadLE64(iv.data()), schedule, cipher);
+        f.seekp(std::streamoff(index->entryOffset(e) + 8));
+        f.write(reinterpret_cast<const char*>(payload.data()), std::streamsize(payload.size()));
+    }
+}
+
 }  // namespace
 
 TEST_CASE("node scan: generated gbx files of unknown chunks, encrypted as the game would",
@@ -223,28 +249,7 @@ TEST_CASE("node scan: generated gbx files of unknown chunks, encrypted as the ga
                     Generator(i * 7919 + std::uint32_t(level) * 31 + fold, aims[i % 3]).make();
                 test::writeFile(tree / name, files[name].content);
             }
-            PackOptions o;
-            o.level = level;
-            o.rawGlobs = {"*.Gbx"};  // encrypted below, from the true node reads
-            writePak(tree.path(), out / "g.pak", key(), o);
-            {
-                auto pak = PakIndex::open(out / "g.pak", key());
-                Blowfish cipher(key());
-                std::fstream f(out / "g.pak", std::ios::in | std::ios::out | std::ios::binary);
-                for (const auto& e : pak->entries()) {
-                    const GeneratedGbx& g = files.at(e.path);
-                    Bytes payload =
-                        e.compressed() ? zlibCompress(g.content, level, e.path) : g.content;
-                    REQUIRE(roundUp8(payload.size()) == e.cipherSize());
-                    auto schedule = trueSchedule(g, payload, e.compressed(), fold);
-                    Bytes iv = pak->file()->readAt(pak->entryOffset(e), 8);
-                    payload.resize(e.cipherSize(), 0);
-                    encryptSegments(payload, loadLE64(iv.data()), schedule, cipher);
-                    f.seekp(std::streamoff(pak->entryOffset(e) + 8));
-                    f.write(reinterpret_cast<const char*>(payload.data()),
-                            std::streamsize(payload.size()));
-                }
-            }
+            packAsTheGameWould(tree.path(), out / "g.pak", files, level, fold);
             auto pak = PakIndex::open(out / "g.pak", key());
             for (const auto& e : pak->entries()) {
                 INFO(e.path << (e.compressed() ? " compressed" : " stored"));
@@ -301,4 +306,39 @@ TEST_CASE("node scan: what pak pack writes, pak reads back proven, under both ru
             }
         }
     }
+}
+
+TEST_CASE(
+    "node scan: data imitating many node reads ends in a refusal or the right bytes, in "
+    "bounded work",
+    "[node-scan][errors]") {
+    test::TempDir tree, out;
+    std::map<std::string, GeneratedGbx> files;
+    for (std::uint32_t i = 0; i < 8; ++i) {
+        std::string name = "i" + std::to_string(i) + ".Solid.Gbx";
+        files[name] = Generator(i * 31337 + 11, 0, 6).make();
+        test::writeFile(tree / name, files[name].content);
+    }
+    packAsTheGameWould(tree.path(), out / "i.pak", files, 9, false);
+    auto pak = PakIndex::open(out / "i.pak", key());
+    int refused = 0, right = 0;
+    for (const auto& e : pak->entries()) {
+        INFO(e.path);
+        REQUIRE(e.compressed());
+        GbxDecode d = decodeGbxEntryProven(pak, e);
+        INFO(d.detail);
+        if (d.kind == GbxDecodeKind::Refused) {
+            ++refused;
+            CHECK(d.bytes.empty());
+            CHECK((d.detail.find("no way of folding the node reads found decodes it") !=
+                       std::string::npos ||
+                   d.detail.find(" tries (first try: ") != std::string::npos));
+        } else {
+            ++right;
+            CHECK(d.bytes == files.at(e.path).content);
+        }
+    }
+    // Six imitations a file defeat a search that changes one guess: some are refused.
+    CHECK(refused >= 1);
+    CHECK(refused + right == 8);
 }
