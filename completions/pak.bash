@@ -1,168 +1,341 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bash completion of pak (installed as share/bash-completion/completions/pak): subcommands,
-# options, pak files, folders, and the paths inside a pak for `pak cat` and `pak extract`.
+# Bash completion for pak, installed as share/bash-completion/completions/pak.
 
-# The paths inside the pak that start with $2, one folder level at a time ("Media/" before
-# "Media/Texture/a.gbx"). $1: the pak; the key options come from the words before.
-_pak_inner_paths() {
-    local pak=$1 cur=$2 keys=() i w
-    for ((i = 1; i < ${#COMP_WORDS[@]}; i++)); do
-        w=${COMP_WORDS[i]}
-        case $w in
-            --key | --key-file | --packlist) keys+=("$w" "${COMP_WORDS[i + 1]}") ;;
-            --key=* | --key-file=* | --packlist=*) keys+=("$w") ;;
-        esac
-    done
-    local path rest seen=" "
-    while IFS= read -r path; do
-        [[ $path == "$cur"* ]] || continue
-        rest=${path:${#cur}}
-        if [[ $rest == */* ]]; then
-            path=$cur${rest%%/*}/
-        fi
-        [[ $seen == *" $path "* ]] && continue
-        seen+="$path "
-        COMPREPLY+=("$path")
-    done < <(timeout 5 pak ls "${keys[@]}" "$pak" 2> /dev/null)
-    local p
-    for p in "${COMPREPLY[@]}"; do
-        if [[ $p == */ ]]; then
-            compopt -o nospace 2> /dev/null
-            break
-        fi
-    done
+# The word as the shell will pass it: quotes and backslashes removed into _pak_dq. _pak_brk is
+# how many of its leading characters readline does not replace: those up to the last unquoted
+# '=' or ':' that is a word break, or up to a quote still open at the end.
+_pak_dequote() {
+  local s=$1 out='' q='' c i brk=0 qstart=0
+  for ((i = 0; i < ${#s}; i++)); do
+    c=${s:i:1}
+    if [[ $q == "'" ]]; then
+      if [[ $c == "'" ]]; then q=''; else out+=$c; fi
+    elif [[ $q == '"' ]]; then
+      if [[ $c == '"' ]]; then
+        q=''
+      elif [[ $c == "\\" && ${s:i+1:1} == [\"\\\$\`] ]]; then
+        out+=${s:i+1:1}
+        ((++i))
+      else
+        out+=$c
+      fi
+    else
+      case $c in
+        "'" | '"')
+          q=$c
+          qstart=${#out}
+          ;;
+        "\\")
+          out+=${s:i+1:1}
+          ((++i))
+          ;;
+        *)
+          out+=$c
+          if [[ ($c == '=' || $c == ':') && ${COMP_WORDBREAKS-} == *"$c"* ]]; then
+            brk=${#out}
+          fi
+          ;;
+      esac
+    fi
+  done
+  [[ -n $q ]] && brk=$qstart
+  _pak_dq=$out
+  _pak_brk=$brk
 }
 
-# Files ending in .pak (any case) and folders.
-_pak_pak_files() {
-    local cur=$1 f
-    while IFS= read -r f; do
-        if [[ -d $f ]] || [[ ${f,,} == *.pak ]]; then COMPREPLY+=("$f"); fi
-    done < <(compgen -f -- "$cur")
-    for f in "${COMPREPLY[@]}"; do
-        if [[ -d $f ]]; then
-            compopt -o filenames 2> /dev/null
-            break
-        fi
+# A word as a path the programs can open: dequoted, with a leading ~/ expanded.
+_pak_path() {
+  _pak_dequote "$1"
+  case $_pak_dq in
+    \~) _pak_dq=$HOME ;;
+    \~/*) _pak_dq=$HOME/${_pak_dq#\~/} ;;
+  esac
+}
+
+# Without bash-completion: the words of COMP_WORDS, with '=' and ':' joined back to the words
+# they were split from (when no blank stands between them in COMP_LINE).
+_pak_reassemble() {
+  words=() cword=$COMP_CWORD
+  if [[ -z ${COMP_LINE-} ]]; then
+    words=("${COMP_WORDS[@]}")
+    return
+  fi
+  local line=$COMP_LINE i j=-1 w gap
+  for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+    w=${COMP_WORDS[i]}
+    gap=''
+    if [[ $line == [[:blank:]]* ]]; then
+      gap=1
+      line=${line#"${line%%[![:blank:]]*}"}
+    fi
+    line=${line#"$w"}
+    if ((i >= 2)) && [[ -z $gap ]]; then
+      words[j]+=$w
+    else
+      words[++j]=$w
+    fi
+    ((i == COMP_CWORD)) && cword=$j
+  done
+  return 0
+}
+
+# Candidates: paths on disk starting with the word. $1: pak (prefer *.pak, any case, and
+# folders), file, or dir.
+_pak_files() {
+  local kind=$1 f t
+  local -a all=() kept=()
+  if [[ $kind == dir ]]; then
+    mapfile -t all < <(compgen -d -- "$_pak_dq")
+  else
+    mapfile -t all < <(compgen -f -- "$_pak_dq")
+  fi
+  if [[ $kind == pak ]]; then
+    for f in "${all[@]}"; do
+      t=$f
+      [[ $t == \~/* ]] && t=$HOME/${t#\~/}
+      if [[ -d $t || ${f,,} == *.pak ]]; then kept+=("$f"); fi
     done
+    ((${#kept[@]})) && all=("${kept[@]}")
+  fi
+  cands+=("${all[@]}")
+  filenames=1
+}
+
+# Candidates: the paths inside pak $1 that start with $2, one folder level at a time
+# (Media/ before Media/Texture/a.gbx), each behind the leader $3. The key options on the
+# command line are passed on to pak ls.
+_pak_inside() {
+  local pakfile=$1 prefix=$2 leader=$3 p rest c
+  local -a list=() found=()
+  local -A seen=()
+  [[ -f $pakfile ]] || return 0
+  mapfile -t list < <(timeout 5 "$prog" ls "${keyargs[@]}" -- "$pakfile" 2> /dev/null)
+  for p in "${list[@]}"; do
+    [[ -n $p && $p == "$prefix"* ]] || continue
+    rest=${p:${#prefix}}
+    if [[ $rest == */* ]]; then c=$prefix${rest%%/*}/; else c=$p; fi
+    [[ -n ${seen[$c]-} ]] && continue
+    seen[$c]=1
+    found+=("$c")
+  done
+  if ((${#found[@]} == 0)) && [[ -n $prefix ]]; then
+    # pak finds paths regardless of case: offer the pak's spelling when only one fits.
+    for p in "${list[@]}"; do
+      [[ -n $p && ${p,,} == "${prefix,,}"* ]] || continue
+      rest=${p:${#prefix}}
+      if [[ $rest == */* ]]; then c=${p:0:${#prefix}}${rest%%/*}/; else c=$p; fi
+      [[ -n ${seen[$c]-} ]] && continue
+      seen[$c]=1
+      found+=("$c")
+    done
+    ((${#found[@]} == 1)) || found=()
+  fi
+  for c in "${found[@]}"; do
+    cands+=("$leader$c")
+    [[ $c == */ ]] && nospace=1
+  done
+  filenames=1
+}
+
+# Candidates: the words of $1 that start with the word.
+_pak_words() {
+  local w
+  for w in $1; do
+    [[ $w == "$_pak_dq"* ]] && cands+=("$w")
+  done
+  return 0
 }
 
 _pak() {
-    local cur prev
-    COMPREPLY=()
-    cur=${COMP_WORDS[COMP_CWORD]}
-    prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local keyopts="--key --key-file --packlist"
-    local commands="info ls cat extract pack check packlist gbx"
+  # shellcheck disable=SC2034 # prev and split are set by _init_completion
+  local cur prev words cword split
+  if declare -F _init_completion > /dev/null; then
+    _init_completion -n =: || return
+  else
+    _pak_reassemble
+    cur=${words[cword]-}
+  fi
+  COMPREPLY=()
 
-    # The subcommand (and its sub-subcommand) and the positional words after it.
-    local cmd="" sub="" args=() i w
-    for ((i = 1; i < COMP_CWORD; i++)); do
-        w=${COMP_WORDS[i]}
+  local prog=${words[0]} _pak_dq _pak_brk filenames='' nospace='' i w
+  local -a cands=()
+  _pak_path "$prog"
+  prog=$_pak_dq
+  [[ $prog == */* ]] || prog=pak
+
+  local keyopts='--key --key-file --packlist' help='-h --help --help-all'
+  local subcommands='info ls cat extract pack check packlist gbx'
+
+  # The subcommand (and that of packlist and gbx) before the word being completed.
+  local cmd='' at=0
+  for ((i = 1; i < cword; i++)); do
+    w=${words[i]}
+    [[ $w == -* ]] && continue
+    if [[ -z $cmd ]]; then
+      cmd=$w at=$i
+      [[ $cmd == packlist || $cmd == gbx ]] || break
+    else
+      cmd+=" $w" at=$i
+      break
+    fi
+  done
+  _pak_dequote "$cur"
+
+  local flags='' argopts='' pos=''
+  case $cmd in
+    '')
+      if [[ $cur == -* ]]; then
+        _pak_words "$help --version"
+      else
+        _pak_words "$subcommands"
+      fi
+      ;;
+    packlist | gbx)
+      if [[ $cur == -* ]]; then
+        _pak_words "$help"
+      elif [[ $cmd == packlist ]]; then
+        _pak_words 'ls add'
+      else
+        _pak_words 'info refs'
+      fi
+      ;;
+    info) flags='--json' argopts=$keyopts pos='pak' ;;
+    ls) flags='-l --long --json' argopts=$keyopts pos='pak' ;;
+    cat) flags='--unverified' argopts=$keyopts pos='pak inside' ;;
+    extract) flags='-q --quiet --unverified' argopts="-j --jobs $keyopts" pos='pak dir inside...' ;;
+    pack) flags='--fold-skippable -q --quiet' argopts="--level --raw --base $keyopts" pos='dir pak' ;;
+    check) flags='--refs --json -q --quiet' argopts=$keyopts pos='pak' ;;
+    'packlist ls') pos='file' ;;
+    'packlist add') argopts='--key-string' pos='file name' ;;
+    'gbx info') flags='--nodes --json' argopts=$keyopts pos='gbx' ;;
+    'gbx refs') flags='--json --strict' argopts="--packs $keyopts" pos='gbx' ;;
+    *) return 0 ;;
+  esac
+
+  if [[ -n $pos ]]; then
+    # Walk the subcommand's words: options and their values, the key options for pak ls, and
+    # the positionals; find what the word being completed is.
+    local role='' expect='' ddash='' raw='' refs='' opt val n
+    local -a keyargs=() posw=()
+    n=${#words[@]}
+    ((n > cword)) || n=$((cword + 1))
+    for ((i = at + 1; i < n; i++)); do
+      w=${words[i]}
+      ((i == cword)) && w=$cur
+      opt='' val=''
+      if [[ -n $expect ]]; then
+        opt=$expect val=$w expect=''
+        ((i == cword)) && role=value:$opt
+      elif [[ -z $ddash && $w == -* ]]; then
+        raw=''
         case $w in
-            --key | --key-file | --packlist | --level | --raw | --base | -j | --jobs | --packs)
-                ((i++))
-                continue
-                ;;
-            -*) continue ;;
+          --) ddash=1 ;;
+          --*=*) opt=${w%%=*} val=${w#*=} ;;
+          --*) [[ " $argopts " == *" $w "* ]] && expect=$w ;;
+          *) [[ $w == -*j && " $argopts " == *' -j '* ]] && expect=-j ;;
         esac
-        if [[ -z $cmd ]]; then
-            cmd=$w
-        elif [[ -z $sub && ($cmd == packlist || $cmd == gbx) ]]; then
-            sub=$w
-        else
-            args+=("$w")
+        [[ $w == --refs ]] && refs=1
+        if ((i == cword)); then
+          role=option expect=''
         fi
+      elif [[ -n $raw ]]; then
+        ((i == cword)) && role=value:--raw
+      else
+        if ((i == cword)); then
+          role=pos:${#posw[@]}
+        else
+          _pak_path "$w"
+          posw+=("$_pak_dq")
+        fi
+      fi
+      if [[ -n $opt && $i != "$cword" ]]; then
+        case $opt in
+          --key) keyargs+=("$opt" "$val") ;;
+          --key-file | --packlist)
+            _pak_path "$val"
+            keyargs+=("$opt" "$_pak_dq")
+            ;;
+        esac
+      fi
+      [[ $opt == --raw || $expect == --raw ]] && raw=1
     done
 
-    case $prev in
-        --key-file | --packlist | --base)
-            compopt -o filenames 2> /dev/null
-            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
-            return
-            ;;
-        --key) return ;;
-        --level)
-            mapfile -t COMPREPLY < <(compgen -W "0 1 2 3 4 5 6 7 8 9" -- "$cur")
-            return
-            ;;
-        -j | --jobs)
-            mapfile -t COMPREPLY < <(compgen -W "1 2 4 8 $(nproc 2> /dev/null)" -- "$cur")
-            return
-            ;;
-        --raw) return ;;
-        --packs)
-            compopt -o filenames 2> /dev/null
-            mapfile -t COMPREPLY < <(compgen -d -- "$cur")
-            return
-            ;;
-    esac
-
-    if [[ -z $cmd ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "$commands --help --help-all --version" -- "$cur")
-        return
+    local -a spec
+    read -r -a spec <<< "$pos"
+    local lead=''
+    if [[ $role == option && $cur == --*=* ]]; then
+      lead=${cur%%=*}=
+      role=value:${lead%=}
+      [[ " $argopts " == *" ${role#value:} "* ]] || role=''
+      _pak_dequote "${cur#*=}"
+      _pak_brk=$((_pak_brk + ${#lead}))
+    else
+      _pak_dequote "$cur"
     fi
-
-    local opts=""
-    case $cmd in
-        info) opts="--json $keyopts" ;;
-        ls) opts="-l --long --json $keyopts" ;;
-        cat) opts="--unverified $keyopts" ;;
-        extract) opts="-q --quiet -j --jobs --unverified $keyopts" ;;
-        pack) opts="--level --raw --base --fold-skippable -q --quiet $keyopts" ;;
-        check) opts="--refs --json -q --quiet $keyopts" ;;
-        packlist)
-            [[ -z $sub ]] && {
-                mapfile -t COMPREPLY < <(compgen -W "ls add" -- "$cur")
-                return
-            }
-            [[ $sub == add ]] && opts="--key-string"
-            ;;
-        gbx)
-            [[ -z $sub ]] && {
-                mapfile -t COMPREPLY < <(compgen -W "info refs" -- "$cur")
-                return
-            }
-            case $sub in
-                info) opts="--nodes --json $keyopts" ;;
-                refs) opts="--packs --json --strict $keyopts" ;;
-            esac
-            ;;
+    local what=''
+    case $role in
+      option) _pak_words "$help $flags $argopts" ;;
+      value:--key-file | value:--packlist | value:--base) what='file' ;;
+      value:--packs) what='dir' ;;
+      value:--level) what='level' ;;
+      value:-j | value:--jobs) what='jobs' ;;
+      pos:*)
+        n=${role#pos:}
+        if ((n < ${#spec[@]})); then
+          what=${spec[n]}
+        elif [[ ${spec[-1]} == *... ]]; then
+          what=${spec[-1]}
+        else
+          [[ -z $_pak_dq ]] && _pak_words "$help $flags $argopts"
+        fi
+        what=${what%...}
+        [[ $cmd == check && $what == pak && -n $refs ]] && what=dir
+        ;;
     esac
-    if [[ $cur == -* ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "$opts --help" -- "$cur")
-        return
+
+    case $what in
+      file | dir | pak)
+        cands=()
+        _pak_files "$what"
+        ;;
+      level) _pak_words '0 1 2 3 4 5 6 7 8 9' ;;
+      jobs)
+        local cores
+        cores=$(nproc 2> /dev/null) || cores=8
+        for ((i = 1; i <= cores; i++)); do
+          [[ $i == "$_pak_dq"* ]] && cands+=("$i")
+        done
+        ;;
+      inside) ((${#posw[@]})) && _pak_inside "${posw[0]}" "$_pak_dq" '' ;;
+      gbx)
+        # A gbx file on disk, or PAK:PATH for one inside a pak.
+        local pakpart=${_pak_dq%%:*} inner=${_pak_dq#*:}
+        if [[ $_pak_dq == *:* && ${pakpart,,} == *.pak ]]; then
+          _pak_path "$pakpart"
+          _pak_inside "$_pak_dq" "$inner" "$pakpart:"
+          _pak_dequote "$cur"
+        else
+          _pak_files file
+        fi
+        ;;
+    esac
+    if [[ -n $lead ]]; then
+      for ((i = 0; i < ${#cands[@]}; i++)); do
+        cands[i]=$lead${cands[i]}
+      done
     fi
+  fi
 
-    local n=${#args[@]}
-    case $cmd in
-        info | ls | check) ((n == 0)) && _pak_pak_files "$cur" ;;
-        cat)
-            if ((n == 0)); then _pak_pak_files "$cur"; else ((n == 1)) && _pak_inner_paths "${args[0]}" "$cur"; fi
-            ;;
-        extract)
-            if ((n == 0)); then
-                _pak_pak_files "$cur"
-            elif ((n == 1)); then
-                compopt -o filenames 2> /dev/null
-                mapfile -t COMPREPLY < <(compgen -d -- "$cur")
-            else
-                _pak_inner_paths "${args[0]}" "$cur"
-            fi
-            ;;
-        pack)
-            if ((n == 0)); then
-                compopt -o filenames 2> /dev/null
-                mapfile -t COMPREPLY < <(compgen -d -- "$cur")
-            elif ((n == 1)); then
-                _pak_pak_files "$cur"
-            fi
-            ;;
-        packlist | gbx)
-            compopt -o filenames 2> /dev/null
-            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
-            ;;
-    esac
+  for w in "${cands[@]}"; do
+    COMPREPLY+=("${w:_pak_brk}")
+  done
+  if [[ -n $filenames ]]; then
+    compopt -o filenames 2> /dev/null
+  fi
+  if [[ -n $nospace ]]; then
+    compopt -o nospace 2> /dev/null
+  fi
+  return 0
 }
 
 complete -F _pak pak
