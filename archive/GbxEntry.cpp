@@ -280,7 +280,10 @@ GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options
         return d;
     }
     const Attempt& best = nf.ok ? nf : f;
-    if (best.ok && exactByConstruction(spec.size, std::min(nf.exactUpTo, f.exactUpTo))) {
+    // Exact only where both rules agree too: a node read inside a skippable chunk before the
+    // reader's stop may already have changed a segment under one of them.
+    if (nf.ok && f.ok && nf.bytes == f.bytes &&
+        exactByConstruction(spec.size, std::min(nf.exactUpTo, f.exactUpTo))) {
         d.kind = GbxDecodeKind::Exact;
         d.bytes = best.bytes;
         d.detail = "no node read the reader did not see can change a byte";
