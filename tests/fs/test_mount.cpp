@@ -451,7 +451,7 @@ TEST_CASE("pakfs mount: the game's pack serves every proven file exactly, EIO fo
     }
 }
 
-TEST_CASE("pakfs mount: mount -t fuse.pakfs with fstab-style options, then umount",
+TEST_CASE("pakfs mount: mount -t fuse.pakfs, an fstab line (mount -T), then umount",
           "[mount][install]") {
     skipUnlessFuse();
     if (::geteuid() != 0 || !stdfs::exists("/sbin/mount.fuse3")) {
@@ -500,6 +500,21 @@ TEST_CASE("pakfs mount: mount -t fuse.pakfs with fstab-style options, then umoun
             if (line.find(" " + mnt.string() + " ") != std::string::npos) found = line;
         CHECK(found.find(" fuse.pakfs ro,nosuid,nodev,noexec,") != std::string::npos);
     }
+    CHECK(run("umount " + quote(mnt.string())).code == 0);
+    CHECK_FALSE(isMounted(mnt));
+    // An fstab line, as the README gives it (a file of its own: mount -T), mounted by its
+    // mount point alone.
+    std::string fstab = (dir / "fstab").string();
+    {
+        std::ofstream f(fstab);
+        f << t.pak.string() << "  " << mnt.string() << "  fuse.pakfs  ro,key=" << kTestKeyHex
+          << ",icase,drives,allow_other,noauto  0 0\n";
+    }
+    r = run("mount -T " + quote(fstab) + " " + quote(mnt.string()));
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    REQUIRE(isMounted(mnt));
+    CHECK(readFile(mnt / "Game" / "text" / "README.TXT") == t.file("Text/readme.txt"));
     CHECK(run("umount " + quote(mnt.string())).code == 0);
     CHECK_FALSE(isMounted(mnt));
     // Without ro, mount(8) passes rw: refused with a message, nothing mounted.
