@@ -343,10 +343,7 @@ void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry
     std::size_t have = reader.read(buf, std::min<std::size_t>(3, cap));
     if (have == 3 && std::memcmp(buf, "GBX", 3) == 0 && isGbxEntry(*pak, entry)) {
         giveBack(tSpares.out, std::move(out));
-        GbxDecode d = decodeGbxEntryProven(pak, entry, gbx);
-        if (d.kind == GbxDecodeKind::Refused) throw Error(d.detail);
-        if (d.kind == GbxDecodeKind::Unverified && warn) warn(d.detail);
-        sink(d.bytes);
+        sink(decodeGbxEntry(pak, entry, gbx, warn));
         return;
     }
     while (reader.position() < reader.size()) {

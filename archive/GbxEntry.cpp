@@ -83,6 +83,17 @@ struct ParsePass {
     std::string checksumFailure;  // complete, compressed: finishing the zlib stream failed
     std::vector<std::uint64_t> applied;
 
+    // Whether the open skippable-chunk rule cannot change a byte read so far: no node read by
+    // a known reader inside a skippable chunk, and no node signature in the data of the
+    // unknown ones it skipped (the first node read in one would show whatever the rule, as
+    // nothing before it differs). `decoded` holds the entry's bytes up to the reader's stop.
+    bool noSkippableNodes(ByteSpan decoded) const {
+        if (skippableNodes) return false;
+        for (const auto& [b, e] : unknownSkippable)
+            if (hasNodeSignature(decoded, b, e, numNodes)) return false;
+        return true;
+    }
+
     NodeScanInput scanInput(bool foldInSkippable, bool verify) const {
         NodeScanInput in;
         in.start = complete ? bytes.size() : resume;
@@ -99,7 +110,7 @@ struct ParsePass {
     }
 };
 
-ParsePass parsePass(const PipelineSpec& spec, bool foldInSkippable, bool perNode,
+ParsePass parsePass(const PipelineSpec& spec, bool foldInSkippable, bool perNode = true,
                     bool scanOnly = false) {
     ParsePass r;
     ReadPipeline pipe(spec);
@@ -218,13 +229,8 @@ GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options
     }
     if (!noFold.complete && !noFold.scannable)
         return refuse("cannot be decoded exactly: " + noFold.failure);
-    // The skippable-chunk rule cannot matter when no node is read inside a skippable chunk:
-    // none in the chunks the reader knows, and no node signature in the ones it skipped (the
-    // first node read in one would show whatever the rule, as nothing before it differs).
-    bool ruleFree = noFold.complete && !noFold.skippableNodes;
-    for (const auto& [b, e] : noFold.unknownSkippable)
-        ruleFree = ruleFree && !hasNodeSignature(noFold.bytes, b, e, noFold.numNodes);
-    if (ruleFree) {
+    // Read whole, with no node read inside a skippable chunk: the open rule cannot matter.
+    if (noFold.complete && noFold.noSkippableNodes(noFold.bytes)) {
         Attempt a = attempt(spec, noFold, false);
         if (!a.ok) return refuse("cannot be decoded exactly: " + a.failure);
         d.kind = GbxDecodeKind::Parsed;
@@ -232,23 +238,26 @@ GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options
         d.detail = "parsed by known chunk readers";
         return d;
     }
+    // A compressed entry proven by its checksum.
+    auto proven = [&](GbxDecodeKind kind, Attempt& won, std::optional<bool> rule) {
+        d.kind = kind;
+        d.skippableRule = rule;
+        d.scannedNodeReads = won.scannedNodeReads;
+        d.detail = std::string(kind == GbxDecodeKind::Parsed ? "parsed" : "scanned") + ", " +
+                   std::to_string(won.scannedNodeReads) +
+                   " node reads found; Adler-32 and size match" +
+                   (!rule   ? ""
+                    : *rule ? " (nodes in skippable chunks fold)"
+                            : " (nodes in skippable chunks do not fold)");
+        d.bytes = std::move(won.bytes);
+        return d;
+    };
     Attempt nf = attempt(spec, noFold, false);
-    // A checksum-proven decode in which no node signature lies inside a skippable chunk (none
-    // seen by the scan, none in the chunks the reader skipped, no node read by a known reader
-    // inside one) decodes the same under the other rule: no need to try it.
-    if (spec.compressed && nf.ok && !noFold.skippableNodes && nf.signaturesInSkippable == 0) {
-        bool inSkipped = false;
-        for (const auto& [b, e] : noFold.unknownSkippable)
-            inSkipped = inSkipped || hasNodeSignature(nf.bytes, b, e, noFold.numNodes);
-        if (!inSkipped) {
-            d.kind = GbxDecodeKind::Verified;
-            d.scannedNodeReads = nf.scannedNodeReads;
-            d.detail = "scanned, " + std::to_string(nf.scannedNodeReads) +
-                       " node reads found; Adler-32 and size match";
-            d.bytes = std::move(nf.bytes);
-            return d;
-        }
-    }
+    // No node signature inside any skippable chunk (none seen by the scan, none in the chunks
+    // the reader skipped): the other rule decodes the same bytes, no need to try it.
+    if (spec.compressed && nf.ok && nf.signaturesInSkippable == 0 &&
+        noFold.noSkippableNodes(nf.bytes))
+        return proven(GbxDecodeKind::Verified, nf, std::nullopt);
     ParsePass foldPass = parsePass(spec, true, true, options.scanOnly);
     Attempt f = attempt(spec, foldPass, true);
     if (spec.compressed) {
@@ -259,19 +268,9 @@ GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options
         if (!nf.ok && !f.ok)
             return refuse("cannot be decoded exactly: no decode matches the Adler-32 and size (" +
                           nf.failure + ")");
-        const Attempt& won = nf.ok ? nf : f;
-        d.kind = nf.parsed && f.parsed && nf.ok && f.ok ? GbxDecodeKind::Parsed
-                                                        : GbxDecodeKind::Verified;
-        if (nf.ok != f.ok) d.skippableRule = f.ok;
-        d.scannedNodeReads = won.scannedNodeReads;
-        d.detail =
-            std::string(d.kind == GbxDecodeKind::Parsed ? "parsed" : "scanned") + ", " +
-            std::to_string(won.scannedNodeReads) + " node reads found; Adler-32 and size match" +
-            (d.skippableRule ? (*d.skippableRule ? " (nodes in skippable chunks fold)"
-                                                 : " (nodes in skippable chunks do not fold)")
-                             : "");
-        d.bytes = won.bytes;
-        return d;
+        GbxDecodeKind kind = nf.parsed && f.parsed && nf.ok && f.ok ? GbxDecodeKind::Parsed
+                                                                    : GbxDecodeKind::Verified;
+        return proven(kind, nf.ok ? nf : f, nf.ok != f.ok ? std::optional(f.ok) : std::nullopt);
     }
     if (nf.ok && f.ok && nf.parsed && f.parsed && nf.bytes == f.bytes) {
         d.kind = GbxDecodeKind::Parsed;
@@ -345,9 +344,11 @@ GbxDecode decodeGbxEntryProven(const std::shared_ptr<const PakIndex>& pak, const
 }
 
 Bytes decodeGbxEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
-                     const GbxDecodeOptions& options) {
+                     const GbxDecodeOptions& options,
+                     const std::function<void(const std::string&)>& warn) {
     GbxDecode d = decodeGbxEntryProven(pak, entry, options);
     if (d.kind == GbxDecodeKind::Refused) throw Error(d.detail);
+    if (d.kind == GbxDecodeKind::Unverified && warn) warn(d.detail);
     return std::move(d.bytes);
 }
 
@@ -376,7 +377,7 @@ GbxEncoding planGbxEntry(ByteSpan content, ByteSpan payload, bool compressed,
     spec.size = content.size();
     spec.name = packPath;
     const bool fold = rules.nodesInSkippableChunksMixIvXor;
-    ParsePass pass = parsePass(spec, fold, rules.perNodeIvXor);
+    ParsePass pass = parsePass(spec, fold);
     if (!pass.complete && !pass.scannable)
         throw Error(packPath + ": cannot be decoded exactly: " + pass.failure);
     GbxEncoding plan;
@@ -384,11 +385,8 @@ GbxEncoding planGbxEntry(ByteSpan content, ByteSpan payload, bool compressed,
     Bytes seen;
     if (pass.complete) {
         plan.ivXorPerSegment = pass.applied;
+        plan.needsChecksum = !pass.noSkippableNodes(pass.bytes);
         seen = std::move(pass.bytes);
-        bool ruleFree = !pass.skippableNodes;
-        for (const auto& [b, e] : pass.unknownSkippable)
-            ruleFree = ruleFree && !hasNodeSignature(seen, b, e, pass.numNodes);
-        plan.needsChecksum = !ruleFree;
     } else {
         NodeScanResult scan = scanDecode(spec, pass.scanInput(fold, false));
         if (!scan.ok) throw Error(packPath + ": cannot be planned: " + scan.failure);

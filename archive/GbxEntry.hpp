@@ -3,6 +3,7 @@
 // every node read mixes its class into the cipher's ivXor.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,14 +56,16 @@ struct GbxDecode {
 
 // Decodes a gbx entry through the game's pipeline and says how its bytes are proven (see
 // GbxDecodeKind). Never returns bytes that may be wrong unless `unverified` asked for them
-// (kind Unverified). Throws Error only when the entry cannot be read at all (I/O).
+// (kind Unverified). Does not throw: an entry that cannot be read (I/O, damage) is refused, and
+// `detail` names the pak, the entry and the reason.
 GbxDecode decodeGbxEntryProven(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
                                const GbxDecodeOptions& options = {});
 
 // The bytes of decodeGbxEntryProven; throws Error naming the pak, the entry and the reason when
-// it refuses.
+// it refuses. An unverified decode (only when options.unverified) is reported to `warn` first.
 Bytes decodeGbxEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
-                     const GbxDecodeOptions& options = {});
+                     const GbxDecodeOptions& options = {},
+                     const std::function<void(const std::string&)>& warn = {});
 
 // The header and reference table of a gbx entry. Both come before the first node read, so
 // they decode without the per-node ivXor, even in entries that cannot be decoded whole.

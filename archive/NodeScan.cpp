@@ -42,6 +42,18 @@ constexpr std::uint32_t kEndOfNode = 0xFACADE01;
 constexpr std::uint32_t kSkipMarker = 0x534B4950;  // "PIKS"
 constexpr std::size_t kMaxSignaturesPerWindow = 24;
 
+// The class ID of a node read: a class of the class table (low 12 bits zero).
+bool nodeClassKnown(const gbx::ClassRegistry& classes, std::uint32_t classId) {
+    return (classId & 0xFFF) == 0 && classes.known(classId);
+}
+
+// A node's first u32: a chunk ID of its class or of an ancestor, or the end marker.
+bool firstChunkFits(const gbx::ClassRegistry& classes, std::uint32_t chunkId,
+                    std::uint32_t classId) {
+    return chunkId == kEndOfNode ||
+           (classes.known(chunkId) && classes.ofClassOrAncestor(chunkId, classId));
+}
+
 struct Candidate {
     std::uint64_t at = 0;  // offset of the node index
     std::uint32_t index = 0;
@@ -76,8 +88,7 @@ public:
 
 private:
     bool chunkIdFits(std::uint32_t chunkId, std::uint32_t classId) const {
-        return chunkId == kEndOfNode ||
-               (classes_.known(chunkId) && classes_.ofClassOrAncestor(chunkId, classId));
+        return firstChunkFits(classes_, chunkId, classId);
     }
     std::uint32_t at32(std::uint64_t pos) const { return loadLE32(out.data() + pos); }
     void findSkippableChunks(std::uint64_t known);
@@ -126,7 +137,7 @@ void Run::findSignatures(std::uint64_t known, bool last, std::vector<Candidate>&
         std::uint32_t index = at32(x);
         if (index >= in_.numNodes) continue;
         std::uint32_t classId = at32(x + 4);
-        if ((classId & 0xFFF) != 0 || !classes_.known(classId)) continue;
+        if (!nodeClassKnown(classes_, classId)) continue;
         if (taken_.count(index)) {
             auto by = foldedAt_.find(index);
             if (!suspect && by != foldedAt_.end() && x + 12 <= known &&
@@ -267,10 +278,8 @@ bool hasNodeSignature(ByteSpan bytes, std::uint64_t begin, std::uint64_t end,
     for (std::uint64_t x = begin; x < end; ++x) {
         if (loadLE32(bytes.data() + x) >= numNodes) continue;
         std::uint32_t classId = loadLE32(bytes.data() + x + 4);
-        if ((classId & 0xFFF) != 0 || !classes.known(classId)) continue;
-        std::uint32_t chunkId = loadLE32(bytes.data() + x + 8);
-        if (chunkId == kEndOfNode ||
-            (classes.known(chunkId) && classes.ofClassOrAncestor(chunkId, classId)))
+        if (nodeClassKnown(classes, classId) &&
+            firstChunkFits(classes, loadLE32(bytes.data() + x + 8), classId))
             return true;
     }
     return false;

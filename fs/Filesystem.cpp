@@ -317,12 +317,9 @@ Bytes Filesystem::decodeWhole(const Node& node) const {
     if (kindOf(node) == EntryKind::Gbx) {
         archive::GbxDecodeOptions gbx;
         gbx.unverified = options_.unverified;
-        archive::GbxDecode d = archive::decodeGbxEntryProven(pack.pak, *node.entry, gbx);
-        if (d.kind == archive::GbxDecodeKind::Refused) throw Error(d.detail);
-        if (d.kind == archive::GbxDecodeKind::Unverified && !node.errorLogged.exchange(true) &&
-            options_.log)
-            options_.log("warning: " + d.detail);
-        out = std::move(d.bytes);
+        out = archive::decodeGbxEntry(pack.pak, *node.entry, gbx, [&](const std::string& w) {
+            if (!node.errorLogged.exchange(true) && options_.log) options_.log("warning: " + w);
+        });
         out.shrink_to_fit();  // the cache counts capacity
     } else {
         // Plain entries decode from the start, so that zlib's checksum is checked before any

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "archive/PackList.hpp"
+#include "archive/PakIndex.hpp"
 
 namespace pakfs::cli {
 
@@ -19,6 +20,13 @@ void addArchiveCommands(CLI::App& app, int& exitCode);   // info ls cat extract 
 void addPacklistCommands(CLI::App& app, int& exitCode);  // packlist ls/add
 void addGbxCommands(CLI::App& app, int& exitCode);       // gbx info
 void addRefsCommands(CLI::App& app, int& exitCode);      // gbx refs (after addGbxCommands)
+
+// Opens a pak with the key the options name (or the packlist beside it); key and metadata
+// warnings go to stderr.
+std::shared_ptr<const archive::PakIndex> openPak(const std::string& path,
+                                                 const archive::KeyOptions& keys);
+// The entry at `path` inside the pak: exact match first, then ignoring case; null if none.
+const archive::PakEntry* findEntry(const archive::PakIndex& pak, const std::string& path);
 
 // pak check --refs PACKSDIR: every gbx file's references resolved; returns the exit code.
 int checkReferences(const std::string& packsDir, const archive::KeyOptions& keys);

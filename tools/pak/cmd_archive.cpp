@@ -27,8 +27,6 @@ using namespace pakfs::archive;
 
 namespace pakfs::cli {
 
-namespace {
-
 std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOptions& keys) {
     std::vector<std::string> warnings;
     PakKey key = resolveKey(path, keys, &warnings);
@@ -37,20 +35,6 @@ std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOption
     if (!pak->metadataError().empty())
         std::fprintf(stderr, "pak: warning: %s\n", pak->metadataError().c_str());
     return pak;
-}
-
-void writeAll(int fd, ByteSpan data, const std::string& what) {
-    const std::uint8_t* p = data.data();
-    std::size_t n = data.size();
-    while (n > 0) {
-        ssize_t put = ::write(fd, p, n);
-        if (put < 0) {
-            if (errno == EINTR) continue;
-            throw Error(what + ": write error: " + std::strerror(errno));
-        }
-        p += put;
-        n -= std::size_t(put);
-    }
 }
 
 const PakEntry* findEntry(const PakIndex& pak, const std::string& path) {
@@ -64,6 +48,22 @@ const PakEntry* findEntry(const PakIndex& pak, const std::string& path) {
     for (const auto& e : pak.entries())
         if (lower(e.path) == want) return &e;
     return nullptr;
+}
+
+namespace {
+
+void writeAll(int fd, ByteSpan data, const std::string& what) {
+    const std::uint8_t* p = data.data();
+    std::size_t n = data.size();
+    while (n > 0) {
+        ssize_t put = ::write(fd, p, n);
+        if (put < 0) {
+            if (errno == EINTR) continue;
+            throw Error(what + ": write error: " + std::strerror(errno));
+        }
+        p += put;
+        n -= std::size_t(put);
+    }
 }
 
 // Whether an entry was asked for: exact path or a folder prefix.

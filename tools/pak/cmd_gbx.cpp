@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // pak gbx info
-#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -42,16 +41,11 @@ Bytes readTarget(const GbxInfoArgs& args) {
     if (std::filesystem::is_regular_file(args.file) || colon == std::string::npos ||
         !std::filesystem::is_regular_file(args.file.substr(0, colon)))
         return readWholeFile(args.file);
-    std::string pakPath = args.file.substr(0, colon);
     std::string inner = args.file.substr(colon + 1);
-    auto pak = archive::PakIndex::open(pakPath, archive::resolveKey(pakPath, args.keys));
-    auto lower = [](std::string x) {
-        for (auto& c : x) c = char(std::tolower(static_cast<unsigned char>(c)));
-        return x;
-    };
-    for (const auto& e : pak->entries())
-        if (lower(e.path) == lower(inner)) return archive::readEntry(pak, e);
-    throw Error(pak->name() + ": no file \"" + inner + "\" in the pak");
+    auto pak = openPak(args.file.substr(0, colon), args.keys);
+    const archive::PakEntry* e = findEntry(*pak, inner);
+    if (!e) throw Error(pak->name() + ": no file \"" + inner + "\" in the pak");
+    return archive::readEntry(pak, *e);
 }
 
 int runGbxInfo(const GbxInfoArgs& args) {
