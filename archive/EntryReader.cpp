@@ -78,6 +78,7 @@ PlainEntryReader::PlainEntryReader(std::shared_ptr<const PakIndex> pak, const Pa
                                    std::shared_ptr<SeekIndex> index)
     : pak_(std::move(pak)), entry_(entry), index_(std::move(index)) {
     cipherSize_ = entry_.cipherSize();
+    cipher_ = pak_->entryCipher(entry_);
     Buffer b = std::move(tSpares.chunk);
     tSpares.chunk.size = 0;
     buf_ = std::move(b.data);
@@ -119,16 +120,43 @@ void PlainEntryReader::decryptMore() {
         buf_ = std::make_unique_for_overwrite<std::uint8_t[]>(n + 8);
         bufSize_ = n + 8;
     }
-    // CBC: the chaining value of a block is the ciphertext block stored before it (the entry's
-    // IV for the first), so one read brings it along with the chunk.
-    pak_->file()->readAt(pak_->entryOffset(entry_) + cipherOffset_, buf_.get(), n + 8);
-    std::uint64_t iv = loadLE64(buf_.get());
-    pak_->cipher().cbcDecrypt(buf_.get() + 8, n, iv);
+    const std::uint64_t slot = pak_->entryOffset(entry_);
+    if (!cipher_) {
+        pak_->file()->readAt(slot + cipherOffset_, buf_.get() + 8, n);
+    } else if (!cipher_->variant().mixedChaining) {
+        // CBC: the chaining value of a block is the ciphertext block stored before it (the
+        // entry's IV for the first), so one read brings it along with the chunk.
+        pak_->file()->readAt(slot + cipherOffset_, buf_.get(), n + 8);
+        std::uint64_t iv = loadLE64(buf_.get());
+        cipher_->cbcDecrypt(buf_.get() + 8, n, iv);
+    } else {
+        advanceChainTo(cipherOffset_);
+        pak_->file()->readAt(slot + 8 + cipherOffset_, buf_.get() + 8, n);
+        cipher_->cbcDecrypt(buf_.get() + 8, n, chainIv_);
+        chainAt_ = cipherOffset_ + n;
+    }
     cipherOffset_ += n;
     chunkLen_ = n;
     chunkPos_ = std::min(pendingSkip_, n);
     pendingSkip_ = 0;
     nextChunk_ = std::min(nextChunk_ * 2, kBulkChunk);
+}
+
+void PlainEntryReader::advanceChainTo(std::uint64_t offset) {
+    const std::uint64_t slot = pak_->entryOffset(entry_);
+    if (!chainKnown_ || offset < chainAt_) {
+        chainIv_ = loadLE64(pak_->file()->readAt(slot, 8).data());
+        chainAt_ = 0;
+        chainKnown_ = true;
+    }
+    std::uint8_t block[64 * 1024];
+    while (chainAt_ < offset) {
+        std::size_t n = std::size_t(std::min<std::uint64_t>(sizeof block, offset - chainAt_));
+        pak_->file()->readAt(slot + 8 + chainAt_, block, n);
+        for (std::size_t i = 0; i + 8 <= n; i += 8)
+            chainIv_ = mixedNextIv(chainIv_, loadLE64(block + i));
+        chainAt_ += n;
+    }
 }
 
 void PlainEntryReader::restartInflate(const SeekPoint* point) {
@@ -306,10 +334,15 @@ bool isGbxEntry(const PakIndex& pak, const PakEntry& entry) {
     // The IV and the first segment in one read.
     std::uint8_t seg[8 + kSegmentSize];
     std::size_t n = std::size_t(std::min<std::uint64_t>(kSegmentSize, entry.cipherSize()));
-    pak.file()->readAt(pak.entryOffset(entry), seg, 8 + n);
-    std::uint64_t iv = loadLE64(seg);
+    const Blowfish* cipher = pak.entryCipher(entry);
     std::uint8_t* plain = seg + 8;
-    pak.cipher().cbcDecrypt(plain, n, iv);
+    if (cipher) {
+        pak.file()->readAt(pak.entryOffset(entry), seg, 8 + n);
+        std::uint64_t iv = loadLE64(seg);
+        cipher->cbcDecrypt(plain, n, iv);
+    } else {
+        pak.file()->readAt(pak.entryOffset(entry), plain, n);
+    }
     std::uint8_t head[3];
     if (!entry.compressed()) {
         std::memcpy(head, plain, 3);
@@ -341,7 +374,9 @@ void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry
     // gbx pipeline starts over from the beginning; isGbxEntry keeps its exact rule (the "GBX"
     // must come out of the first segment).
     std::size_t have = reader.read(buf, std::min<std::size_t>(3, cap));
-    if (have == 3 && std::memcmp(buf, "GBX", 3) == 0 && isGbxEntry(*pak, entry)) {
+    // A gbx entry whose node reads do not mix the cipher reads like any other.
+    if (have == 3 && std::memcmp(buf, "GBX", 3) == 0 && pak->nodeReadsMixCipher(entry) &&
+        isGbxEntry(*pak, entry)) {
         giveBack(tSpares.out, std::move(out));
         sink(decodeGbxEntry(pak, entry, gbx, warn));
         return;
@@ -355,6 +390,21 @@ void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry
     }
     if (have > 0) sink({buf, have});
     giveBack(tSpares.out, std::move(out));
+}
+
+Bytes readPlainEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry) {
+    PlainEntryReader reader(pak, entry);
+    // The size is untrusted: grow with what the data gives.
+    Bytes out(std::size_t(std::min<std::uint64_t>(entry.uncompressedSize, kOutBuffer)));
+    std::size_t have = 0;
+    while (reader.position() < reader.size()) {
+        if (have == out.size())
+            out.resize(std::size_t(
+                std::min<std::uint64_t>(entry.uncompressedSize, std::uint64_t(out.size()) * 2)));
+        have += reader.read(out.data() + have, out.size() - have);
+    }
+    out.resize(have);
+    return out;
 }
 
 Bytes readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,

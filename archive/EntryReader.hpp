@@ -50,6 +50,9 @@ private:
     // Hands zlib the compressed bytes left in the current chunk (decrypting the next chunk when
     // it is used up); returns how many, and sets zlibLeft to the compressed bytes not yet read.
     std::size_t feedZlib(std::uint64_t& zlibLeft);
+    // Version 12+ chaining: brings chainIv_ to the chaining value of the ciphertext block at
+    // `offset` (computed from the ciphertext alone, from the IV when going back).
+    void advanceChainTo(std::uint64_t offset);
     std::size_t chunkLeft() const { return chunkLen_ - chunkPos_; }
     // Null before any chunk was decrypted (an entry of no ciphertext has none).
     std::uint8_t* chunkAt() { return buf_ ? buf_.get() + 8 + chunkPos_ : nullptr; }
@@ -58,6 +61,11 @@ private:
     std::shared_ptr<const PakIndex> pak_;
     const PakEntry& entry_;
     std::shared_ptr<SeekIndex> index_;
+    const Blowfish* cipher_ = nullptr;  // null: the entry is stored in the clear
+    std::uint64_t chainIv_ = 0;         // version 12+: chaining value at chainAt_
+    std::uint64_t chainAt_ = 0;
+    bool chainKnown_ = false;
+    std::unique_ptr<class ReadPipeline> lz4_;  // LZ4 entries: the stages, read from the start
     std::uint64_t cipherOffset_ = 0;  // ciphertext bytes decrypted so far (block aligned)
     std::uint64_t cipherSize_ = 0;
     std::unique_ptr<std::uint8_t[]> buf_;  // the chaining block, then the decrypted chunk
@@ -75,6 +83,10 @@ private:
 
 // Whether the entry's content starts with "GBX" (decodes only its first segment).
 bool isGbxEntry(const PakIndex& pak, const PakEntry& entry);
+
+// The whole content of an entry by the plain reader: no gbx pipeline, no node reads mixed into
+// the cipher (right for plain files and for gbx files whose node reads do not mix it).
+Bytes readPlainEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry);
 
 // The whole content of an entry, byte-exact; gbx entries go through the game's pipeline.
 // Throws Error naming the pak and entry when it cannot be decoded exactly.

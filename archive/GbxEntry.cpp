@@ -3,6 +3,7 @@
 
 #include <optional>
 
+#include "archive/EntryReader.hpp"
 #include "archive/Metadata.hpp"
 #include "archive/NodeScan.hpp"
 #include "archive/Streams.hpp"
@@ -186,8 +187,10 @@ Attempt attempt(const PipelineSpec& spec, ParsePass& pass, bool fold) {
         a.bytes = std::move(pass.bytes);
         return a;
     }
-    if (!pass.complete && !pass.scannable) {
-        a.failure = pass.failure;
+    if (!pass.complete && (!pass.scannable || spec.lz4)) {
+        // LZ4 keeps no checksum, and the scan's windows are zlib's and the cipher's.
+        a.failure = spec.lz4 ? "LZ4 keeps no checksum to verify a scan (" + pass.failure + ")"
+                             : pass.failure;
         return a;
     }
     // Past the reader's stop, or a parsed entry whose stream did not end right with the
@@ -281,7 +284,7 @@ GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options
     const Attempt& best = nf.ok ? nf : f;
     // Exact only where both rules agree too: a node read inside a skippable chunk before the
     // reader's stop may already have changed a segment under one of them.
-    if (nf.ok && f.ok && nf.bytes == f.bytes &&
+    if (nf.ok && f.ok && nf.bytes == f.bytes && !spec.lz4 &&
         exactByConstruction(spec.size, std::min(nf.exactUpTo, f.exactUpTo))) {
         d.kind = GbxDecodeKind::Exact;
         d.bytes = best.bytes;
@@ -303,10 +306,12 @@ GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options
 }
 
 PipelineSpec entrySpec(const PakIndex& pak, const PakEntry& entry) {
-    PipelineSpec spec(ByteRange(pak.file(), pak.entryOffset(entry) + 8, entry.cipherSize()));
-    spec.cipher = &pak.cipher();
-    spec.iv = loadLE64(pak.file()->readAt(pak.entryOffset(entry), 8).data());
-    spec.compressed = entry.compressed();
+    PipelineSpec spec(
+        ByteRange(pak.file(), pak.entryOffset(entry) + entry.ivSize(), entry.cipherSize()));
+    spec.cipher = pak.entryCipher(entry);
+    if (spec.cipher) spec.iv = loadLE64(pak.file()->readAt(pak.entryOffset(entry), 8).data());
+    spec.compressed = entry.codec == EntryCodec::Zlib;
+    spec.lz4 = entry.codec == EntryCodec::Lz4;
     spec.compressedSize = entry.compressedSize;
     spec.size = entry.uncompressedSize;
     spec.name = pak.name() + ": " + entry.path;
@@ -333,12 +338,29 @@ const char* gbxDecodeKindName(GbxDecodeKind kind) {
 
 GbxDecode decodeGbxEntryProven(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
                                const GbxDecodeOptions& options) {
-    PipelineSpec spec = entrySpec(*pak, entry);
+    const std::string where = pak->name() + ": " + entry.path;
+    if (!pak->nodeReadsMixCipher(entry)) {
+        // Nothing the reader reads can change the cipher: the plain reader's bytes are the
+        // game's (zlib's checksum is checked on the way when there is one).
+        GbxDecode d;
+        try {
+            d.bytes = readPlainEntry(pak, entry);
+        } catch (const Error& e) {
+            d.detail = std::string(e.what()).rfind(where, 0) == 0 ? e.what()
+                                                                  : where + ": " + e.what();
+            return d;
+        }
+        d.kind = GbxDecodeKind::Exact;
+        d.detail = entry.encrypted ? "node reads do not mix the cipher (DontUseDummyWrite)"
+                                   : "stored in the clear: no cipher for node reads to mix";
+        return d;
+    }
     try {
+        PipelineSpec spec = entrySpec(*pak, entry);
         return decodeProven(spec, options);
     } catch (const Error& e) {
         GbxDecode d;
-        d.detail = spec.name + ": " + e.what();
+        d.detail = std::string(e.what()).rfind(where, 0) == 0 ? e.what() : where + ": " + e.what();
         return d;
     }
 }

@@ -37,6 +37,7 @@ PackGbxHeader readPackGbxHeader(const InputFile& file) {
                     h.authorUrl = r.string();
                 }
             }
+            h.size = 12 + source.position();
             return h;
         }
         if (h.version >= 15) h.headerMaxSize = r.u32();
@@ -71,6 +72,7 @@ PackGbxHeader readPackGbxHeader(const InputFile& file) {
     } catch (const TruncatedError& e) {
         throw Error(file.name() + ": truncated pack header (" + e.what() + ")");
     }
+    h.size = 12 + source.position();
     return h;
 }
 

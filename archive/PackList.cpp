@@ -144,6 +144,48 @@ std::string packNameOf(const fs::path& pakPath) {
     return pakPath.stem().string();
 }
 
+PakKey keyFromBaseKey(const PakKey& baseKey) {
+    std::string hex = hexString(baseKey);
+    for (char& c : hex) c = char(std::toupper(static_cast<unsigned char>(c)));
+    return md5(hex + "NadeoPak");
+}
+
+PakKeyInput resolvePakKey(const fs::path& pakPath, const KeyOptions& options,
+                          std::vector<std::string>* warnings) {
+    int given = !options.keyHex.empty() + !options.keyFile.empty() + !options.baseKeyHex.empty() +
+                !options.msKeyHex.empty();
+    if (given > 1)
+        throw Error("give one of --key, --key-file, --base-key and --ms-key, not several");
+    auto parse16 = [](const std::string& hex, const char* option) {
+        PakKey k{};
+        if (!parseHex(hex, k))
+            throw Error(std::string(option) + " must be 32 hex digits (16 bytes), got \"" + hex +
+                        "\"");
+        return k;
+    };
+    if (!options.baseKeyHex.empty())
+        return PakKeyInput{keyFromBaseKey(parse16(options.baseKeyHex, "--base-key")), false};
+    if (!options.msKeyHex.empty()) return PakKeyInput{parse16(options.msKeyHex, "--ms-key"), true};
+    std::uint32_t version = 3;
+    try {
+        version = readPakVersion(*InputFile::open(pakPath));
+    } catch (const Error&) {
+        // Not readable or not a pak: opening it says so.
+    }
+    if (version < 6 || given > 0) return PakKeyInput{resolveKey(pakPath, options, warnings)};
+    // Version 6+: a packlist.dat entry is used when there is one; none is no error.
+    fs::path listPath = options.packList;
+    if (listPath.empty()) {
+        auto found = findPackList(pakPath.parent_path());
+        if (!found) return {};
+        listPath = *found;
+    }
+    PackList list = readPackList(listPath);
+    const PackListEntry* entry = list.find(packNameOf(pakPath));
+    if (!entry) return {};
+    return PakKeyInput{entry->key()};
+}
+
 PakKey resolveKey(const fs::path& pakPath, const KeyOptions& options,
                   std::vector<std::string>* warnings) {
     PakKey key{};

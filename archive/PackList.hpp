@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "archive/Crypto.hpp"
+#include "archive/PakIndex.hpp"
 
 namespace pakfs::archive {
 
@@ -43,9 +44,17 @@ struct KeyOptions {
     std::string keyHex;
     std::filesystem::path keyFile;
     std::filesystem::path packList;
+    std::string baseKeyHex;  // version 6+: the pack key is MD5(upper-case hex + "NadeoPak")
+    std::string msKeyHex;    // version 6+: a master server key, combined with the checksum
 };
 PakKey resolveKey(const std::filesystem::path& pakPath, const KeyOptions& options,
                   std::vector<std::string>* warnings = nullptr);
+// The key as PakIndex::open takes it. A version 3 pak needs one (as resolveKey); a version 6+
+// pack gets none when none is given and packlist.dat has none for it, and shows what it can.
+PakKeyInput resolvePakKey(const std::filesystem::path& pakPath, const KeyOptions& options,
+                          std::vector<std::string>* warnings = nullptr);
+// --base-key: MD5 of the 16 bytes as upper-case hex followed by "NadeoPak".
+PakKey keyFromBaseKey(const PakKey& baseKey);
 // Finds packlist.dat in a folder, whatever its case.
 std::optional<std::filesystem::path> findPackList(const std::filesystem::path& dir);
 // Pack name for a pak path: file name without extension (".pak" or ".Pack.Gbx").

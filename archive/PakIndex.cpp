@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "archive/PakIndex.hpp"
 
+#define CRYPTOPP_ENABLE_NAMESPACE_WEAK 1
+#include <crypto++/md5.h>
+#include <crypto++/sha.h>
+
 #include <unordered_set>
 
 #include "archive/FieldReader.hpp"
@@ -48,22 +52,111 @@ std::optional<std::array<std::uint8_t, 4>> headerIvXorInput(
 }
 
 std::shared_ptr<const PakIndex> PakIndex::open(const std::filesystem::path& path,
-                                               const PakKey& key) {
+                                               const PakKeyInput& key) {
     std::shared_ptr<PakIndex> index(new PakIndex());
     index->file_ = InputFile::open(path);
-    index->key_ = key;
-    index->cipher_ = std::make_unique<Blowfish>(key);
     std::uint32_t version = readPakVersion(*index->file_);
-    if (version >= 6)
-        throw Error(index->name() + ": pak version " + std::to_string(version) +
-                    " (ManiaPlanet .Pack.Gbx) is not supported yet: only its public header can "
-                    "be shown (pak info)");
+    index->version_ = version;
+    if (version >= 6 && version <= 18) {
+        index->readHeaderV6(key);
+        index->buildPaths();
+        index->checkContents();
+        return index;
+    }
     if (version != 3)
         throw Error(index->name() + ": unsupported pak version " + std::to_string(version) +
-                    " (only version 3 is supported)");
+                    " (versions 3 and 6 to 18 are supported)");
+    if (!key.key)
+        throw Error(index->name() + ": no key given (a version 3 pak is always encrypted)");
+    if (key.masterServer)
+        throw Error(index->name() +
+                    ": a master server key (--ms-key) needs a version 6+ pack's checksum");
+    index->key_ = key.key;
+    index->cipher_ = std::make_unique<Blowfish>(*key.key);
     index->readHeader();
+    index->buildPaths();
     index->readMetadata();
     return index;
+}
+
+const PakKey& PakIndex::key() const {
+    if (!key_) throw Error(name() + ": no key was given for this pak");
+    return *key_;
+}
+
+const Blowfish& PakIndex::cipher() const {
+    if (!cipher_) throw Error(name() + ": no key was given for this pak");
+    return *cipher_;
+}
+
+const Blowfish* PakIndex::entryCipher(const PakEntry& e) const {
+    if (!e.encrypted) return nullptr;
+    if (!cipher_)
+        throw Error(name() + ": " + e.path +
+                    ": encrypted with the pack key, which was not given (--key, --base-key or "
+                    "--ms-key)");
+    if (version_ >= 6 && (e.flags & kFlagSeekable))
+        throw Error(name() + ": " + e.path +
+                    ": encrypted in counter mode (seekable flag), which pakfs cannot check yet");
+    return cipher_.get();
+}
+
+void PakIndex::readTables(FieldReader& r, CryptedStream& stream) {
+    std::uint32_t numFolders = r.u32();
+    r.checkCount(numFolders, 8, "folder");
+    folders_.reserve(numFolders);
+    std::vector<std::string> names;
+    for (std::uint32_t i = 0; i < numFolders; ++i) {
+        PakFolder folder;
+        folder.parent = r.i32();
+        folder.name = r.string(kMaxNameLength);
+        if (folder.parent < -1 || folder.parent >= std::int32_t(numFolders))
+            r.fail("folder " + std::to_string(i) + " has parent index " +
+                       std::to_string(folder.parent) + " out of range",
+                   r.position());
+        names.push_back(folder.name);
+        folders_.push_back(std::move(folder));
+    }
+    if (auto input = headerIvXorInput(names)) {
+        stream.mixIvXor(*input);
+        headerIvXor_ = stream.pendingIvXor();
+    }
+    std::uint32_t numFiles = r.u32();
+    const std::size_t rowSize =
+        4 + 4 + 4 * 5 + 8 + (version_ >= 17 ? 4 : 0) + (version_ >= 14 ? 16 : 0);
+    r.checkCount(numFiles, rowSize, "file");
+    entries_.reserve(numFiles);
+    for (std::uint32_t i = 0; i < numFiles; ++i) {
+        PakEntry e;
+        e.index = i;
+        e.folder = r.i32();
+        e.name = r.string(kMaxNameLength);
+        e.unknown = r.u32();
+        e.uncompressedSize = r.u32();
+        e.compressedSize = r.u32();
+        e.offset = r.u32();
+        e.classId = r.u32();
+        if (version_ >= 17) e.slotSize = r.u32();
+        if (version_ >= 14) {
+            Md5Digest d;
+            r.bytes(d);
+            e.slotMd5 = d;
+        }
+        e.flags = r.u64();
+        if (version_ >= 6) {
+            if (e.flags & kFlagsCompressionMaskV6)
+                e.codec = version_ >= 18 ? EntryCodec::Lz4 : EntryCodec::Zlib;
+            e.encrypted = (e.flags & (kFlagPublicFile | kFlagForceNoCrypt)) == 0;
+            e.noNodeIvXor = (e.flags & kFlagDontUseDummyWrite) != 0;
+        } else if (e.flags & kFlagsCompressionMask) {
+            e.codec = EntryCodec::Zlib;
+        }
+        if (e.folder < -1 || e.folder >= std::int32_t(numFolders))
+            r.fail("file " + std::to_string(i) + " has folder index " + std::to_string(e.folder) +
+                       " out of range",
+                   r.position());
+        entries_.push_back(std::move(e));
+    }
 }
 
 void PakIndex::readHeader() {
@@ -85,47 +178,7 @@ void PakIndex::readHeader() {
         metaDataCompressedSize_ = r.u32();
         r.bytes(reserved_);
         flags_ = r.u32();
-        std::uint32_t numFolders = r.u32();
-        r.checkCount(numFolders, 8, "folder");
-        folders_.reserve(numFolders);
-        std::vector<std::string> names;
-        for (std::uint32_t i = 0; i < numFolders; ++i) {
-            PakFolder folder;
-            folder.parent = r.i32();
-            folder.name = r.string(kMaxNameLength);
-            if (folder.parent < -1 || folder.parent >= std::int32_t(numFolders))
-                r.fail("folder " + std::to_string(i) + " has parent index " +
-                           std::to_string(folder.parent) + " out of range",
-                       r.position());
-            names.push_back(folder.name);
-            folders_.push_back(std::move(folder));
-        }
-        if (auto input = headerIvXorInput(names)) {
-            stream.mixIvXor(*input);
-            headerIvXor_ = stream.pendingIvXor();
-        }
-        std::uint32_t numFiles = r.u32();
-        r.checkCount(numFiles, 4 + 4 + 4 * 5 + 8, "file");
-        entries_.reserve(numFiles);
-        for (std::uint32_t i = 0; i < numFiles; ++i) {
-            PakEntry e;
-            e.index = i;
-            e.folder = r.i32();
-            e.name = r.string(kMaxNameLength);
-            e.unknown = r.u32();
-            e.uncompressedSize = r.u32();
-            e.compressedSize = r.u32();
-            e.offset = r.u32();
-            e.classId = r.u32();
-            e.flags = r.u64();
-            if (e.folder < -1 || e.folder >= std::int32_t(numFolders))
-                r.fail("file " + std::to_string(i) + " has folder index " +
-                           std::to_string(e.folder) + " out of range",
-                       r.position());
-            entries_.push_back(std::move(e));
-        }
-    } catch (const TruncatedError& e) {
-        throw Error(wrongKey + " (" + e.what() + ")");
+        readTables(r, stream);
     } catch (const Error& e) {
         throw Error(wrongKey + " (" + e.what() + ")");
     }
@@ -139,7 +192,133 @@ void PakIndex::readHeader() {
     if (dataOffset_ < headerEnd || dataOffset_ > f.size())
         throw Error(f.name() + ": damaged header (data offset " + std::to_string(dataOffset_) +
                     " is outside the file)");
+}
 
+void PakIndex::readHeaderV6(const PakKeyInput& input) {
+    const InputFile& f = *file_;
+    packHeader_ = readPackGbxHeader(f);
+    const PackGbxHeader& pub = *packHeader_;
+    if (input.key) {
+        PakKey key = *input.key;
+        if (input.masterServer)
+            for (std::size_t i = 0; i < 8; ++i) {
+                key[i] = std::uint8_t(input.key->at(15 - i) ^ pub.contentsChecksum[i]);
+                key[i + 8] = std::uint8_t(input.key->at(7 - i) ^ pub.contentsChecksum[i + 16]);
+            }
+        key_ = key;
+        cipher_ = std::make_unique<Blowfish>(key, CipherVariant::forPakVersion(version_));
+    }
+    flags_ = 0;
+    const std::uint32_t hf = pub.decryptFlags;
+    const bool crypted = (hf & (kHeaderPrivate | kHeaderDefaultKey)) != 0;
+    std::unique_ptr<Blowfish> headerCipher;
+    if (crypted) {
+        if ((hf & kHeaderPrivate) && !key_)
+            throw Error(f.name() +
+                        ": the header is private: give the pack key (--key, --base-key or "
+                        "--ms-key) to list it");
+        static constexpr PakKey kDefaultHeaderKey = {0x56, 0xEE, 0xCB, 0xBB, 0xDE, 0xB6,
+                                                     0xBC, 0x90, 0xA1, 0x7D, 0xFC, 0xEB,
+                                                     0x76, 0x1D, 0x59, 0xCE};
+        PakKey headerKey{};
+        if (hf & kHeaderPrivate) headerKey = *key_;
+        if (hf & kHeaderDefaultKey)
+            for (std::size_t i = 0; i < 16; ++i) headerKey[i] ^= kDefaultHeaderKey[i];
+        headerCipher =
+            std::make_unique<Blowfish>(headerKey, CipherVariant::forPakVersion(version_));
+    }
+    const std::uint64_t start = pub.size + (crypted ? 8 : 0);
+    if (f.size() < start)
+        throw TruncatedError(f.name() + ": file is truncated inside the header");
+    if (crypted) headerIv_ = loadLE64(f.readAt(pub.size, 8).data());
+    std::uint64_t cryptSize = f.size() - start;
+    if (crypted) cryptSize &= ~std::uint64_t(7);
+    CryptedStream stream(ByteRange(file_, start, cryptSize), headerCipher.get(), headerIv_,
+                         cryptSize);
+    Bytes plain;
+    FieldReader r(stream, f.name() + ": private header", &plain);
+    const std::string wrongKey =
+        f.name() + (hf & kHeaderPrivate ? ": wrong key or damaged header" : ": damaged header");
+    std::uint32_t dataStart = 0;
+    try {
+        r.bytes(headerMd5_);
+        metaDataOffset_ = r.u32();
+        if (version_ < 15) dataStart = r.u32();
+        metaDataUncompressedSize_ = r.u32();
+        metaDataCompressedSize_ = r.u32();
+        if (version_ >= 14) {
+            Md5Digest d;
+            r.bytes(d);
+            gbxHeadersMd5_ = d;
+            if (version_ >= 16) r.u32();  // size
+        }
+        r.bytes(reserved_);
+        if (version_ == 6) {
+            r.u32();  // author info: version, login, nick, zone, extra
+            for (int i = 0; i < 4; ++i) r.string();
+        }
+        flags_ = r.u32();
+        readTables(r, stream);
+    } catch (const Error& e) {
+        throw Error(wrongKey + " (" + e.what() + ")");
+    }
+    // Header MD5: the public header after its fixed fields, then the private header with the
+    // MD5 zeroed. Checked by the game for version 18 (fixed fields end at 52); for other
+    // versions the start after the last fixed field is assumed, so a mismatch only warns.
+    const std::uint64_t fixedEnd = version_ >= 15 ? 52 : 48;
+    Bytes hashed = f.readAt(fixedEnd, std::size_t(pub.size - fixedEnd));
+    std::fill(plain.begin(), plain.begin() + 16, 0);
+    hashed.insert(hashed.end(), plain.begin(), plain.end());
+    if (md5(hashed) != headerMd5_) {
+        if (version_ >= 18) throw Error(wrongKey + " (header MD5 mismatch)");
+        warnings_.push_back(f.name() + ": header MD5 does not match (the rule is checked on " +
+                            "version 18 packs only; version " + std::to_string(version_) +
+                            " is read anyway)");
+    }
+    std::uint64_t headerEnd = start + plain.size();
+    std::uint64_t dataOffset = version_ >= 15 ? pub.headerMaxSize.value_or(0) : dataStart;
+    if (dataOffset < headerEnd || dataOffset > f.size())
+        throw Error(f.name() + ": damaged header (data offset " + std::to_string(dataOffset) +
+                    " is outside the file)");
+    dataOffset_ = std::uint32_t(dataOffset);
+}
+
+void PakIndex::checkContents() {
+    const InputFile& f = *file_;
+    // SHA-256 of everything after the checksum field, and (v14+) MD5 of the gbx headers
+    // section to the end: both in one pass over the file.
+    CryptoPP::SHA256 sha;
+    CryptoPP::Weak::MD5 tailMd5;
+    const bool tail = gbxHeadersMd5_ && metaDataOffset_ <= f.size();
+    Bytes buf;
+    for (std::uint64_t at = 44; at < f.size();) {
+        std::size_t n = std::size_t(std::min<std::uint64_t>(1 << 20, f.size() - at));
+        buf = f.readAt(at, n);
+        sha.Update(buf.data(), n);
+        if (tail && at + n > metaDataOffset_) {
+            std::uint64_t from = std::max<std::uint64_t>(at, metaDataOffset_);
+            tailMd5.Update(buf.data() + (from - at), std::size_t(at + n - from));
+        }
+        at += n;
+    }
+    std::array<std::uint8_t, 32> digest;
+    sha.Final(digest.data());
+    if (digest != packHeader_->contentsChecksum)
+        warnings_.push_back(f.name() +
+                            ": contents checksum (SHA-256) does not match: the file was changed "
+                            "or damaged after it was written");
+    if (gbxHeadersMd5_) {
+        Md5Digest d;
+        tailMd5.Final(d.data());
+        if (!tail || d != *gbxHeadersMd5_)
+            warnings_.push_back(f.name() +
+                                ": MD5 of the gbx headers section to the end of the file does "
+                                "not match (the game refuses such a pack)");
+    }
+}
+
+void PakIndex::buildPaths() {
+    const InputFile& f = *file_;
     // Folder paths, with a guard against parent loops, and against deep chains whose full
     // paths would take far more memory and time than the header's size suggests.
     std::uint64_t pathBytes = 0;
@@ -180,7 +359,7 @@ void PakIndex::readHeader() {
         if (e.folder >= 0) addPathBytes(folders_[std::size_t(e.folder)].path.size() + 1);
         e.path = e.folder < 0 ? name : folders_[std::size_t(e.folder)].path + "/" + name;
         std::uint64_t start = std::uint64_t(dataOffset_) + e.offset;
-        if (start + 8 + e.cipherSize() > f.size())
+        if (start + e.ivSize() + e.cipherSize() > f.size())
             throw Error(f.name() + ": damaged file table (data of \"" + e.path +
                         "\" runs past the end of the file)");
     }

@@ -13,9 +13,28 @@
 #include "archive/File.hpp"
 
 namespace pakfs::archive {
+class FieldReader;
+class CryptedStream;
+}  // namespace pakfs::archive
 
-inline constexpr std::uint64_t kFlagsCompressionMask = 0x7C;  // the game tests these bits
+namespace pakfs::archive {
+
+inline constexpr std::uint64_t kFlagsCompressionMask = 0x7C;  // the game tests these bits (v3)
 inline constexpr std::uint64_t kFlagZlib = 0x04;              // what pakfs writes
+// Version 6+ file flags (PACK-V6-NOTES, Keys).
+inline constexpr std::uint64_t kFlagHashedName = 1ull << 0;
+inline constexpr std::uint64_t kFlagsCompressionMaskV6 = 0x3C;  // bits 2..5
+inline constexpr std::uint64_t kFlagSeekable = 1ull << 6;       // counter mode when encrypted
+inline constexpr std::uint64_t kFlagDontUseDummyWrite = 1ull << 32;  // no per-node ivXor
+inline constexpr std::uint64_t kFlagPublicFile = 1ull << 49;
+inline constexpr std::uint64_t kFlagForceNoCrypt = 1ull << 50;
+// Version 6+ header flags.
+inline constexpr std::uint32_t kHeaderPrivate = 1;      // header encrypted with the pack key
+inline constexpr std::uint32_t kHeaderDefaultKey = 2;   // ... xor the default header key
+inline constexpr std::uint32_t kHeaderDataPrivate = 4;
+
+// How an entry's bytes are compressed: zlib up to version 17, LZ4 in version 18.
+enum class EntryCodec : std::uint8_t { Stored, Zlib, Lz4 };
 
 struct PakFolder {
     std::int32_t parent = -1;  // index into folders, -1 = root
@@ -34,15 +53,30 @@ struct PakEntry {
     std::uint32_t offset = 0;  // relative to dataOffset
     std::uint32_t classId = 0;
     std::uint64_t flags = 0;
+    EntryCodec codec = EntryCodec::Stored;
+    // Version 6+: public and "force no crypt" files are stored in the clear, without an IV.
+    bool encrypted = true;
+    // Version 6+: a gbx file whose node reads do not mix the cipher (DontUseDummyWrite).
+    bool noNodeIvXor = false;
+    std::optional<std::uint32_t> slotSize;  // version 17+
+    std::optional<Md5Digest> slotMd5;       // version 14+: MD5 of IV, bytes and padding
 
-    bool compressed() const { return (flags & kFlagsCompressionMask) != 0; }
-    // Bytes of ciphertext after the entry's IV.
+    bool compressed() const { return codec != EntryCodec::Stored; }
+    // Bytes of data in the slot after the IV (the ciphertext: whole 8-byte blocks), or of the
+    // data itself when not encrypted.
     std::uint64_t cipherSize() const {
-        return (std::uint64_t(compressed() ? compressedSize
-                                           : std::max(compressedSize, uncompressedSize)) +
-                7) &
-               ~std::uint64_t(7);
+        std::uint64_t n = compressed() ? compressedSize : std::max(compressedSize, uncompressedSize);
+        return encrypted ? (n + 7) & ~std::uint64_t(7) : n;
     }
+    // Bytes before the data: the IV of an encrypted entry.
+    std::uint64_t ivSize() const { return encrypted ? 8 : 0; }
+};
+
+// The key a user gave for a pak: the Blowfish key itself, or (version 6+) a master server key
+// that the pack's contents checksum turns into it. None: a version 6+ pack shows what it can.
+struct PakKeyInput {
+    std::optional<PakKey> key;
+    bool masterServer = false;
 };
 
 // Public header of version 6+ packs (.Pack.Gbx): shown, not decoded.
@@ -56,23 +90,42 @@ struct PackGbxHeader {
         authorUrl;
     std::optional<std::uint64_t> creationDate;
     std::vector<std::string> includedPacks;
+    std::uint64_t size = 0;  // bytes of the public header (where the IV or private header starts)
 };
 
-// The header, folder tree, file table and metadata of a version 3 pak, read once and
-// immutable afterwards, so any number of threads can share it.
+// The header, folder tree, file table and metadata of a pak (version 3, or 6 to 18), read once
+// and immutable afterwards, so any number of threads can share it.
 class PakIndex {
 public:
     // Opens and decodes a pak; throws Error naming the file on a wrong key, damage or an
-    // unsupported version (6+ packs: see readPackGbxHeader).
+    // unsupported version. A version 6+ pack opens without a key when its header allows;
+    // entries that need the missing key are refused when read (entryCipher).
     static std::shared_ptr<const PakIndex> open(const std::filesystem::path& path,
-                                                const PakKey& key);
+                                                const PakKeyInput& key);
+    static std::shared_ptr<const PakIndex> open(const std::filesystem::path& path,
+                                                const PakKey& key) {
+        return open(path, PakKeyInput{key});
+    }
 
     std::shared_ptr<const InputFile> file() const { return file_; }
     const std::string& name() const { return file_->name(); }
-    const PakKey& key() const { return key_; }
-    const Blowfish& cipher() const { return *cipher_; }
+    bool hasKey() const { return cipher_ != nullptr; }
+    // The pack key (throws Error when none was given).
+    const PakKey& key() const;
+    // The cipher of the pack key (throws Error when none was given).
+    const Blowfish& cipher() const;
+    // The cipher that decrypts an entry: null when it is stored in the clear. Throws Error
+    // naming the pak, the entry and the missing key when one is needed.
+    const Blowfish* entryCipher(const PakEntry& e) const;
+    // Whether the game's reader mixes node reads into an entry's cipher (encrypted, no
+    // DontUseDummyWrite).
+    bool nodeReadsMixCipher(const PakEntry& e) const { return e.encrypted && !e.noNodeIvXor; }
 
-    std::uint32_t version() const { return 3; }
+    std::uint32_t version() const { return version_; }
+    // Version 6+: the public header.
+    const std::optional<PackGbxHeader>& packHeader() const { return packHeader_; }
+    // Problems that do not stop the pak from being read (checksums that differ).
+    const std::vector<std::string>& warnings() const { return warnings_; }
     std::uint64_t headerIv() const { return headerIv_; }
     const Md5Digest& headerMd5() const { return headerMd5_; }
     std::uint32_t metaDataOffset() const { return metaDataOffset_; }
@@ -90,7 +143,7 @@ public:
     // Problems found in the metadata section (it does not stop the pak from being read).
     const std::string& metadataError() const { return metadataError_; }
 
-    // Absolute offset of the entry's 8-byte IV.
+    // Absolute offset of the entry's slot: its 8-byte IV, or its data when not encrypted.
     std::uint64_t entryOffset(const PakEntry& e) const {
         return std::uint64_t(dataOffset_) + e.offset;
     }
@@ -98,11 +151,19 @@ public:
 private:
     PakIndex() = default;
     void readHeader();
+    void readHeaderV6(const PakKeyInput& key);
+    void readTables(FieldReader& r, CryptedStream& stream);
+    void buildPaths();
+    void checkContents();
     void readMetadata();
 
     std::shared_ptr<const InputFile> file_;
-    PakKey key_{};
+    std::uint32_t version_ = 3;
+    std::optional<PakKey> key_;
     std::unique_ptr<Blowfish> cipher_;
+    std::optional<PackGbxHeader> packHeader_;
+    std::vector<std::string> warnings_;
+    std::optional<Md5Digest> gbxHeadersMd5_;  // version 14+
     std::uint64_t headerIv_ = 0;
     Md5Digest headerMd5_{};
     std::uint32_t metaDataOffset_ = 0, dataOffset_ = 0, metaDataUncompressedSize_ = 0,

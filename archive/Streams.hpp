@@ -106,8 +106,9 @@ struct PipelineSpec {
     ByteRange range;  // ciphertext after the IV, or the padded plaintext payload (simulation)
     const Blowfish* cipher = nullptr;  // null: simulation over plaintext
     std::uint64_t iv = 0;
-    bool compressed = false;
-    std::uint64_t compressedSize = 0;  // the zlib stream's length, when compressed
+    bool compressed = false;           // zlib (the only codec with a checksum)
+    bool lz4 = false;                  // version 18's LZ4 blocks
+    std::uint64_t compressedSize = 0;  // the compressed stream's length, when compressed
     std::uint64_t size = 0;            // the entry's content size
     std::string name;                  // "pak: path" for messages
 };

@@ -9,13 +9,16 @@ namespace pakfs::fs {
 
 namespace {
 bool hasPakExtension(const std::filesystem::path& p) {
-    return foldCase(p.extension().string()) == ".pak";
+    std::string name = foldCase(p.filename().string());
+    return name.ends_with(".pak") || name.ends_with(".pack.gbx");
 }
 
 Pack openPack(const std::filesystem::path& path, const archive::KeyOptions& keys,
               std::vector<std::string>& warnings) {
-    archive::PakKey key = archive::resolveKey(path, keys, &warnings);
-    return Pack{archive::packNameOf(path), archive::PakIndex::open(path, key)};
+    archive::PakKeyInput key = archive::resolvePakKey(path, keys, &warnings);
+    auto pak = archive::PakIndex::open(path, key);
+    warnings.insert(warnings.end(), pak->warnings().begin(), pak->warnings().end());
+    return Pack{archive::packNameOf(path), std::move(pak)};
 }
 }  // namespace
 

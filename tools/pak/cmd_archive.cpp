@@ -29,9 +29,10 @@ namespace pakfs::cli {
 
 std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOptions& keys) {
     std::vector<std::string> warnings;
-    PakKey key = resolveKey(path, keys, &warnings);
+    PakKeyInput key = resolvePakKey(path, keys, &warnings);
     for (const auto& w : warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
     auto pak = PakIndex::open(path, key);
+    for (const auto& w : pak->warnings()) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
     if (!pak->metadataError().empty())
         std::fprintf(stderr, "pak: warning: %s\n", pak->metadataError().c_str());
     return pak;
@@ -80,7 +81,12 @@ bool selected(const std::vector<std::string>& wanted, const std::string& path) {
 // "-" for a plain file; for a gbx file "gbx:" and how it decodes (GbxDecodeKind), or "gbx!"
 // when it is refused.
 std::string entryKind(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e) {
-    if (!isGbxEntry(*pak, e)) return "-";
+    if (e.encrypted && !pak->hasKey()) return "locked";  // needs the key the user did not give
+    try {
+        if (!isGbxEntry(*pak, e)) return "-";
+    } catch (const Error&) {
+        return "error";  // pak check says why
+    }
     GbxDecode d = decodeGbxEntryProven(pak, e);
     if (d.kind == GbxDecodeKind::Refused) return "gbx!";
     return std::string("gbx:") + gbxDecodeKindName(d.kind);
@@ -96,16 +102,23 @@ std::string hex32x(std::uint32_t v) {
     return buf;
 }
 
+nlohmann::ordered_json infoOf(const InputFile& file, const PackGbxHeader& h);
+
 // What `pak info` shows of a pak, in order: one object for the text and the JSON output.
 nlohmann::ordered_json infoOf(const PakIndex& pak) {
     std::uint64_t content = 0, stored = 0;
     for (const auto& e : pak.entries()) {
         content += e.uncompressedSize;
-        stored += e.cipherSize() + 8;
+        stored += e.cipherSize() + e.ivSize();
     }
     nlohmann::ordered_json j;
-    j["file"] = pak.name();
-    j["version"] = pak.version();
+    if (pak.packHeader()) {
+        j = infoOf(*pak.file(), *pak.packHeader());
+        j["key"] = pak.hasKey() ? "given" : "none";
+    } else {
+        j["file"] = pak.name();
+        j["version"] = pak.version();
+    }
     j["header_iv"] = hex64(pak.headerIv());
     j["header_md5"] = hexString(pak.headerMd5());  // opening the pak verified it
     j["header_flags"] = hex32x(pak.flags());
@@ -145,7 +158,6 @@ nlohmann::ordered_json infoOf(const InputFile& file, const PackGbxHeader& h) {
         if (!value->empty()) j[key] = *value;
     if (h.creationDate) j["creation_date"] = hex64(*h.creationDate);
     j["included_packs"] = h.includedPacks;
-    j["entries"] = "not supported yet for version " + std::to_string(h.version);
     return j;
 }
 
@@ -261,7 +273,15 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
             auto file = InputFile::open(*pakPath);
             nlohmann::ordered_json info;
             if (readPakVersion(*file) >= 6) {
-                info = infoOf(*file, readPackGbxHeader(*file));
+                // The public header shows even when the rest cannot be read (a private header
+                // without its key): then "entries" says why, and the exit status is 1.
+                try {
+                    info = infoOf(*openPak(*pakPath, *keys));
+                } catch (const Error& e) {
+                    info = infoOf(*file, readPackGbxHeader(*file));
+                    info["entries"] = e.what();
+                    exitCode = kExitBadInput;
+                }
             } else {
                 auto pak = openPak(*pakPath, *keys);
                 info = infoOf(*pak);
@@ -284,7 +304,8 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         cmd->add_flag("-l,--long", *longFormat,
                       "Also show size, compressed size, class ID, flags and kind: \"-\" for a "
                       "plain file; for a gbx file how its bytes are proven: gbx:parsed, "
-                      "gbx:exact, gbx:verified, or gbx! when it is refused (pak check says why)");
+                      "gbx:exact, gbx:verified, or gbx! when it is refused (pak check says why); "
+                      "\"locked\" for a file of a version 6+ pack that needs the key not given");
         cmd->add_flag("--json", *json,
                       "JSON list of {path, size, compressed_size, class_id, flags, compressed, "
                       "gbx, decode (gbx files: parsed, exact, verified or refused)}");
@@ -294,14 +315,22 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
             if (*json) {
                 nlohmann::json list = nlohmann::json::array();
                 for (const auto& e : pak->entries()) {
-                    bool gbx = isGbxEntry(*pak, e);
+                    const bool locked = e.encrypted && !pak->hasKey();
+                    bool gbx = false;
+                    try {
+                        gbx = !locked && isGbxEntry(*pak, e);
+                    } catch (const Error&) {
+                        // Listed; reading it says why it cannot be.
+                    }
                     nlohmann::json item = {{"path", e.path},
                                            {"size", e.uncompressedSize},
                                            {"compressed_size", e.compressedSize},
                                            {"class_id", hex32(e.classId)},
                                            {"flags", hex64(e.flags)},
                                            {"compressed", e.compressed()},
+                                           {"encrypted", e.encrypted},
                                            {"gbx", gbx}};
+                    if (locked) item["locked"] = true;  // the key it needs was not given
                     if (gbx) item["decode"] = gbxDecodeKindName(decodeGbxEntryProven(pak, e).kind);
                     list.push_back(std::move(item));
                 }

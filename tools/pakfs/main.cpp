@@ -24,8 +24,9 @@ constexpr int kExitMountFailed = 1;
 const char* const kUsage =
     "usage: pakfs [options] SOURCE... MOUNTPOINT\n"
     "\n"
-    "Mounts TrackMania .pak archives (version 3) read-only. SOURCE is a .pak file or a game\n"
-    "Packs folder (every .pak in it, keys from its packlist.dat). Each pack shows as a folder\n"
+    "Mounts TrackMania .pak archives (version 3) and ManiaPlanet / Trackmania 2020 .Pack.Gbx\n"
+    "packs (versions 6 to 18) read-only. SOURCE is a pack file or a game Packs folder (every\n"
+    ".pak and .Pack.Gbx in it, keys from its packlist.dat). Each pack shows as a folder\n"
     "named after its file without the extension. Unmount with: fusermount3 -u MOUNTPOINT\n"
     "(umount as root). Without -f, pakfs goes to the background once the mount is up, so its\n"
     "exit status says whether the mount worked (0 yes, 1 no, 2 bad usage).\n"
@@ -39,7 +40,12 @@ const char* const kUsage =
     "    --key-file FILE        file holding the key (16 bytes or 32 hex digits)\n"
     "    --packlist FILE        packlist.dat to take keys from (default: the one beside\n"
     "                           each pak)\n"
-    "    -o key=HEX32, -o key_file=FILE, -o packlist=FILE\n"
+    "    --base-key HEX32       version 6+: the pack key is MD5(HEX32 upper-case + \"NadeoPak\")\n"
+    "    --ms-key HEX32         version 6+: a master server key, combined with the pack's\n"
+    "                           contents checksum\n"
+    "                           A version 6+ pack mounts without a key when its header\n"
+    "                           allows; files that need the missing key give EIO.\n"
+    "    -o key=HEX32, -o key_file=FILE, -o packlist=FILE, -o base_key=HEX32, -o ms_key=HEX32\n"
     "                           the same, as mount options (mount -t fuse.pakfs, fstab)\n"
     "    -o cache_size=SIZE     memory for whole decoded files (small files, gbx files);\n"
     "                           bytes, or with a K, M or G suffix (default 64M)\n"
@@ -120,6 +126,10 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
             cl.keys.keyFile = opt.substr(9);
         } else if (opt.rfind("packlist=", 0) == 0) {
             cl.keys.packList = opt.substr(9);
+        } else if (opt.rfind("base_key=", 0) == 0) {
+            cl.keys.baseKeyHex = opt.substr(9);
+        } else if (opt.rfind("ms_key=", 0) == 0) {
+            cl.keys.msKeyHex = opt.substr(7);
         } else if (opt == "rw") {
             throw pakfs::Error(
                 "-o rw: pakfs mounts read-only; give -o ro (mount(8) passes rw unless ro is "
@@ -182,6 +192,10 @@ CommandLine parseCommandLine(int argc, char** argv) {
             cl.keys.keyFile = value(i, "--key-file");
         } else if (arg == "--packlist" || arg.rfind("--packlist=", 0) == 0) {
             cl.keys.packList = value(i, "--packlist");
+        } else if (arg == "--base-key" || arg.rfind("--base-key=", 0) == 0) {
+            cl.keys.baseKeyHex = value(i, "--base-key");
+        } else if (arg == "--ms-key" || arg.rfind("--ms-key=", 0) == 0) {
+            cl.keys.msKeyHex = value(i, "--ms-key");
         } else if (arg == "-o" || arg.rfind("-o", 0) == 0) {
             std::string list =
                 arg == "-o" ? (i + 1 < argc ? argv[++i] : throw pakfs::Error("-o needs a value"))
