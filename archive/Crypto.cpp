@@ -69,8 +69,7 @@ void decryptRounds(const bfsimd::Schedule& k, int rounds, std::uint32_t& l, std:
 
 // The standard key schedule with `rounds` rounds: the key (big-endian words of `key`, repeated)
 // goes into P[0..rounds+1], then the cipher itself refills P[0..rounds+1] and the S-boxes.
-void expandKeyRounds(bfsimd::Schedule& out, const std::uint8_t* key, std::size_t size,
-                     int rounds) {
+void expandKeyRounds(bfsimd::Schedule& out, const std::uint8_t* key, std::size_t size, int rounds) {
     std::memcpy(out.p.data(), bfsimd::piP(), sizeof(out.p));
     std::memcpy(out.s.data(), bfsimd::piS(), sizeof(out.s));
     std::size_t at = 0;

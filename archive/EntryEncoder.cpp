@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include "archive/GbxEntry.hpp"
+#include "archive/Lz4.hpp"
 #include "archive/Metadata.hpp"
 #include "archive/Streams.hpp"
 
@@ -51,59 +52,110 @@ bool matchesAnyGlob(const std::vector<std::string>& globs, const std::string& pa
     return false;
 }
 
+namespace {
+
+// The class ID and metadata record of a gbx file encoded without planning, when its header
+// parses.
+void headerOnly(EncodedEntry& e, ByteSpan content, const std::string& packPath) {
+    try {
+        gbx::MemorySource source(content);
+        e.metadata = readDatalessGbx(source, packPath);
+        std::size_t formatLength = content[3] >= 4 ? 4 : 3;
+        e.classId = loadLE32(e.metadata.data() + 5 + formatLength);
+    } catch (const Error&) {
+        e.metadata.clear();
+    }
+}
+
+}  // namespace
+
 EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const std::string& name,
                          const Blowfish& cipher, const PackOptions& options) {
     EncodedEntry e;
     const bool gbx = content.size() >= 3 && std::memcmp(content.data(), "GBX", 3) == 0;
+    const bool v6 = options.version >= 6;
+    const bool lz4 = options.version >= 18;
+    const bool inClear = v6 && matchesAnyGlob(options.publicGlobs, packPath);
     e.classId = classIdForExtension(name);
 
-    Bytes payload;  // what goes through the cipher (zlib stream or the content itself)
+    Bytes payload;  // what goes through the cipher (compressed stream or the content itself)
+    auto compress = [&] {
+        return lz4 ? lz4PackCompress(content)
+                   : zlibCompress(content, std::max(options.level, 0), packPath,
+                                  options.syncFlushEvery);
+    };
     if (options.level > 0) {
-        Bytes z = zlibCompress(content, options.level, packPath, options.syncFlushEvery);
+        Bytes z = compress();
         if (roundUp8(z.size()) < roundUp8(content.size())) {
             payload = std::move(z);
             e.compressed = true;
         }
     }
     if (!e.compressed) payload.assign(content.begin(), content.end());
-    e.compressedSize = std::uint32_t(e.compressed ? payload.size() : roundUp8(content.size()));
+    e.compressedSize = std::uint32_t(e.compressed ? payload.size()
+                                     : inClear    ? content.size()
+                                                  : roundUp8(content.size()));
     e.flags = e.compressed ? kFlagZlib : 0;
+
+    if (inClear) {
+        // Public: no cipher, so nothing for node reads to mix.
+        if (gbx) headerOnly(e, content, packPath);
+        e.flags |= kFlagPublicFile;
+        e.blob = std::move(payload);
+        return e;
+    }
 
     std::vector<std::uint64_t> ivXor;
     if (gbx) {
         if (matchesAnyGlob(options.rawGlobs, packPath)) {
-            if (options.warn)
+            if (v6)
+                e.flags |= kFlagDontUseDummyWrite;
+            else if (options.warn)
                 options.warn(packPath +
                              ": stored with --raw: the game will not read this gbx "
                              "file right");
             // Its header still gives the class ID and the metadata record, when it parses.
-            try {
-                gbx::MemorySource source(content);
-                e.metadata = readDatalessGbx(source, packPath);
-                std::size_t formatLength = content[3] >= 4 ? 4 : 3;
-                e.classId = loadLE32(e.metadata.data() + 5 + formatLength);
-            } catch (const Error&) {
-                e.metadata.clear();
-            }
+            headerOnly(e, content, packPath);
         } else {
-            GbxEncoding g =
-                planGbxEntry(content, payload, e.compressed, packPath, options.gbxRules);
-            if (!e.compressed && g.needsChecksum && content.size() > kSegmentSize) {
+            std::optional<GbxEncoding> g;
+            std::string planError;
+            try {
+                g = planGbxEntry(content, payload, e.compressed, packPath, options.gbxRules, lz4);
                 // Stored, the reader could not prove these bytes: zlib's Adler-32 will (at
-                // level 0 too, as stored deflate blocks).
-                payload = zlibCompress(content, options.level, packPath, options.syncFlushEvery);
-                e.compressed = true;
-                e.compressedSize = std::uint32_t(payload.size());
-                e.flags = kFlagZlib;
-                g = planGbxEntry(content, payload, true, packPath, options.gbxRules);
+                // level 0 too, as stored deflate blocks). LZ4 keeps no checksum.
+                if (!e.compressed && !lz4 && g->needsChecksum && content.size() > kSegmentSize) {
+                    payload =
+                        zlibCompress(content, options.level, packPath, options.syncFlushEvery);
+                    e.compressed = true;
+                    e.compressedSize = std::uint32_t(payload.size());
+                    e.flags = kFlagZlib;
+                    g = planGbxEntry(content, payload, true, packPath, options.gbxRules);
+                }
+            } catch (const Error& err) {
+                if (!v6) throw;
+                g.reset();
+                planError = err.what();
             }
-            if (g.scanned && options.warn)
-                options.warn(packPath + ": chunks no reader knows: the cipher is planned from " +
-                             std::to_string(g.scannedNodeReads) +
-                             " node reads found by the node scan");
-            ivXor = std::move(g.ivXorPerSegment);
-            e.classId = g.classId;
-            e.metadata = std::move(g.metadata);
+            if (v6 && (!g || (lz4 && g->needsChecksum))) {
+                // Version 6+ can say that node reads do not mix the cipher, which the game
+                // then reads right whatever the chunks: better than bytes no reader can prove.
+                if (options.warn)
+                    options.warn(packPath +
+                                 ": written with DontUseDummyWrite (node reads do not "
+                                 "mix the cipher): " +
+                                 (g ? std::string("LZ4 keeps no checksum to prove a scanned file")
+                                    : planError));
+                e.flags |= kFlagDontUseDummyWrite;
+                headerOnly(e, content, packPath);
+            } else {
+                if (g->scanned && options.warn)
+                    options.warn(
+                        packPath + ": chunks no reader knows: the cipher is planned from " +
+                        std::to_string(g->scannedNodeReads) + " node reads found by the node scan");
+                ivXor = std::move(g->ivXorPerSegment);
+                e.classId = g->classId;
+                e.metadata = std::move(g->metadata);
+            }
         }
     }
 

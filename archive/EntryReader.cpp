@@ -79,6 +79,11 @@ PlainEntryReader::PlainEntryReader(std::shared_ptr<const PakIndex> pak, const Pa
     : pak_(std::move(pak)), entry_(entry), index_(std::move(index)) {
     cipherSize_ = entry_.cipherSize();
     cipher_ = pak_->entryCipher(entry_);
+    if (entry_.codec == EntryCodec::Lz4) {
+        // LZ4 goes through the game's stages from the start (no seek points).
+        lz4_ = std::make_unique<ReadPipeline>(entryPipelineSpec(*pak_, entry_));
+        return;
+    }
     Buffer b = std::move(tSpares.chunk);
     tSpares.chunk.size = 0;
     buf_ = std::move(b.data);
@@ -286,7 +291,12 @@ std::size_t PlainEntryReader::read(std::uint8_t* dst, std::size_t n) {
     n = std::size_t(std::min<std::uint64_t>(n, entry_.uncompressedSize - produced_));
     if (n == 0) return 0;
     std::size_t done = 0;
-    if (entry_.compressed()) {
+    if (lz4_) {
+        lz4_->top().read({dst, n});
+        produced_ += n;
+        done = n;
+        if (produced_ == entry_.uncompressedSize) lz4_->lz4()->finish();
+    } else if (entry_.compressed()) {
         done = inflateSome(dst, n);
         if (produced_ == entry_.uncompressedSize && !rawInflate_) checkTrailer();
     } else {
@@ -318,6 +328,14 @@ void PlainEntryReader::skip(std::uint64_t n) {
 void PlainEntryReader::seek(std::uint64_t offset) {
     offset = std::min<std::uint64_t>(offset, entry_.uncompressedSize);
     if (offset == produced_) return;
+    if (lz4_) {
+        if (offset < produced_) {
+            lz4_ = std::make_unique<ReadPipeline>(entryPipelineSpec(*pak_, entry_));
+            produced_ = 0;
+        }
+        skip(offset - produced_);
+        return;
+    }
     if (!entry_.compressed()) {
         produced_ = offset;
         startCipherAt(offset);
@@ -329,8 +347,31 @@ void PlainEntryReader::seek(std::uint64_t offset) {
     skip(offset - produced_);
 }
 
+PipelineSpec entryPipelineSpec(const PakIndex& pak, const PakEntry& entry) {
+    PipelineSpec spec(
+        ByteRange(pak.file(), pak.entryOffset(entry) + entry.ivSize(), entry.cipherSize()));
+    spec.cipher = pak.entryCipher(entry);
+    if (spec.cipher) spec.iv = loadLE64(pak.file()->readAt(pak.entryOffset(entry), 8).data());
+    spec.compressed = entry.codec == EntryCodec::Zlib;
+    spec.lz4 = entry.codec == EntryCodec::Lz4;
+    spec.compressedSize = entry.compressedSize;
+    spec.size = entry.uncompressedSize;
+    spec.name = pak.name() + ": " + entry.path;
+    return spec;
+}
+
 bool isGbxEntry(const PakIndex& pak, const PakEntry& entry) {
     if (entry.uncompressedSize < 3) return false;
+    if (entry.codec == EntryCodec::Lz4) {
+        ReadPipeline pipe(entryPipelineSpec(pak, entry));
+        std::uint8_t head[3];
+        try {
+            pipe.top().read(head);
+        } catch (const Error&) {
+            return false;  // reading it says why
+        }
+        return std::memcmp(head, "GBX", 3) == 0;
+    }
     // The IV and the first segment in one read.
     std::uint8_t seg[8 + kSegmentSize];
     std::size_t n = std::size_t(std::min<std::uint64_t>(kSegmentSize, entry.cipherSize()));

@@ -66,7 +66,7 @@ private:
     std::uint64_t chainAt_ = 0;
     bool chainKnown_ = false;
     std::unique_ptr<class ReadPipeline> lz4_;  // LZ4 entries: the stages, read from the start
-    std::uint64_t cipherOffset_ = 0;  // ciphertext bytes decrypted so far (block aligned)
+    std::uint64_t cipherOffset_ = 0;           // ciphertext bytes decrypted so far (block aligned)
     std::uint64_t cipherSize_ = 0;
     std::unique_ptr<std::uint8_t[]> buf_;  // the chaining block, then the decrypted chunk
     std::size_t bufSize_ = 0;
@@ -80,6 +80,9 @@ private:
     bool zlibEnded_ = false;
     bool rawInflate_ = false;  // resumed from a seek point: no zlib header or trailer
 };
+
+// The game's pipeline for an entry (Streams.hpp): its ciphertext, cipher, IV and codec.
+struct PipelineSpec entryPipelineSpec(const PakIndex& pak, const PakEntry& entry);
 
 // Whether the entry's content starts with "GBX" (decodes only its first segment).
 bool isGbxEntry(const PakIndex& pak, const PakEntry& entry);

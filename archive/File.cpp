@@ -100,6 +100,17 @@ void AtomicOutputFile::write(ByteSpan data) {
     writeAt(size_, data);
 }
 
+void AtomicOutputFile::readAt(std::uint64_t offset, std::uint8_t* dst, std::size_t n) const {
+    while (n > 0) {
+        ssize_t got = ::pread(fd_, dst, n, off_t(offset));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) throw Error(sysError("read error", dest_.string()));
+        dst += got;
+        n -= std::size_t(got);
+        offset += std::uint64_t(got);
+    }
+}
+
 void AtomicOutputFile::writeAt(std::uint64_t offset, ByteSpan data) {
     const std::uint8_t* p = data.data();
     std::size_t n = data.size();

@@ -62,6 +62,8 @@ public:
 
     void write(ByteSpan data);
     void writeAt(std::uint64_t offset, ByteSpan data);
+    // Reads back what was written (checksums over the finished file).
+    void readAt(std::uint64_t offset, std::uint8_t* dst, std::size_t n) const;
     std::uint64_t size() const { return size_; }
     void commit();
 

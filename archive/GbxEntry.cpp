@@ -157,12 +157,11 @@ ParsePass parsePass(const PipelineSpec& spec, bool foldInSkippable, bool perNode
         return r;
     }
     r.complete = true;
-    if (pipe.zlib()) {
-        try {
-            pipe.zlib()->finish();
-        } catch (const Error& e) {
-            r.checksumFailure = e.what();
-        }
+    try {
+        if (pipe.zlib()) pipe.zlib()->finish();
+        if (pipe.lz4()) pipe.lz4()->finish();
+    } catch (const Error& e) {
+        r.checksumFailure = e.what();
     }
     r.applied = pipe.crypted().appliedIvXor();
     return r;
@@ -182,9 +181,13 @@ struct Attempt {
 Attempt attempt(const PipelineSpec& spec, ParsePass& pass, bool fold) {
     Attempt a;
     a.exactUpTo = pass.complete ? spec.size : pass.resume;
-    if (pass.complete && (!spec.compressed || pass.checksumFailure.empty())) {
+    if (pass.complete && pass.checksumFailure.empty()) {
         a.ok = a.parsed = true;
         a.bytes = std::move(pass.bytes);
+        return a;
+    }
+    if (spec.lz4 && !pass.checksumFailure.empty()) {
+        a.failure = pass.checksumFailure;
         return a;
     }
     if (!pass.complete && (!pass.scannable || spec.lz4)) {
@@ -305,19 +308,6 @@ GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options
     return d;
 }
 
-PipelineSpec entrySpec(const PakIndex& pak, const PakEntry& entry) {
-    PipelineSpec spec(
-        ByteRange(pak.file(), pak.entryOffset(entry) + entry.ivSize(), entry.cipherSize()));
-    spec.cipher = pak.entryCipher(entry);
-    if (spec.cipher) spec.iv = loadLE64(pak.file()->readAt(pak.entryOffset(entry), 8).data());
-    spec.compressed = entry.codec == EntryCodec::Zlib;
-    spec.lz4 = entry.codec == EntryCodec::Lz4;
-    spec.compressedSize = entry.compressedSize;
-    spec.size = entry.uncompressedSize;
-    spec.name = pak.name() + ": " + entry.path;
-    return spec;
-}
-
 }  // namespace
 
 const char* gbxDecodeKindName(GbxDecodeKind kind) {
@@ -346,8 +336,8 @@ GbxDecode decodeGbxEntryProven(const std::shared_ptr<const PakIndex>& pak, const
         try {
             d.bytes = readPlainEntry(pak, entry);
         } catch (const Error& e) {
-            d.detail = std::string(e.what()).rfind(where, 0) == 0 ? e.what()
-                                                                  : where + ": " + e.what();
+            d.detail =
+                std::string(e.what()).rfind(where, 0) == 0 ? e.what() : where + ": " + e.what();
             return d;
         }
         d.kind = GbxDecodeKind::Exact;
@@ -356,7 +346,7 @@ GbxDecode decodeGbxEntryProven(const std::shared_ptr<const PakIndex>& pak, const
         return d;
     }
     try {
-        PipelineSpec spec = entrySpec(*pak, entry);
+        PipelineSpec spec = entryPipelineSpec(*pak, entry);
         return decodeProven(spec, options);
     } catch (const Error& e) {
         GbxDecode d;
@@ -377,7 +367,7 @@ Bytes decodeGbxEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry&
 GbxEntryRefs readGbxEntryRefs(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry) {
     const std::string where = pak->name() + ": " + entry.path;
     try {
-        ReadPipeline pipeline(entrySpec(*pak, entry));
+        ReadPipeline pipeline(entryPipelineSpec(*pak, entry));
         GbxEntryRefs out;
         out.header = gbx::readHeader(pipeline.top());
         out.refs = gbx::readRefTable(pipeline.top(), out.header);
@@ -388,19 +378,20 @@ GbxEntryRefs readGbxEntryRefs(const std::shared_ptr<const PakIndex>& pak, const 
 }
 
 GbxEncoding planGbxEntry(ByteSpan content, ByteSpan payload, bool compressed,
-                         const std::string& packPath, const GbxPipelineRules& rules) {
+                         const std::string& packPath, const GbxPipelineRules& rules, bool lz4) {
     // The simulation reads plaintext through the same stages the game's reader uses, so the
     // segment refills happen at the same moments and record the ivXor each one applies.
     Bytes padded(payload.begin(), payload.end());
     padded.resize(roundUp8(padded.size()), 0);
     PipelineSpec spec{ByteRange(ByteSpan(padded))};
-    spec.compressed = compressed;
+    spec.compressed = compressed && !lz4;
+    spec.lz4 = lz4 && compressed;
     spec.compressedSize = payload.size();
     spec.size = content.size();
     spec.name = packPath;
     const bool fold = rules.nodesInSkippableChunksMixIvXor;
     ParsePass pass = parsePass(spec, fold);
-    if (!pass.complete && !pass.scannable)
+    if (!pass.complete && (!pass.scannable || spec.lz4))
         throw Error(packPath + ": cannot be decoded exactly: " + pass.failure);
     GbxEncoding plan;
     plan.classId = pass.classId;

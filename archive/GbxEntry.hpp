@@ -93,7 +93,9 @@ struct GbxEncoding {
 // stream when compressed, else the content) and records the ivXor of each segment. Past a chunk
 // the reader does not know, the node reads come from the node scan over the plaintext. Throws
 // Error naming the file when not even the header and reference table read.
+// `lz4`: the payload is version 18's LZ4 block stream (compressed is then false).
 GbxEncoding planGbxEntry(ByteSpan content, ByteSpan payload, bool compressed,
-                         const std::string& packPath, const GbxPipelineRules& rules = {});
+                         const std::string& packPath, const GbxPipelineRules& rules = {},
+                         bool lz4 = false);
 
 }  // namespace pakfs::archive

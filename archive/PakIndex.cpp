@@ -228,8 +228,7 @@ void PakIndex::readHeaderV6(const PakKeyInput& input) {
             std::make_unique<Blowfish>(headerKey, CipherVariant::forPakVersion(version_));
     }
     const std::uint64_t start = pub.size + (crypted ? 8 : 0);
-    if (f.size() < start)
-        throw TruncatedError(f.name() + ": file is truncated inside the header");
+    if (f.size() < start) throw TruncatedError(f.name() + ": file is truncated inside the header");
     if (crypted) headerIv_ = loadLE64(f.readAt(pub.size, 8).data());
     std::uint64_t cryptSize = f.size() - start;
     if (crypted) cryptSize &= ~std::uint64_t(7);

@@ -23,14 +23,14 @@ inline constexpr std::uint64_t kFlagsCompressionMask = 0x7C;  // the game tests 
 inline constexpr std::uint64_t kFlagZlib = 0x04;              // what pakfs writes
 // Version 6+ file flags (PACK-V6-NOTES, Keys).
 inline constexpr std::uint64_t kFlagHashedName = 1ull << 0;
-inline constexpr std::uint64_t kFlagsCompressionMaskV6 = 0x3C;  // bits 2..5
-inline constexpr std::uint64_t kFlagSeekable = 1ull << 6;       // counter mode when encrypted
+inline constexpr std::uint64_t kFlagsCompressionMaskV6 = 0x3C;       // bits 2..5
+inline constexpr std::uint64_t kFlagSeekable = 1ull << 6;            // counter mode when encrypted
 inline constexpr std::uint64_t kFlagDontUseDummyWrite = 1ull << 32;  // no per-node ivXor
 inline constexpr std::uint64_t kFlagPublicFile = 1ull << 49;
 inline constexpr std::uint64_t kFlagForceNoCrypt = 1ull << 50;
 // Version 6+ header flags.
-inline constexpr std::uint32_t kHeaderPrivate = 1;      // header encrypted with the pack key
-inline constexpr std::uint32_t kHeaderDefaultKey = 2;   // ... xor the default header key
+inline constexpr std::uint32_t kHeaderPrivate = 1;     // header encrypted with the pack key
+inline constexpr std::uint32_t kHeaderDefaultKey = 2;  // ... xor the default header key
 inline constexpr std::uint32_t kHeaderDataPrivate = 4;
 
 // How an entry's bytes are compressed: zlib up to version 17, LZ4 in version 18.
@@ -65,7 +65,8 @@ struct PakEntry {
     // Bytes of data in the slot after the IV (the ciphertext: whole 8-byte blocks), or of the
     // data itself when not encrypted.
     std::uint64_t cipherSize() const {
-        std::uint64_t n = compressed() ? compressedSize : std::max(compressedSize, uncompressedSize);
+        std::uint64_t n =
+            compressed() ? compressedSize : std::max(compressedSize, uncompressedSize);
         return encrypted ? (n + 7) & ~std::uint64_t(7) : n;
     }
     // Bytes before the data: the IV of an encrypted entry.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "archive/PakWriter.hpp"
 
+#include <crypto++/sha.h>
 #include <fnmatch.h>
 #include <zlib.h>
 
@@ -139,13 +140,221 @@ void encryptSegments(Bytes& data, std::uint64_t iv,
     }
 }
 
+namespace {
+
+void writeAuthor(ByteWriter& w, const PackHeaderFields& h) {
+    w.u32(0);  // author info version
+    w.string(h.authorLogin);
+    w.string(h.authorNick);
+    w.string(h.authorZone);
+    w.string("");  // extra
+}
+
+// The public header of a version 6+ pack (PACK-V6-NOTES, Layout), checksum left zero.
+Bytes publicHeader(std::uint32_t version, const PackHeaderFields& h, std::uint32_t headerMaxSize) {
+    Bytes out = {'N', 'a', 'd', 'e', 'o', 'P', 'a', 'k'};
+    ByteWriter w(out);
+    w.u32(version);
+    for (int i = 0; i < 32; ++i) w.u8(0);
+    w.u32(h.headerFlags);
+    if (version >= 15) w.u32(headerMaxSize);
+    if (version >= 7) writeAuthor(w, h);
+    const std::uint8_t unused[16] = {};
+    if (version >= 7 && version < 9) {
+        w.string(h.comment);
+        w.bytes(unused);
+        if (version >= 8) {
+            w.string("pakfs");  // creation build info
+            w.string("");       // author url
+        }
+    } else if (version >= 9) {
+        w.string("");                     // manialink url
+        if (version >= 13) w.string("");  // download url
+        w.u64(0);                         // creation date
+        w.string(h.comment);
+        if (version >= 12) {
+            w.string("");  // xml
+            w.string(h.titleId);
+        }
+        w.string("");       // usage subdir
+        w.string("pakfs");  // creation build info
+        w.bytes(unused);
+        if (version >= 10) w.u32(0);  // included packs
+    }
+    return out;
+}
+
+PackResult writePackGbx(const fs::path& sourceDir, const fs::path& output, const PakKey& key,
+                        const PackOptions& options, std::vector<SourceFolder>& folders,
+                        std::vector<SourceFile>& files) {
+    const std::uint32_t version = options.version;
+    const CipherVariant variant = CipherVariant::forPakVersion(version);
+    Blowfish cipher(key, variant);
+    PackResult result;
+    result.folders = folders.size();
+    const std::uint32_t hf = options.header.headerFlags;
+    const bool crypted = (hf & (kHeaderPrivate | kHeaderDefaultKey)) != 0;
+
+    // Sizes first: the public header, then the private one (its size depends only on names).
+    Bytes pub = publicHeader(version, options.header, 0);
+    std::uint64_t privSize =
+        16 + 4 + (version < 15 ? 4 : 0) + 4 + 4 +
+        (version >= 14 ? 16 + (version >= 16 ? 4 : 0) : 0) + 16 +
+        (version == 6 ? 4 + 4 * 4 + options.header.authorLogin.size() +
+                            options.header.authorNick.size() + options.header.authorZone.size()
+                      : 0) +
+        4 + 4 + 4;
+    for (const auto& f : folders) privSize += 4 + 4 + f.name.size();
+    const std::size_t rowSize = 4 * 5 + 8 + (version >= 17 ? 4 : 0) + (version >= 14 ? 16 : 0);
+    for (const auto& f : files) privSize += 4 + 4 + f.name.size() + rowSize;
+    const std::uint64_t headerEnd = pub.size() + (crypted ? 8 : 0) + roundUp8(privSize);
+    // Where file data starts (v15+: the header's max size): the header rounded up to 4 KiB.
+    const std::uint64_t dataStart = (headerEnd + 0xFFF) & ~std::uint64_t(0xFFF);
+    if (dataStart > 0xFFFFFFFFu) throw Error(output.string() + ": header too large");
+    pub = publicHeader(version, options.header, std::uint32_t(dataStart));
+
+    AtomicOutputFile out(output);
+    struct Row {
+        std::uint32_t uncompressedSize, compressedSize, offset, classId, slotSize;
+        std::uint64_t flags;
+        std::uint32_t unknown;
+        Md5Digest slotMd5;
+    };
+    std::vector<Row> rows;
+    std::uint64_t dataPos = 0, bytesDone = 0, bytesTotal = 0;
+    if (options.progress) {
+        std::error_code ec;
+        for (const auto& f : files) bytesTotal += fs::file_size(f.disk, ec);
+    }
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const SourceFile& f = files[i];
+        Bytes content = readWholeFile(f.disk);
+        result.bytesIn += content.size();
+        EncodedEntry encoded = encodeEntry(content, f.packPath, f.name, cipher, options);
+        if (encoded.compressed) ++result.compressed;
+        // A slot: the IV, the bytes, zero padding to a multiple of 64.
+        Bytes slot = std::move(encoded.blob);
+        slot.resize((slot.size() + 63) & ~std::size_t(63), 0);
+        if (dataStart + dataPos + slot.size() > 0xFFFFFFFFu)
+            throw Error(output.string() + ": the pak would exceed 4 GiB, the format's limit");
+        rows.push_back({std::uint32_t(content.size()), encoded.compressedSize,
+                        std::uint32_t(dataPos), encoded.classId, std::uint32_t(slot.size()),
+                        encoded.flags, encoded.unknown, md5(slot)});
+        out.writeAt(dataStart + dataPos, slot);
+        dataPos += slot.size();
+        bytesDone += content.size();
+        if (options.progress) options.progress(i + 1, files.size(), bytesDone, bytesTotal);
+    }
+    // No gbx headers section is written (the reader does not need one): it starts and ends at
+    // the end of the file, so its v14+ MD5 is that of no bytes.
+    const std::uint64_t gbxHeadersStart = dataStart + dataPos;
+    const std::uint64_t fileSize = gbxHeadersStart;
+
+    Bytes header;
+    ByteWriter w(header);
+    for (int i = 0; i < 16; ++i) w.u8(0);
+    w.u32(std::uint32_t(gbxHeadersStart));
+    if (version < 15) w.u32(std::uint32_t(dataStart));
+    w.u32(0);  // gbx headers size
+    w.u32(0);  // compressed size
+    if (version >= 14) {
+        Md5Digest tail = md5(ByteSpan());
+        w.bytes(tail);
+        if (version >= 16) w.u32(std::uint32_t(fileSize));
+    }
+    for (int i = 0; i < 16; ++i) w.u8(0);
+    if (version == 6) writeAuthor(w, options.header);
+    w.u32(0);  // flags
+    w.u32(std::uint32_t(folders.size()));
+    std::vector<std::string> folderNames;
+    for (const auto& f : folders) {
+        w.u32(std::uint32_t(f.parent));
+        w.string(f.name);
+        folderNames.push_back(f.name);
+    }
+    const std::uint64_t folderListEnd = header.size();
+    w.u32(std::uint32_t(files.size()));
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const Row& r = rows[i];
+        w.u32(std::uint32_t(files[i].folder));
+        w.string(files[i].name);
+        w.u32(r.unknown);
+        w.u32(r.uncompressedSize);
+        w.u32(r.compressedSize);
+        w.u32(r.offset);
+        w.u32(r.classId);
+        if (version >= 17) w.u32(r.slotSize);
+        if (version >= 14) w.bytes(r.slotMd5);
+        w.u64(r.flags);
+    }
+    if (header.size() != privSize) throw Error("internal error: header size mismatch");
+    // Header MD5: the public header after its fixed fields, then this header with the MD5
+    // zeroed (the rule the game checks on version 18; assumed for the others).
+    const std::size_t fixedEnd = version >= 15 ? 52 : 48;
+    Bytes hashed(pub.begin() + std::ptrdiff_t(fixedEnd), pub.end());
+    hashed.insert(hashed.end(), header.begin(), header.end());
+    Md5Digest digest = md5(hashed);
+    std::copy(digest.begin(), digest.end(), header.begin());
+    header.resize(roundUp8(header.size()), 0);
+    Bytes head = pub;
+    if (crypted) {
+        static constexpr PakKey kDefaultHeaderKey = {0x56, 0xEE, 0xCB, 0xBB, 0xDE, 0xB6,
+                                                     0xBC, 0x90, 0xA1, 0x7D, 0xFC, 0xEB,
+                                                     0x76, 0x1D, 0x59, 0xCE};
+        PakKey headerKey{};
+        if (hf & kHeaderPrivate) headerKey = key;
+        if (hf & kHeaderDefaultKey)
+            for (std::size_t i = 0; i < 16; ++i) headerKey[i] ^= kDefaultHeaderKey[i];
+        std::vector<std::uint64_t> ivXor;
+        if (auto input = headerIvXorInput(folderNames)) {
+            std::size_t segment = std::size_t((folderListEnd + kSegmentSize - 1) / kSegmentSize);
+            ivXor.assign(segment + 1, 0);
+            ivXor[segment] = calcIvXor(0, *input);
+        }
+        std::uint64_t headerIv = randomU64();
+        encryptSegments(header, headerIv, ivXor, Blowfish(headerKey, variant));
+        ByteWriter hw(head);
+        hw.u64(headerIv);
+    }
+    head.insert(head.end(), header.begin(), header.end());
+    out.writeAt(0, head);
+    if (out.size() < fileSize) out.writeAt(fileSize - 1, Bytes{0});  // an empty pack's padding
+    // Last: SHA-256 of everything after the checksum field.
+    CryptoPP::SHA256 sha;
+    Bytes buf(1 << 20);
+    for (std::uint64_t at = 44; at < out.size();) {
+        std::size_t n = std::size_t(std::min<std::uint64_t>(buf.size(), out.size() - at));
+        out.readAt(at, buf.data(), n);
+        sha.Update(buf.data(), n);
+        at += n;
+    }
+    std::uint8_t checksum[32];
+    sha.Final(checksum);
+    out.writeAt(12, ByteSpan(checksum, 32));
+    result.bytesOut = out.size();
+    result.files = files.size();
+    out.commit();
+    (void)sourceDir;
+    return result;
+}
+
+}  // namespace
+
 PackResult writePak(const fs::path& sourceDir, const fs::path& output, const PakKey& key,
                     const PackOptions& options) {
+    if (options.version != 3 && (options.version < 6 || options.version > 18))
+        throw Error("pack --version " + std::to_string(options.version) +
+                    ": pakfs writes versions 3 and 6 to 18");
     std::vector<SourceFolder> folders;
     std::vector<SourceFile> files;
     scan(sourceDir, folders, files, options);
     if (folders.size() > 0x7FFFFFFF || files.size() > 0x7FFFFFFF)
         throw Error(sourceDir.string() + ": too many files for a pak");
+    if (options.version >= 6) {
+        if (!options.base.empty())
+            throw Error("--base is for version 3 paks (it copies their encrypted bytes)");
+        return writePackGbx(sourceDir, output, key, options, folders, files);
+    }
 
     Blowfish cipher(key);
     PackResult result;

@@ -137,8 +137,12 @@ void ZlibStage::read(std::span<std::uint8_t> dst) {
 }
 
 ReadPipeline::ReadPipeline(const PipelineSpec& spec)
-    : crypted_(spec.range, spec.cipher, spec.iv, spec.compressed ? spec.range.size() : spec.size) {
-    if (spec.compressed) zlib_.emplace(crypted_, spec.compressedSize, spec.size, spec.name);
+    : crypted_(spec.range, spec.cipher, spec.iv,
+               spec.compressed || spec.lz4 ? spec.range.size() : spec.size) {
+    if (spec.compressed)
+        zlib_.emplace(crypted_, spec.compressedSize, spec.size, spec.name);
+    else if (spec.lz4)
+        lz4_.emplace(crypted_, spec.compressedSize, spec.size, spec.name);
 }
 
 }  // namespace pakfs::archive

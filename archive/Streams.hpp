@@ -14,6 +14,7 @@
 
 #include "archive/Crypto.hpp"
 #include "archive/File.hpp"
+#include "archive/Lz4.hpp"
 #include "gbx/ByteSource.hpp"
 
 namespace pakfs::archive {
@@ -113,18 +114,24 @@ struct PipelineSpec {
     std::string name;                  // "pak: path" for messages
 };
 
-// The game's read pipeline for one entry: the crypted stream, with the zlib stage on top when
-// the entry is compressed.
+// The game's read pipeline for one entry: the crypted stream, with the zlib or LZ4 stage on
+// top when the entry is compressed.
 class ReadPipeline {
 public:
     explicit ReadPipeline(const PipelineSpec& spec);
-    gbx::ByteSource& top() { return zlib_ ? static_cast<gbx::ByteSource&>(*zlib_) : crypted_; }
+    gbx::ByteSource& top() {
+        if (zlib_) return *zlib_;
+        if (lz4_) return *lz4_;
+        return crypted_;
+    }
     CryptedStream& crypted() { return crypted_; }
     ZlibStage* zlib() { return zlib_ ? &*zlib_ : nullptr; }
+    Lz4Stage* lz4() { return lz4_ ? &*lz4_ : nullptr; }
 
 private:
     CryptedStream crypted_;
     std::optional<ZlibStage> zlib_;
+    std::optional<Lz4Stage> lz4_;
 };
 
 }  // namespace pakfs::archive

@@ -15,6 +15,9 @@ namespace pakfs {
 using Bytes = std::vector<std::uint8_t>;
 using ByteSpan = std::span<const std::uint8_t>;
 
+inline std::uint16_t loadLE16(const std::uint8_t* p) {
+    return std::uint16_t(p[0] | p[1] << 8);
+}
 inline std::uint32_t loadLE32(const std::uint8_t* p) {
     return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 |
            std::uint32_t(p[3]) << 24;

@@ -164,27 +164,65 @@ TEST_CASE("cli: info shows the header fields as text and as JSON", "[cli]") {
     CHECK(r.err.find("pak: " + pakPath.string() + ": wrong key or damaged header") == 0);
 }
 
-TEST_CASE("cli: version 6+ packs show their public header, entries are refused", "[cli]") {
+TEST_CASE("cli: version 6+ packs: public header, keys, locked files, pack --version", "[cli][v6]") {
     test::TempDir dir;
     Bytes v6 = {'N', 'a', 'd', 'e', 'o', 'P', 'a', 'k', 6, 0, 0, 0};
     for (int i = 0; i < 32; ++i) v6.push_back(std::uint8_t(i));
-    v6.insert(v6.end(), {2, 0, 0, 0});
+    v6.insert(v6.end(), {1, 0, 0, 0});
     test::writeFile(dir / "Title.Pack.Gbx", v6);
+    // A private header without its key: the public header shows, "entries" says why.
     auto r = run(kPak + " info " + q(dir / "Title.Pack.Gbx"));
-    CHECK(r.code == 0);
+    CHECK(r.code == 1);
     CHECK(r.out == "file: " + (dir / "Title.Pack.Gbx").string() +
                        "\nversion: 6\nformat: ManiaPlanet .Pack.Gbx\ncontents checksum: "
                        "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n"
-                       "decrypt flags: 0x00000002\nentries: not supported yet for version 6\n");
-    r = run(kPak + " info --json " + q(dir / "Title.Pack.Gbx"));
+                       "decrypt flags: 0x00000001\nentries: " +
+                       (dir / "Title.Pack.Gbx").string() +
+                       ": the header is private: give the pack key (--key, --base-key or "
+                       "--ms-key) to list it\n");
+
+    // A pack written with a base key, its header under the default key only: it lists without
+    // a key; the public file reads, the others are locked.
+    test::writeFile(dir / "src/pub/readme.txt", Bytes(100, 'p'));
+    test::writeFile(dir / "src/secret.txt", Bytes(200, 's'));
+    const std::string base = "--base-key 00112233445566778899aabbccddeeff";
+    fs::path pack = dir / "Skins.Pack.Gbx";
+    r = run(kPak + " pack --version 18 --header-key default --public 'pub/*' --author-login me " +
+            base + " " + q(dir / "src") + " " + q(pack));
+    REQUIRE(r.code == 0);
+    r = run(kPak + " ls -l " + q(pack));
+    CHECK(r.code == 0);
+    CHECK(r.out.find("locked       secret.txt\n") != std::string::npos);
+    CHECK(r.out.find("-            pub/readme.txt\n") != std::string::npos);
+    r = run(kPak + " cat " + q(pack) + " pub/readme.txt");
+    CHECK(r.code == 0);
+    CHECK(r.out == std::string(100, 'p'));
+    r = run(kPak + " cat " + q(pack) + " secret.txt");
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + pack.string() +
+                       ": secret.txt: encrypted with the pack key, which was not given (--key, "
+                       "--base-key or --ms-key)\n");
+    r = run(kPak + " cat " + base + " " + q(pack) + " secret.txt");
+    CHECK(r.code == 0);
+    CHECK(r.out == std::string(200, 's'));
+    r = run(kPak + " info --json " + base + " " + q(pack));
     CHECK(r.code == 0);
     auto info = nlohmann::json::parse(r.out);
-    CHECK(info["version"] == 6);
-    CHECK(info["decrypt_flags"] == "0x00000002");
-    CHECK(info["included_packs"] == nlohmann::json::array());
-    r = run(kPak + " ls " + kKey + " " + q(dir / "Title.Pack.Gbx"));
-    CHECK(r.code == 1);
-    CHECK(r.err.find("pak version 6 (ManiaPlanet .Pack.Gbx) is not supported yet") !=
+    CHECK(info["version"] == 18);
+    CHECK(info["decrypt_flags"] == "0x00000006");
+    CHECK(info["author_login"] == "me");
+    CHECK(info["files"] == 2);
+    CHECK(info["key"] == "given");
+    r = run(kPak + " check " + base + " " + q(pack));
+    CHECK(r.code == 0);
+    CHECK(r.out ==
+          "2 files: 2 plain, 0 gbx (0 parsed, 0 exact, 0 verified, 0 refused), 0 "
+          "undecodable\n");
+    r = run(kPak + " pack --version 5 " + base + " " + q(dir / "src") + " " + q(dir / "x.pak"));
+    CHECK(r.code != 0);
+    r = run(kPak + " ls --key 00112233445566778899aabbccddeeff " + base + " " + q(pack));
+    CHECK(r.code != 0);
+    CHECK(r.err.find("give one of --key, --key-file, --base-key and --ms-key, not several") !=
           std::string::npos);
 }
 

@@ -65,6 +65,13 @@ inline Bytes fromHex(const std::string& hex) {
     return out;
 }
 
+#ifdef PAKFS_SOURCE_DIR
+// The project's source tree (sample files).
+inline std::filesystem::path sourceDir() {
+    return PAKFS_SOURCE_DIR;
+}
+#endif
+
 // A scratch folder removed at the end of the test.
 class TempDir {
 public:
