@@ -528,3 +528,44 @@ TEST_CASE("pakfs mount: mount -t fuse.pakfs, an fstab line (mount -T), then umou
     CHECK((r.out + r.err).find("wrong key or damaged header") != std::string::npos);
     CHECK_FALSE(isMounted(mnt));
 }
+
+TEST_CASE("pakfs mount: a version 18 .Pack.Gbx, with -o base_key and without a key",
+          "[mount][v6]") {
+    skipUnlessFuse();
+    TempDir dir;
+    writeFile(dir / "src/pub/free.txt", Bytes(3000, 'p'));
+    writeFile(dir / "src/Data/big.txt", Bytes(100000, 'b'));
+    stdfs::path sample = stdfs::path(PAKFS_SOURCE_DIR) / "sample/tree/Tracks";
+    stdfs::create_directories(dir / "src/Tracks");
+    stdfs::copy_file(sample / "Demo.Challenge.Gbx", dir / "src/Tracks/Demo.Challenge.Gbx");
+    const std::string baseHex = "00112233445566778899aabbccddeeff";
+    archive::PakKey base{};
+    REQUIRE(parseHex(baseHex, base));
+    archive::PackOptions options;
+    options.version = 18;
+    options.header.headerFlags = archive::kHeaderDefaultKey;  // lists without a key
+    options.publicGlobs = {"pub/*"};
+    const stdfs::path pack = dir / "Skins.Pack.Gbx";
+    archive::writePak(dir / "src", pack, archive::keyFromBaseKey(base), options);
+    {
+        Mount mount({"-o", "base_key=" + baseHex, pack.string()}, dir / "mnt", dir);
+        INFO(mount.errors());
+        REQUIRE(mount.waitMounted());
+        // The pack shows as a folder named after its file without ".Pack.Gbx".
+        CHECK(readFile(mount.path() / "Skins/Data/big.txt") == Bytes(100000, 'b'));
+        CHECK(readFile(mount.path() / "Skins/pub/free.txt") == Bytes(3000, 'p'));
+        CHECK(readFile(mount.path() / "Skins/Tracks/Demo.Challenge.Gbx") ==
+              readFile(sample / "Demo.Challenge.Gbx"));
+    }
+    {
+        Mount mount({pack.string()}, dir / "mnt2", dir);
+        INFO(mount.errors());
+        REQUIRE(mount.waitMounted());
+        CHECK(readFile(mount.path() / "Skins/pub/free.txt") == Bytes(3000, 'p'));
+        std::ifstream locked(mount.path() / "Skins/Data/big.txt", std::ios::binary);
+        char c;
+        CHECK_FALSE(locked.read(&c, 1));  // EIO: the pack key was not given
+        CHECK(mount.errors().find("Data/big.txt: encrypted with the pack key, which was not "
+                                  "given") != std::string::npos);
+    }
+}
