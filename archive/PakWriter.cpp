@@ -150,8 +150,10 @@ void writeAuthor(ByteWriter& w, const PackHeaderFields& h) {
     w.string("");  // extra
 }
 
-// The public header of a version 6+ pack (PACK-V6-NOTES, Layout), checksum left zero.
-Bytes publicHeader(std::uint32_t version, const PackHeaderFields& h, std::uint32_t headerMaxSize) {
+}  // namespace
+
+Bytes packGbxPublicHeader(std::uint32_t version, const PackHeaderFields& h,
+                          std::uint32_t headerMaxSize) {
     Bytes out = {'N', 'a', 'd', 'e', 'o', 'P', 'a', 'k'};
     ByteWriter w(out);
     w.u32(version);
@@ -184,6 +186,8 @@ Bytes publicHeader(std::uint32_t version, const PackHeaderFields& h, std::uint32
     return out;
 }
 
+namespace {
+
 PackResult writePackGbx(const fs::path& sourceDir, const fs::path& output, const PakKey& key,
                         const PackOptions& options, std::vector<SourceFolder>& folders,
                         std::vector<SourceFile>& files) {
@@ -196,7 +200,7 @@ PackResult writePackGbx(const fs::path& sourceDir, const fs::path& output, const
     const bool crypted = (hf & (kHeaderPrivate | kHeaderDefaultKey)) != 0;
 
     // Sizes first: the public header, then the private one (its size depends only on names).
-    Bytes pub = publicHeader(version, options.header, 0);
+    Bytes pub = packGbxPublicHeader(version, options.header, 0);
     std::uint64_t privSize =
         16 + 4 + (version < 15 ? 4 : 0) + 4 + 4 +
         (version >= 14 ? 16 + (version >= 16 ? 4 : 0) : 0) + 16 +
@@ -211,7 +215,7 @@ PackResult writePackGbx(const fs::path& sourceDir, const fs::path& output, const
     // Where file data starts (v15+: the header's max size): the header rounded up to 4 KiB.
     const std::uint64_t dataStart = (headerEnd + 0xFFF) & ~std::uint64_t(0xFFF);
     if (dataStart > 0xFFFFFFFFu) throw Error(output.string() + ": header too large");
-    pub = publicHeader(version, options.header, std::uint32_t(dataStart));
+    pub = packGbxPublicHeader(version, options.header, std::uint32_t(dataStart));
 
     AtomicOutputFile out(output);
     struct Row {

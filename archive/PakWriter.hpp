@@ -52,6 +52,11 @@ struct PackResult {
 PackResult writePak(const std::filesystem::path& sourceDir, const std::filesystem::path& output,
                     const PakKey& key, const PackOptions& options);
 
+// The public header of a version 6+ pack as the writer makes it (PACK-V6-NOTES, Layout), with
+// the contents checksum left zero.
+Bytes packGbxPublicHeader(std::uint32_t version, const PackHeaderFields& h,
+                          std::uint32_t headerMaxSize);
+
 // Encrypts plaintext (a multiple of 8 bytes) in place as the game's reader will decode it:
 // CBC from `iv`, xoring ivXorPerSegment[k] into the chaining value at the start of segment k.
 void encryptSegments(Bytes& data, std::uint64_t iv,

@@ -3,7 +3,9 @@
 // (writePak, GbxBuilder), so no binary seed is kept in the repository.
 #include <cstdio>
 
+#include "archive/Lz4.hpp"
 #include "archive/PackList.hpp"
+#include "archive/PakWriter.hpp"
 #include "tests/hostile/Generators.hpp"
 
 using namespace pakfs;
@@ -125,6 +127,43 @@ int main(int argc, char** argv) {
     seed(out / "gbx_header", "v3", prefixed({1}, header.buildHeader()));
     for (std::uint32_t v : {6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 15u, 18u})
         seed(out / "pack_gbx_header", "v" + std::to_string(v), packGbxHeaderSeed(v));
+
+    // Version 6+ packs from the writer with the header in the clear: the private header and
+    // what follows it, after the harness's version, mode and header max size bytes.
+    {
+        fs::path tree = work / "v6tree";
+        fs::create_directories(tree / "Media/Sounds");
+        std::FILE* f = std::fopen((tree / "Media/Sounds/a.txt").c_str(), "wb");
+        for (int i = 0; i < 5000; ++i) std::fputc('a' + i % 3, f);
+        std::fclose(f);
+        f = std::fopen((tree / "b.bin").c_str(), "wb");
+        for (int i = 0; i < 700; ++i) std::fputc(i * 7919 % 251, f);
+        std::fclose(f);
+        for (std::uint32_t v : {6u, 9u, 12u, 14u, 16u, 17u, 18u}) {
+            archive::PackOptions options;
+            options.version = v;
+            options.header.headerFlags = 0;
+            fs::path pack = work / ("v" + std::to_string(v) + ".Pack.Gbx");
+            archive::writePak(tree, pack, hostile::generatedKey(), options);
+            Bytes all = archive::InputFile::open(pack)->readAt(0, std::size_t(fs::file_size(pack)));
+            std::size_t pub = archive::packGbxPublicHeader(v, options.header, 0).size();
+            Bytes in = {std::uint8_t(v - 6), 0, 0, 0, 0, 0};
+            if (v >= 15) std::copy(all.begin() + 48, all.begin() + 52, in.begin() + 2);
+            in.insert(in.end(), all.begin() + std::ptrdiff_t(pub), all.end());
+            seed(out / "pack_header", "v" + std::to_string(v), in);
+        }
+    }
+    // LZ4 streams: declared size, then the blocks.
+    for (std::size_t n :
+         {std::size_t(0), std::size_t(100), std::size_t(5000), std::size_t(20000)}) {
+        Bytes content(n);
+        for (std::size_t i = 0; i < n; ++i) content[i] = std::uint8_t(i % 13 + (i / 300) % 5);
+        Bytes in(4);
+        storeLE32(in.data(), std::uint32_t(n));
+        Bytes z = archive::lz4PackCompress(content);
+        in.insert(in.end(), z.begin(), z.end());
+        seed(out / "lz4", "n" + std::to_string(n), in);
+    }
     fs::remove_all(work);
     return 0;
 }
