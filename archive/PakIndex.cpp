@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "archive/FieldReader.hpp"
+#include "archive/HashedNames.hpp"
 #include "archive/Metadata.hpp"
 #include "archive/Streams.hpp"
 
@@ -52,7 +53,7 @@ std::optional<std::array<std::uint8_t, 4>> headerIvXorInput(
 }
 
 std::shared_ptr<const PakIndex> PakIndex::open(const std::filesystem::path& path,
-                                               const PakKeyInput& key) {
+                                               const PakKeyInput& key, bool resolveNames) {
     std::shared_ptr<PakIndex> index(new PakIndex());
     index->file_ = InputFile::open(path);
     std::uint32_t version = readPakVersion(*index->file_);
@@ -61,6 +62,12 @@ std::shared_ptr<const PakIndex> PakIndex::open(const std::filesystem::path& path
         index->readHeaderV6(key);
         index->buildPaths();
         index->checkContents();
+        if (resolveNames) {
+            // Decided before anyone else sees the index: immutable from then on.
+            auto names = resolvePackNames(index);
+            for (auto& [i, path] : names) index->entries_[i].path = std::move(path);
+            index->resolvedNames_ = names.size();
+        }
         return index;
     }
     if (version != 3)

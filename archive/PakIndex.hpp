@@ -101,8 +101,10 @@ public:
     // Opens and decodes a pak; throws Error naming the file on a wrong key, damage or an
     // unsupported version. A version 6+ pack opens without a key when its header allows;
     // entries that need the missing key are refused when read (entryCipher).
+    // resolveNames (version 6+): entries stored under a hashed name get the real path a gbx
+    // reference table of the pack gives them (checked by hashing), the hash otherwise.
     static std::shared_ptr<const PakIndex> open(const std::filesystem::path& path,
-                                                const PakKeyInput& key);
+                                                const PakKeyInput& key, bool resolveNames = false);
     static std::shared_ptr<const PakIndex> open(const std::filesystem::path& path,
                                                 const PakKey& key) {
         return open(path, PakKeyInput{key});
@@ -127,6 +129,8 @@ public:
     const std::optional<PackGbxHeader>& packHeader() const { return packHeader_; }
     // Problems that do not stop the pak from being read (checksums that differ).
     const std::vector<std::string>& warnings() const { return warnings_; }
+    // Hashed names replaced by real ones when opened with resolveNames.
+    std::size_t resolvedNames() const { return resolvedNames_; }
     std::uint64_t headerIv() const { return headerIv_; }
     const Md5Digest& headerMd5() const { return headerMd5_; }
     std::uint32_t metaDataOffset() const { return metaDataOffset_; }
@@ -165,6 +169,7 @@ private:
     std::optional<PackGbxHeader> packHeader_;
     std::vector<std::string> warnings_;
     std::optional<Md5Digest> gbxHeadersMd5_;  // version 14+
+    std::size_t resolvedNames_ = 0;
     std::uint64_t headerIv_ = 0;
     Md5Digest headerMd5_{};
     std::uint32_t metaDataOffset_ = 0, dataOffset_ = 0, metaDataUncompressedSize_ = 0,

@@ -13,17 +13,17 @@ bool hasPakExtension(const std::filesystem::path& p) {
     return name.ends_with(".pak") || name.ends_with(".pack.gbx");
 }
 
-Pack openPack(const std::filesystem::path& path, const archive::KeyOptions& keys,
+Pack openPack(const std::filesystem::path& path, const archive::KeyOptions& keys, bool resolveNames,
               std::vector<std::string>& warnings) {
     archive::PakKeyInput key = archive::resolvePakKey(path, keys, &warnings);
-    auto pak = archive::PakIndex::open(path, key);
+    auto pak = archive::PakIndex::open(path, key, resolveNames);
     warnings.insert(warnings.end(), pak->warnings().begin(), pak->warnings().end());
     return Pack{archive::packNameOf(path), std::move(pak)};
 }
 }  // namespace
 
 LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
-                          const archive::KeyOptions& keys) {
+                          const archive::KeyOptions& keys, bool resolveNames) {
     LoadedSources result;
     for (const auto& source : sources) {
         std::error_code ec;
@@ -37,7 +37,7 @@ LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
             std::size_t before = result.packs.size();
             for (const auto& pak : paks) {
                 try {
-                    result.packs.push_back(openPack(pak, keys, result.warnings));
+                    result.packs.push_back(openPack(pak, keys, resolveNames, result.warnings));
                 } catch (const Error& e) {
                     result.warnings.push_back(std::string(e.what()) + " (pack left out)");
                 }
@@ -46,7 +46,7 @@ LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
                 throw Error(source.string() + ": no pak in this folder could be opened" +
                             (paks.empty() ? " (it holds no .pak file)" : ""));
         } else if (std::filesystem::exists(source, ec)) {
-            result.packs.push_back(openPack(source, keys, result.warnings));
+            result.packs.push_back(openPack(source, keys, resolveNames, result.warnings));
         } else {
             throw Error(source.string() + ": no such file or folder");
         }

@@ -17,9 +17,10 @@ struct LoadedSources {
 };
 
 // A pak file must open (wrong key or damage: Error naming it). A folder contributes every
-// *.pak in it that opens, with keys from the key options or its packlist.dat; the others are
-// left out with a warning, and a folder without any usable pak is an Error.
+// *.pak and *.Pack.Gbx in it that opens, with keys from the key options or its packlist.dat; the
+// others are left out with a warning, and a folder without any usable pak is an Error.
+// resolveNames: see archive::PakIndex::open.
 LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
-                          const archive::KeyOptions& keys);
+                          const archive::KeyOptions& keys, bool resolveNames = false);
 
 }  // namespace pakfs::fs

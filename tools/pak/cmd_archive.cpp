@@ -27,11 +27,12 @@ using namespace pakfs::archive;
 
 namespace pakfs::cli {
 
-std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOptions& keys) {
+std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOptions& keys,
+                                        bool resolveNames) {
     std::vector<std::string> warnings;
     PakKeyInput key = resolvePakKey(path, keys, &warnings);
     for (const auto& w : warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
-    auto pak = PakIndex::open(path, key);
+    auto pak = PakIndex::open(path, key, resolveNames);
     for (const auto& w : pak->warnings()) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
     if (!pak->metadataError().empty())
         std::fprintf(stderr, "pak: warning: %s\n", pak->metadataError().c_str());
@@ -306,12 +307,17 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                       "plain file; for a gbx file how its bytes are proven: gbx:parsed, "
                       "gbx:exact, gbx:verified, or gbx! when it is refused (pak check says why); "
                       "\"locked\" for a file of a version 6+ pack that needs the key not given");
+        auto resolveNames = std::make_shared<bool>(false);
+        cmd->add_flag("--resolve-names", *resolveNames,
+                      "Version 6+: show files stored under a hashed name by the real path a gbx "
+                      "file of the pack refers to them by (checked by hashing it); the hash "
+                      "otherwise");
         cmd->add_flag("--json", *json,
                       "JSON list of {path, size, compressed_size, class_id, flags, compressed, "
                       "gbx, decode (gbx files: parsed, exact, verified or refused)}");
         addKeyOptions(cmd, *keys);
         cmd->callback([=] {
-            auto pak = openPak(*pakPath, *keys);
+            auto pak = openPak(*pakPath, *keys, *resolveNames);
             if (*json) {
                 nlohmann::json list = nlohmann::json::array();
                 for (const auto& e : pak->entries()) {

@@ -52,6 +52,9 @@ const char* const kUsage =
     "    -o read_ahead=N        reading a file from its start decodes up to N small files\n"
     "                           after it in its folder on another thread (default 16; 0 off)\n"
     "    -o icase               case-insensitive lookups, as the game does\n"
+    "    -o resolve_names       version 6+: files stored under a hashed name show under the\n"
+    "                           real path a gbx file of the pack refers to them by (checked\n"
+    "                           by hashing it), the hash otherwise\n"
     "    -o unverified          serve a stored gbx file that cannot be proven (chunks no\n"
     "                           reader knows, no checksum) as the node scan's best decode,\n"
     "                           with a log line, instead of an I/O error\n"
@@ -105,6 +108,7 @@ struct CommandLine {
     std::vector<std::string> fuseArgs;
     pakfs::archive::KeyOptions keys;
     pakfs::fs::Options fsOptions;
+    bool resolveNames = false;  // -o resolve_names
     bool foreground = false;
     bool help = false;
     bool version = false;
@@ -141,6 +145,8 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
             // and by whom it is mounted.
         } else if (opt == "unverified") {
             cl.fsOptions.unverified = true;
+        } else if (opt == "resolve_names") {
+            cl.resolveNames = true;
         } else if (opt == "icase") {
             cl.fsOptions.icase = true;
         } else if (opt == "drives") {
@@ -248,7 +254,7 @@ int main(int argc, char** argv) {
     };
     pakfs::fs::LoadedSources loaded;
     try {
-        loaded = pakfs::fs::loadSources(sources, cl.keys);
+        loaded = pakfs::fs::loadSources(sources, cl.keys, cl.resolveNames);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "pakfs: %s\n", e.what());
         return kExitMountFailed;
