@@ -79,7 +79,7 @@ _pak_reassemble() {
   return 0
 }
 
-# Candidates: paths on disk starting with the word. $1: pak (prefer *.pak, any case, and
+# Candidates: paths on disk starting with the word. $1: pak (prefer *.pak and *.Pack.Gbx, any case, and
 # folders), file, or dir.
 _pak_files() {
   local kind=$1 f t
@@ -93,7 +93,7 @@ _pak_files() {
     for f in "${all[@]}"; do
       t=$f
       [[ $t == \~/* ]] && t=$HOME/${t#\~/}
-      if [[ -d $t || ${f,,} == *.pak ]]; then kept+=("$f"); fi
+      if [[ -d $t || ${f,,} == *.pak || ${f,,} == *.pack.gbx ]]; then kept+=("$f"); fi
     done
     ((${#kept[@]})) && all=("${kept[@]}")
   fi
@@ -163,7 +163,7 @@ _pak() {
   prog=$_pak_dq
   [[ $prog == */* ]] || prog=pak
 
-  local keyopts='--key --key-file --packlist' help='-h --help --help-all'
+  local keyopts='--key --key-file --packlist --base-key --ms-key' help='-h --help --help-all'
   local subcommands='info ls cat extract pack check packlist gbx'
 
   # The subcommand (and that of packlist and gbx) before the word being completed.
@@ -200,10 +200,14 @@ _pak() {
       fi
       ;;
     info) flags='--json' argopts=$keyopts pos='pak' ;;
-    ls) flags='-l --long --json' argopts=$keyopts pos='pak' ;;
+    ls) flags='-l --long --json --resolve-names' argopts=$keyopts pos='pak' ;;
     cat) flags='--unverified' argopts=$keyopts pos='pak inside' ;;
     extract) flags='-q --quiet --unverified' argopts="-j --jobs $keyopts" pos='pak dir inside...' ;;
-    pack) flags='--fold-skippable -q --quiet' argopts="--level --raw --base $keyopts" pos='dir pak' ;;
+    pack)
+      flags='--fold-skippable -q --quiet --data-public'
+      argopts="--level --raw --base --version --header-key --public --author-login --author-nick"
+      argopts+=" --author-zone --comment --title-id $keyopts" pos='dir pak'
+      ;;
     check) flags='--refs --json -q --quiet' argopts=$keyopts pos='pak' ;;
     'packlist ls') pos='file' ;;
     'packlist add') argopts='--key-string' pos='file name' ;;
@@ -250,7 +254,7 @@ _pak() {
       fi
       if [[ -n $opt && $i != "$cword" ]]; then
         case $opt in
-          --key) keyargs+=("$opt" "$val") ;;
+          --key | --base-key | --ms-key) keyargs+=("$opt" "$val") ;;
           --key-file | --packlist)
             _pak_path "$val"
             keyargs+=("$opt" "$_pak_dq")

@@ -9,6 +9,7 @@
 #include "archive/GbxEntry.hpp"
 #include "archive/PakIndex.hpp"
 #include "archive/PakWriter.hpp"
+#include "archive/Streams.hpp"
 #include "fuzz/FuzzUtil.hpp"
 
 using namespace pakfs;
