@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <libdeflate.h>
+
 #include "archive/GbxEntry.hpp"
 #include "archive/Streams.hpp"
 
@@ -17,6 +19,9 @@ constexpr std::size_t kFirstChunk = 64 * 1024;
 constexpr std::size_t kBulkChunk = 256 * 1024;
 constexpr std::size_t kSkipBuffer = 64 * 1024;
 constexpr std::size_t kOutBuffer = 256 * 1024;  // readEntry's pieces handed to the sink
+// zlib entries up to this size decode whole with libdeflate when read from their start; larger
+// ones (and seeks) stream through zlib, whose state can be saved at seek points.
+constexpr std::uint64_t kWholeInflateLimit = 64ull << 20;
 
 struct InflateEnd {
     void operator()(z_stream* z) const {
@@ -40,6 +45,13 @@ struct Spares {
     Buffer out;
 };
 thread_local Spares tSpares;
+
+struct DecompressorFree {
+    void operator()(libdeflate_decompressor* d) const { libdeflate_free_decompressor(d); }
+};
+// libdeflate rather than ISA-L for whole entries: see BENCHMARKS.md (measured on the bench's
+// data); its zlib decoder checks the header and the Adler-32 trailer itself.
+thread_local std::unique_ptr<libdeflate_decompressor, DecompressorFree> tInflater;
 
 // A z_stream set up for `windowBits` (15: zlib header and trailer; -15: raw deflate).
 InflatePtr takeInflate(int windowBits) {
@@ -287,10 +299,51 @@ void PlainEntryReader::checkTrailer() {
     }
 }
 
+bool PlainEntryReader::decodeWhole() {
+    wholeTried_ = true;
+    const std::uint64_t size = entry_.uncompressedSize;
+    // The declared size is untrusted: deflate gives at most 1032 bytes per input byte.
+    if (size == 0 || size > kWholeInflateLimit ||
+        size > std::uint64_t(entry_.compressedSize) * 1032 + 64)
+        return false;
+    if (!tInflater) tInflater.reset(libdeflate_alloc_decompressor());
+    if (!tInflater) return false;
+    const std::size_t total = std::size_t(cipherSize_);
+    Buffer in = takeBuffer(tSpares.chunk, total + 8);
+    const std::uint64_t slot = pak_->entryOffset(entry_);
+    if (cipher_) {
+        pak_->file()->readAt(slot, in.data.get(), total + 8);
+        std::uint64_t iv = loadLE64(in.data.get());
+        cipher_->cbcDecrypt(in.data.get() + 8, total, iv);
+    } else {
+        pak_->file()->readAt(slot, in.data.get() + 8, total);
+    }
+    auto out = std::make_unique_for_overwrite<std::uint8_t[]>(std::size_t(size));
+    std::size_t inUsed = 0, outMade = 0;
+    libdeflate_result rc = libdeflate_zlib_decompress_ex(
+        tInflater.get(), in.data.get() + 8, std::min<std::size_t>(total, entry_.compressedSize),
+        out.get(), std::size_t(size), &inUsed, &outMade);
+    giveBack(tSpares.chunk, std::move(in));
+    // Anything else (damage, a stream without a proper end, a size that differs) goes the zlib
+    // way, which accepts exactly what it always did and says what is wrong.
+    if (rc != LIBDEFLATE_SUCCESS || outMade != size) return false;
+    whole_ = std::move(out);
+    return true;
+}
+
 std::size_t PlainEntryReader::read(std::uint8_t* dst, std::size_t n) {
     n = std::size_t(std::min<std::uint64_t>(n, entry_.uncompressedSize - produced_));
     if (n == 0) return 0;
     std::size_t done = 0;
+    if (!whole_ && !wholeTried_ && produced_ == 0 && !index_ && !rawInflate_ &&
+        entry_.codec == EntryCodec::Zlib)
+        decodeWhole();
+    if (whole_) {
+        std::memcpy(dst, whole_.get() + produced_, n);
+        produced_ += n;
+        decoded_ += n;
+        return n;
+    }
     if (lz4_) {
         lz4_->top().read({dst, n});
         produced_ += n;
@@ -328,6 +381,10 @@ void PlainEntryReader::skip(std::uint64_t n) {
 void PlainEntryReader::seek(std::uint64_t offset) {
     offset = std::min<std::uint64_t>(offset, entry_.uncompressedSize);
     if (offset == produced_) return;
+    if (whole_) {
+        produced_ = offset;
+        return;
+    }
     if (lz4_) {
         if (offset < produced_) {
             lz4_ = std::make_unique<ReadPipeline>(entryPipelineSpec(*pak_, entry_));

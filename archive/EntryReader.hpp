@@ -45,6 +45,9 @@ private:
     std::size_t inflateSome(std::uint8_t* dst, std::size_t n);
     void maybeRecordPoint();
     void checkTrailer();
+    // Fast path for a zlib entry read from its start: the whole stream decrypted and inflated
+    // in one call (libdeflate); false leaves the zlib path in charge (and its errors).
+    bool decodeWhole();
     // Offset in the entry's plaintext (the compressed stream) of the next byte to hand on.
     std::uint64_t nextPlainOffset() const;
     // Hands zlib the compressed bytes left in the current chunk (decrypting the next chunk when
@@ -78,7 +81,9 @@ private:
     std::uint64_t decoded_ = 0;
     z_stream* z_ = nullptr;  // compressed entries only
     bool zlibEnded_ = false;
-    bool rawInflate_ = false;  // resumed from a seek point: no zlib header or trailer
+    bool rawInflate_ = false;                // resumed from a seek point: no zlib header or trailer
+    std::unique_ptr<std::uint8_t[]> whole_;  // the whole content, when decodeWhole ran
+    bool wholeTried_ = false;
 };
 
 // The game's pipeline for an entry (Streams.hpp): its ciphertext, cipher, IV and codec.

@@ -82,6 +82,9 @@ M_LIM_CPP=$(calc "$M_out_bytes / ($M_decrypt_cryptopp_s + $M_inflate_s) / 1e6" 1
 M_LIM_SIMD=$(calc "$M_out_bytes / ($M_decrypt_simd_s + $M_inflate_s) / 1e6" 1)
 B_LIM_CPP=$(calc "$B_out_bytes / ($B_decrypt_cryptopp_s + $B_inflate_s) / 1e6" 1)
 B_LIM_SIMD=$(calc "$B_out_bytes / ($B_decrypt_simd_s + $B_inflate_s) / 1e6" 1)
+# Our limit: the vector decryptor and the inflater plain entries use (libdeflate).
+M_LIM_OURS=$(calc "$M_out_bytes / ($M_decrypt_simd_s + $M_inflate_libdeflate_s) / 1e6" 1)
+B_LIM_OURS=$(calc "$B_out_bytes / ($B_decrypt_simd_s + $B_inflate_libdeflate_s) / 1e6" 1)
 MB=$(calc "$M_out_bytes / 1e6" 1)
 BB=$(calc "$B_out_bytes / 1e6" 1)
 row "many.pak: $M_entries entries, $MB MB out, $(calc "$M_cipher_bytes / 1e6" 1) MB ciphertext" "" "" ""
@@ -92,8 +95,13 @@ row "decryption only, vector ($M_simd_impl), 1 core" "$(calc "$M_decrypt_simd_s"
 row "Crypto++ Blowfish-CBC decryption, 1 core" "$(calc "$M_cipher_bytes / $M_decrypt_cryptopp_s / 1e6" 1) MB/s" "" ""
 row "vector decryption ($M_simd_impl), 1 core" "$(calc "$M_cipher_bytes / $M_decrypt_simd_s / 1e6" 1) MB/s" "$(calc "$M_decrypt_cryptopp_s / $M_decrypt_simd_s")x Crypto++" ""
 row "zlib inflate, 1 core" "$(calc "$M_out_bytes / $M_inflate_s / 1e6" 1) MB/s out" "" ""
-row "**limit** (Crypto++ + inflate), 1 core" "$M_LIM_CPP MB/s out" "1.00" ""
+row "libdeflate inflate (whole buffer, Adler-32 checked), 1 core" "$(calc "$M_out_bytes / $M_inflate_libdeflate_s / 1e6" 1) MB/s out" "$(calc "$M_inflate_s / $M_inflate_libdeflate_s")x zlib" ""
+if awk "BEGIN { exit !($M_inflate_isal_s > 0) }"; then
+    row "ISA-L inflate (whole buffer, Adler-32 checked), 1 core" "$(calc "$M_out_bytes / $M_inflate_isal_s / 1e6" 1) MB/s out" "$(calc "$M_inflate_s / $M_inflate_isal_s")x zlib" ""
+fi
+row "**limit** (Crypto++ + zlib inflate), 1 core" "$M_LIM_CPP MB/s out" "1.00" ""
 row "limit with vector decryption, 1 core" "$M_LIM_SIMD MB/s out" "$(calc "$M_LIM_SIMD / $M_LIM_CPP")" ""
+row "**our limit** (vector decryption + libdeflate), 1 core" "$M_LIM_OURS MB/s out" "$(calc "$M_LIM_OURS / $M_LIM_CPP")" ""
 
 EX=/dev/shm/pakbench-extract-$$
 [ -w /dev/shm ] || EX=$OUT/extract
@@ -105,23 +113,31 @@ extract() {  # impl jobs pak -> seconds
     rm -rf "$EX"
     echo "$t"
 }
-log "pak extract"
+# Five runs each (the machine may be shared): the best and the median time.
+extract5() {  # impl jobs pak -> "best median" seconds
+    local i
+    for i in 1 2 3 4 5; do extract "$1" "$2" "$3"; done | sort -n | awk '{ t[NR] = $1 } END { print t[1], t[3] }'
+}
+log "pak extract (5 runs each)"
 T_M_CPP1=$(extract portable 1 "$MANY")
-T_M_1=$(extract default 1 "$MANY")
-T_M_N=$(extract default "$JOBS" "$MANY")
+read -r T_M_1 T_M_1_MED <<< "$(extract5 default 1 "$MANY")"
+read -r T_M_N T_M_N_MED <<< "$(extract5 default "$JOBS" "$MANY")"
 T_B_CPP1=$(extract portable 1 "$BIG")
-T_B_1=$(extract default 1 "$BIG")
+read -r T_B_1 T_B_1_MED <<< "$(extract5 default 1 "$BIG")"
 X_M_CPP1=$(calc "$M_out_bytes / $T_M_CPP1 / 1e6" 1)
 X_M_1=$(calc "$M_out_bytes / $T_M_1 / 1e6" 1)
+X_M_1_MED=$(calc "$M_out_bytes / $T_M_1_MED / 1e6" 1)
 X_M_N=$(calc "$M_out_bytes / $T_M_N / 1e6" 1)
+X_M_N_MED=$(calc "$M_out_bytes / $T_M_N_MED / 1e6" 1)
 X_B_CPP1=$(calc "$B_out_bytes / $T_B_CPP1 / 1e6" 1)
 X_B_1=$(calc "$B_out_bytes / $T_B_1 / 1e6" 1)
+X_B_1_MED=$(calc "$B_out_bytes / $T_B_1_MED / 1e6" 1)
 R=$(calc "$X_M_CPP1 / $M_LIM_CPP")
-row "pak extract -j 1, Crypto++ decryption (PAKFS_BLOWFISH=portable)" "$X_M_CPP1 MB/s" "$R of limit" ">= 0.9: $(verdict "$R >= 0.9")"
+row "pak extract -j 1, Crypto++ decryption (PAKFS_BLOWFISH=portable)" "$X_M_CPP1 MB/s" "$R of limit" ""
 R=$(calc "$X_M_1 / $M_LIM_CPP")
-row "pak extract -j 1, vector decryption" "$X_M_1 MB/s" "$R of limit, $(calc "$X_M_1 / $M_LIM_SIMD") of vector limit" ">= 0.9: $(verdict "$R >= 0.9")"
-R=$(calc "$X_M_N / $M_LIM_CPP")
-row "pak extract -j $JOBS, vector decryption" "$X_M_N MB/s" "$R of 1-core limit" ">= 1.7 (2 cores): $(verdict "$R >= 1.7")"
+row "pak extract -j 1, vector decryption (best / median of 5)" "$X_M_1 / $X_M_1_MED MB/s" "$R (median $(calc "$X_M_1_MED / $M_LIM_CPP")) of limit, $(calc "$X_M_1 / $M_LIM_OURS") of our limit" ">= 2.0 of limit: $(verdict "$R >= 2.0"); >= 0.8 of ours: $(verdict "$X_M_1 / $M_LIM_OURS >= 0.8")"
+R=$(calc "$X_M_N / $X_M_1")
+row "pak extract -j $JOBS, vector decryption (best / median of 5)" "$X_M_N / $X_M_N_MED MB/s" "${R}x -j 1 (median $(calc "$X_M_N_MED / $X_M_1_MED")x)" ">= 1.7x (2 cores): $(verdict "$R >= 1.7")"
 
 log "pak ls"
 T_LS=$(for i in 1 2 3; do timed "$PAK" ls --key "$KEY" "$MANY"; done | sort -n | head -1)
@@ -133,12 +149,13 @@ R=$(calc "$G_gbxscan_scan_s / $G_gbxscan_parse_s")
 row "gbx entries through the node scan instead of the chunk readers ($G_gbxscan_entries zlib entries, $(calc "$G_gbxscan_bytes / 1e6" 1) MB; best of 3)" "$(calc "$G_gbxscan_bytes / $G_gbxscan_scan_s / 1e6" 1) MB/s (readers: $(calc "$G_gbxscan_bytes / $G_gbxscan_parse_s / 1e6" 1) MB/s)" "${R}x the readers' time" "<= 3x: $(verdict "$R <= 3")"
 
 row "big.pak: one entry, $BB MB out" "" "" ""
-row "**limit** (Crypto++ + inflate), 1 core" "$B_LIM_CPP MB/s out" "1.00" ""
+row "**limit** (Crypto++ + zlib inflate), 1 core" "$B_LIM_CPP MB/s out" "1.00" ""
 row "limit with vector decryption, 1 core" "$B_LIM_SIMD MB/s out" "$(calc "$B_LIM_SIMD / $B_LIM_CPP")" ""
+row "**our limit** (vector decryption + libdeflate), 1 core" "$B_LIM_OURS MB/s out" "$(calc "$B_LIM_OURS / $B_LIM_CPP")" ""
 R=$(calc "$X_B_CPP1 / $B_LIM_CPP")
-row "pak extract, Crypto++ decryption" "$X_B_CPP1 MB/s" "$R of limit" ">= 0.9: $(verdict "$R >= 0.9")"
+row "pak extract, Crypto++ decryption" "$X_B_CPP1 MB/s" "$R of limit" ""
 R=$(calc "$X_B_1 / $B_LIM_CPP")
-row "pak extract, vector decryption" "$X_B_1 MB/s" "$R of limit, $(calc "$X_B_1 / $B_LIM_SIMD") of vector limit" ">= 0.9: $(verdict "$R >= 0.9")"
+row "pak extract, vector decryption (best / median of 5)" "$X_B_1 / $X_B_1_MED MB/s" "$R (median $(calc "$X_B_1_MED / $B_LIM_CPP")) of limit, $(calc "$X_B_1 / $B_LIM_OURS") of our limit" ">= 1.5 of limit: $(verdict "$R >= 1.5"); >= 0.8 of ours: $(verdict "$X_B_1 / $B_LIM_OURS >= 0.8")"
 
 log "vector Blowfish against Crypto++ (64 MiB, 256 KiB calls)"
 load C "$PB" cipher --mib 64
