@@ -1,106 +1,162 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "archive/HashedNames.hpp"
 
+#include <unordered_map>
+#include <unordered_set>
+
 #include "archive/Crypto.hpp"
 #include "archive/EntryReader.hpp"
 #include "archive/GbxEntry.hpp"
 #include "archive/PakIndex.hpp"
+#include "gbx/References.hpp"
 
 namespace pakfs::archive {
 
 namespace {
 
-std::string lowerAscii(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+constexpr std::size_t kHashedNameSize = 34;
+
+char lowerAscii(char c) {
+    return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
+}
+
+bool isHexDigit(char c, bool upperOnly) {
+    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (!upperOnly && c >= 'a' && c <= 'f');
+}
+
+bool isHexName(std::string_view s, bool upperOnly) {
+    if (s.size() != kHashedNameSize) return false;
+    for (char c : s)
+        if (!isHexDigit(c, upperOnly)) return false;
+    return true;
+}
+
+std::string join(const std::vector<std::string>& parts, std::size_t from, std::size_t to,
+                 char separator) {
+    std::string out;
+    for (std::size_t i = from; i < to; ++i) {
+        if (i > from) out.push_back(separator);
+        out += parts[i];
+    }
     return out;
 }
 
-std::string toBackslashes(std::string s) {
-    for (char& c : s)
-        if (c == '/') c = '\\';
+std::string foldCase(std::string s) {
+    for (char& c : s) c = lowerAscii(c);
+    return s;
+}
+
+std::string_view trim(std::string_view s) {
+    auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+    while (!s.empty() && blank(s.back())) s.remove_suffix(1);
     return s;
 }
 
 }  // namespace
 
 std::string hashedName(std::string_view backslashPath) {
-    std::string lower = lowerAscii(backslashPath);
-    Md5Digest d = md5(std::string_view(lower));
-    static const char* kHex = "0123456789ABCDEF";
+    std::string hashed(backslashPath);
+    for (char& c : hashed) c = c == '/' ? '\\' : lowerAscii(c);
+    Md5Digest digest = md5(std::string_view(hashed));
+    static constexpr char kHex[] = "0123456789ABCDEF";
     std::string out;
-    out.reserve(34);
+    out.reserve(kHashedNameSize);
     auto put = [&](std::uint8_t b) {
-        out.push_back(kHex[b & 0xF]);  // the low nibble first
+        out.push_back(kHex[b & 0xF]);
         out.push_back(kHex[b >> 4]);
     };
-    put(std::uint8_t(lower.size() & 0xFF));
-    for (std::uint8_t b : d) put(b);
+    put(std::uint8_t(hashed.size() & 0xFF));
+    for (std::uint8_t b : digest) put(b);
     return out;
 }
 
 bool looksHashed(std::string_view name) {
-    if (name.size() != 34) return false;
-    for (char c : name)
-        if (!((c >= '0' && c <= '9') || (c >= 'A' && c <= 'F'))) return false;
-    return true;
+    return isHexName(name, true);
 }
 
 std::map<std::size_t, std::string> resolveHashedNames(const std::vector<HashedEntryName>& entries,
                                                       const std::vector<std::string>& candidates) {
-    // (lower-cased folder, hash) -> candidate path, over every split of every candidate.
-    std::map<std::pair<std::string, std::string>, std::string> known;
-    for (const auto& c : candidates) {
-        std::string path = c;
-        for (char& ch : path)
-            if (ch == '\\') ch = '/';
-        while (!path.empty() && path.front() == '/') path.erase(path.begin());
-        if (path.empty()) continue;
-        // Stored at the root as the hash of the whole path, or in any folder of it as the
-        // hash of the rest.
-        known.emplace(std::pair{std::string(), hashedName(toBackslashes(path))}, path);
-        for (std::size_t s = path.find('/'); s != std::string::npos; s = path.find('/', s + 1))
-            known.emplace(std::pair{lowerAscii(path.substr(0, s)),
-                                    hashedName(toBackslashes(path.substr(s + 1)))},
-                          path);
-    }
-    std::map<std::size_t, std::string> out;
+    // Hashed entries by folded folder, then by stored name; and every prefix of those folders,
+    // so a candidate's splits stop as soon as its folder prefix leads to no hashed entry.
+    std::unordered_map<std::string, std::unordered_map<std::string, std::vector<std::size_t>>>
+        byFolder;
+    std::unordered_set<std::string> prefixes;
+    std::vector<std::string> entryFolders(entries.size());
     for (std::size_t i = 0; i < entries.size(); ++i) {
         if (!looksHashed(entries[i].name)) continue;
-        auto it = known.find({lowerAscii(entries[i].folder), entries[i].name});
-        if (it != known.end()) out.emplace(i, it->second);
+        auto parts = gbx::splitRefPath(entries[i].folder);
+        entryFolders[i] = join(parts, 0, parts.size(), '/');
+        std::string folded = foldCase(entryFolders[i]);
+        byFolder[folded][entries[i].name].push_back(i);
+        for (std::size_t k = 0; k <= parts.size(); ++k)
+            prefixes.insert(foldCase(join(parts, 0, k, '/')));
     }
+
+    std::map<std::size_t, std::string> out;
+    if (byFolder.empty()) return out;
+    for (const auto& candidate : candidates) {
+        auto parts = gbx::splitRefPath(candidate);
+        std::string prefix;  // folded parts[0..k) joined by '/'
+        for (std::size_t k = 0; k < parts.size(); ++k) {
+            if (k > 0) prefix += (k > 1 ? "/" : "") + foldCase(parts[k - 1]);
+            if (!prefixes.count(prefix)) break;
+            auto folder = byFolder.find(prefix);
+            if (folder == byFolder.end()) continue;
+            auto hit = folder->second.find(hashedName(join(parts, k, parts.size(), '\\')));
+            if (hit == folder->second.end()) continue;
+            std::string rest = join(parts, k, parts.size(), '/');
+            for (std::size_t index : hit->second) {
+                const std::string& base = entryFolders[index];
+                out.try_emplace(index, base.empty() ? rest : base + "/" + rest);
+            }
+        }
+    }
+    return out;
+}
+
+std::map<std::string, std::string> readHashList(std::string_view text, std::size_t* rejected) {
+    std::map<std::string, std::string> out;
+    std::size_t bad = 0;
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
+    std::optional<std::string> pending;  // a hash line waiting for its path
+    while (!text.empty()) {
+        std::size_t eol = text.find('\n');
+        std::string_view line = trim(text.substr(0, eol));
+        text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+        if (line.empty()) continue;
+        if (pending) {
+            std::string hash = std::move(*pending);
+            pending.reset();
+            if (hashedName(line) == hash) {
+                out.try_emplace(std::move(hash), std::string(line));
+                continue;
+            }
+            ++bad;  // a wrong path, or no path before the next hash line
+            if (!isHexName(line, false)) continue;
+        } else if (!isHexName(line, false)) {
+            ++bad;  // a path line without a hash line, or a malformed hash line
+            continue;
+        }
+        pending.emplace(line);
+        for (char& c : *pending)
+            if (c >= 'a' && c <= 'f') c = char(c - 'a' + 'A');
+    }
+    if (pending) ++bad;
+    if (rejected) *rejected = bad;
     return out;
 }
 
 std::optional<std::string> refCandidatePath(const std::string& referrerPath,
                                             const gbx::RefTable& refs,
                                             const gbx::ExternalRef& ref) {
-    if (ref.byResource()) return std::nullopt;
-    std::vector<std::string> parts;
-    for (std::size_t at = 0; at <= referrerPath.size();) {
-        std::size_t slash = referrerPath.find('/', at);
-        if (slash == std::string::npos) slash = referrerPath.size();
-        if (slash > at) parts.push_back(referrerPath.substr(at, slash - at));
-        at = slash + 1;
-    }
-    if (parts.empty()) return std::nullopt;
-    parts.pop_back();  // the referrer's own name
-    if (refs.ancestorLevel > parts.size()) return std::nullopt;
-    parts.resize(parts.size() - refs.ancestorLevel);
-    std::string sub;
-    if (ref.folderIndex && *ref.folderIndex > 0) {
-        if (*ref.folderIndex > refs.folderPaths.size()) return std::nullopt;
-        sub = refs.folderPaths[*ref.folderIndex - 1];
-    }
-    std::string path;
-    for (const auto& p : parts) path += p + "/";
-    path += sub + ref.name;
-    for (char& c : path)
-        if (c == '\\') c = '/';
-    if (path.find("..") != std::string::npos) return std::nullopt;
-    return path;
+    if (ref.byResource() || gbx::splitRefPath(ref.name).empty()) return std::nullopt;
+    auto folder = gbx::splitRefPath(referrerPath);
+    if (!folder.empty()) folder.pop_back();  // the referring file's name
+    std::string problem;
+    auto target = gbx::referenceTarget(std::move(folder), refs, ref, 0, problem);
+    if (!target) return std::nullopt;
+    return join(*target, 0, target->size(), '/');
 }
 
 std::map<std::size_t, std::string> resolvePackNames(const std::shared_ptr<const PakIndex>& pak) {

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Hashed file names of version 6+ packs (PACK-V6-NOTES, Hashed names): a file may be stored
-// under 34 hex digits instead of (a suffix of) its path. Real names are only ever shown when
-// they hash to the stored name, so a wrong candidate can never rename a file.
 #pragma once
 
+// Hashed file names of ManiaPlanet and Trackmania 2020 packs. A file may be stored under the
+// hash of a suffix of its backslash path: `A\B\C\name` may be stored in folder `A\B\C\` as
+// h(name), in `A\B\` as h(C\name), in `A\` as h(B\C\name) or at the root as h(A\B\C\name).
+
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <optional>
@@ -17,31 +19,47 @@ namespace pakfs::archive {
 
 class PakIndex;
 
-// The stored form of a path's hash: the byte length of the lower-cased path (modulo 256), then
-// its MD5; 34 upper-case hex digits, the low nibble of each byte first. The path uses
-// backslashes; lower-casing is ASCII only (the game's names are ASCII; both vectors of the notes
-// agree with it).
+// The stored form of a path's hash: 17 bytes (the byte length of the lower-cased path modulo
+// 256, then the MD5 of the lower-cased path) as 34 upper-case hex digits, the low nibble of each
+// byte first. '/' is taken as '\' (the game hashes backslash paths; with slashes the documented
+// vector does not match). Lower-casing is ASCII only: the documented vectors are ASCII and
+// cannot tell, game paths are ASCII, and the rest of the project folds case the same way; a
+// name with non-ASCII capitals may hash differently from the game's.
 std::string hashedName(std::string_view backslashPath);
 
-// Whether a stored name looks like a hash (34 upper-case hex digits).
+// Whether a stored file name looks like a hash: exactly 34 upper-case hex digits.
 bool looksHashed(std::string_view name);
 
+// One pack entry as resolveHashedNames sees it: its folder path in the pack ("A/B", "" for the
+// root) and its stored name.
 struct HashedEntryName {
-    std::string folder;  // the entry's folder in the pack, "/"-separated ("" at the root)
-    std::string name;    // its stored name
+    std::string folder;
+    std::string name;
 };
 
-// Real paths (relative to the pack root, "/"-separated) for hashed entries: a candidate path
-// A/B/C/name names the entry stored in folder A/B/C as h(name), in A/B as h(C\name), in A as
-// h(B\C\name) or at the root as h(A\B\C\name) (folders compared case-insensitively). Entries
-// no candidate matches are left out.
+// Real names for hashed entries. `candidates` are real paths relative to the pack root
+// (slashes or backslashes), e.g. from the reference tables of gbx files in the same pack.
+// Returns, for each index of `entries` whose stored name is a hash that some candidate matches
+// (for some split, the candidate's folder prefix equals the entry's folder case-insensitively
+// and hashedName of the rest equals the stored name), the real path with slashes relative to
+// the pack root: the entry's folder as the pack spells it, then the rest as the candidate
+// spells it. Entries whose name does not look hashed, or that nothing matches, are absent.
+// When candidates differing only in case match, the first in `candidates` wins.
 std::map<std::size_t, std::string> resolveHashedNames(const std::vector<HashedEntryName>& entries,
                                                       const std::vector<std::string>& candidates);
 
-// The path (relative to the pack root, "/"-separated) an external reference of the gbx file at
-// `referrerPath` points to: up ancestorLevel folders from its folder, into the reference
-// table's folder, then the name. Nullopt for by-resource references, bad indexes, or a path
-// climbing above the root.
+// A name list as players share them: text lines, a hash line then a path line (backslashes).
+// Returns hash (upper case) -> path (as written, trimmed) for the pairs whose path hashes to the
+// hash; the path is the hashed suffix, relative to the folder holding the hashed entry. Blank
+// lines are skipped. Pairs whose path does not hash to their hash, hash lines without a path
+// and lines that are neither are counted in *rejected. A hash listed twice keeps its first
+// right path.
+std::map<std::string, std::string> readHashList(std::string_view text,
+                                                std::size_t* rejected = nullptr);
+
+// A candidate real path (slashes, relative to the pack root) from a gbx file's by-name external
+// reference: `referrerPath` is the referring file's path relative to the pack root. nullopt when
+// the reference climbs above the root, has a bad folder index, names no file or is by resource.
 std::optional<std::string> refCandidatePath(const std::string& referrerPath,
                                             const gbx::RefTable& refs, const gbx::ExternalRef& ref);
 

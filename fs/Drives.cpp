@@ -4,24 +4,15 @@
 #include <algorithm>
 
 #include "archive/PackList.hpp"
+#include "gbx/References.hpp"
 
 namespace pakfs::fs {
 
 namespace {
 
+// Drive paths split like reference paths: on '/' and '\', empty components dropped.
 std::vector<std::string> splitPath(std::string_view path) {
-    std::vector<std::string> parts;
-    std::string cur;
-    for (char c : path) {
-        if (c == '/' || c == '\\') {
-            if (!cur.empty()) parts.push_back(std::move(cur));
-            cur.clear();
-        } else {
-            cur.push_back(c);
-        }
-    }
-    if (!cur.empty()) parts.push_back(std::move(cur));
-    return parts;
+    return gbx::splitRefPath(path);
 }
 
 std::string joinPath(const std::vector<std::string>& parts) {
@@ -128,30 +119,6 @@ std::vector<const DriveFile*> Drives::files() const {
 
 namespace {
 
-// The folder a name reference points into, as path components; nullopt with a reason when the
-// reference cannot point anywhere.
-std::optional<std::vector<std::string>> referenceFolder(std::vector<std::string> base,
-                                                        const gbx::RefTable& refs,
-                                                        const gbx::ExternalRef& ref,
-                                                        std::size_t minDepth,
-                                                        std::string& problem) {
-    if (refs.ancestorLevel > base.size() - minDepth) {
-        problem = "ancestor level " + std::to_string(refs.ancestorLevel) +
-                  " goes above the top of the drive";
-        return std::nullopt;
-    }
-    base.resize(base.size() - refs.ancestorLevel);
-    std::uint32_t index = ref.folderIndex.value_or(0);
-    if (index > 0) {
-        if (index - 1 >= refs.folderPaths.size()) {
-            problem = "folder index " + std::to_string(index) + " out of range";
-            return std::nullopt;
-        }
-        for (auto& part : splitPath(refs.folderPaths[index - 1])) base.push_back(part);
-    }
-    return base;
-}
-
 ResolvedReference resolveByResource(const Drives* drives, const gbx::ExternalRef& ref) {
     ResolvedReference r{ref, std::nullopt, false, {}};
     if (!drives || drives->resources().empty()) {
@@ -181,9 +148,8 @@ std::vector<ResolvedReference> resolveReferences(const Drives& drives,
         }
         ResolvedReference r{ref, std::nullopt, false, {}};
         // The drive name is the first component and cannot be left.
-        auto target = referenceFolder(folder, refs, ref, 1, r.problem);
+        auto target = gbx::referenceTarget(folder, refs, ref, 1, r.problem);
         if (target) {
-            for (auto& part : splitPath(ref.name)) target->push_back(part);
             std::string path = joinPath(*target);
             const DriveFile* f = drives.find(path);
             r.exists = f != nullptr;
@@ -223,9 +189,8 @@ std::vector<ResolvedReference> resolveReferencesOnDisk(const std::filesystem::pa
             continue;
         }
         ResolvedReference r{ref, std::nullopt, false, {}};
-        auto target = referenceFolder(folder, refs, ref, 0, r.problem);
+        auto target = gbx::referenceTarget(folder, refs, ref, 0, r.problem);
         if (target) {
-            for (auto& part : splitPath(ref.name)) target->push_back(part);
             auto found = findOnDisk(*target);
             r.exists = found.has_value();
             r.resolved = found ? *found : "/" + joinPath(*target);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Hashed file names of version 6+ packs: the notes' vectors, every split of a path, and real
-// names from a gbx reference table of the same pack (`pak ls --resolve-names`).
 #include <catch2/catch.hpp>
+
+#include <cstdio>
 
 #include "archive/Crypto.hpp"
 #include "archive/HashedNames.hpp"
@@ -15,45 +15,234 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The layout written out here from the notes: length byte, then MD5 of the lower-cased path;
-// each byte as two upper-case hex digits, low nibble first.
-std::string expectedHash(const std::string& lowerPath) {
-    Bytes raw{std::uint8_t(lowerPath.size())};
-    Md5Digest d = md5(std::string_view(lowerPath));
-    raw.insert(raw.end(), d.begin(), d.end());
-    std::string hex = hexString(raw, true), out;
-    for (std::size_t i = 0; i < hex.size(); i += 2) out += std::string{hex[i + 1], hex[i]};
+// The stored form computed straight from the documented layout, for a path the caller has
+// already lower-cased and written with backslashes: the length byte, then the MD5, each byte
+// printed low nibble first.
+std::string expected(const std::string& loweredPath) {
+    std::vector<std::uint8_t> bytes{std::uint8_t(loweredPath.size() % 256)};
+    for (std::uint8_t b : md5(std::string_view(loweredPath))) bytes.push_back(b);
+    std::string out;
+    for (std::uint8_t b : bytes) {
+        char two[8];
+        std::snprintf(two, sizeof two, "%X%X", unsigned(b & 0xF), unsigned(b >> 4));
+        out += two;
+    }
     return out;
+}
+
+constexpr const char* kEmptyVector = "004DD1C89DF8002B409E089089CE8F24E7";
+constexpr const char* kTextureVector = "318D1445BCEB9EEC36875B7CC0093785DE";
+
+gbx::ExternalRef nameRef(std::string name, std::uint32_t folderIndex) {
+    gbx::ExternalRef r;
+    r.name = std::move(name);
+    r.folderIndex = folderIndex;
+    return r;
 }
 
 }  // namespace
 
-TEST_CASE("hashed names: the notes' vectors, case and layout", "[names]") {
-    CHECK(hashedName("") == "004DD1C89DF8002B409E089089CE8F24E7");
-    CHECK(hashedName("Media\\Texture\\A.dds") == "318D1445BCEB9EEC36875B7CC0093785DE");
-    CHECK(hashedName("MEDIA\\texture\\a.DDS") == "318D1445BCEB9EEC36875B7CC0093785DE");
-    CHECK(hashedName("Tracks\\Demo.Solid.Gbx") == expectedHash("tracks\\demo.solid.gbx"));
-    CHECK(looksHashed("318D1445BCEB9EEC36875B7CC0093785DE"));
-    CHECK_FALSE(looksHashed("318d1445bceb9eec36875b7cc0093785de"));
-    CHECK_FALSE(looksHashed("318D1445BCEB9EEC36875B7CC0093785D"));
-    CHECK_FALSE(looksHashed("Demo.Solid.Gbx"));
+TEST_CASE("hashed names: the documented vectors", "[names]") {
+    CHECK(hashedName("") == kEmptyVector);
+    CHECK(hashedName("Media\\Texture\\A.dds") == kTextureVector);
+    // The independent computation agrees on both.
+    CHECK(expected("") == kEmptyVector);
+    CHECK(expected("media\\texture\\a.dds") == kTextureVector);
+    // The vector holds for backslashes only; slashes are taken as backslashes.
+    CHECK(expected("media/texture/a.dds") != kTextureVector);
+    CHECK(hashedName("Media/Texture/A.dds") == kTextureVector);
 }
 
-TEST_CASE("hashed names: a candidate path resolves every split of itself", "[names]") {
-    const std::string path = "A/B/C/name.txt";
+TEST_CASE("hashed names: case-insensitive, ASCII lower-casing, length modulo 256", "[names]") {
+    CHECK(hashedName("MEDIA\\texture\\a.DDS") == kTextureVector);
+    CHECK(hashedName("media\\TEXTURE\\A.dds") == kTextureVector);
+    // Non-ASCII bytes are hashed as they are ("É" stays "É").
+    CHECK(hashedName("Skins\\\xC3\x89t\xC3\xA9.dds") == expected("skins\\\xC3\x89t\xC3\xA9.dds"));
+    // 300 bytes: the length byte is 300 % 256 = 0x2C, printed "C2".
+    std::string longPath(300, 'x');
+    CHECK(hashedName(longPath).substr(0, 2) == "C2");
+    CHECK(hashedName(longPath) == expected(longPath));
+    CHECK(hashedName(std::string(256, 'Q')) == expected(std::string(256, 'q')));
+    CHECK(hashedName(std::string(256, 'Q')).substr(0, 2) == "00");
+}
+
+TEST_CASE("hashed names: looksHashed", "[names]") {
+    CHECK(looksHashed(kEmptyVector));
+    CHECK(looksHashed(kTextureVector));
+    CHECK(looksHashed(std::string(34, '0')));
+    CHECK(looksHashed("0123456789ABCDEF0123456789ABCDEF01"));
+    CHECK_FALSE(looksHashed(""));
+    CHECK_FALSE(looksHashed("A.dds"));
+    CHECK_FALSE(looksHashed("318d1445bceb9eec36875b7cc0093785de"));   // lower case
+    CHECK_FALSE(looksHashed("318D1445BCEB9EEC36875B7CC0093785D"));    // 33 digits
+    CHECK_FALSE(looksHashed("318D1445BCEB9EEC36875B7CC0093785DE0"));  // 35 digits
+    CHECK_FALSE(looksHashed("318D1445BCEB9EEC36875B7CC0093785DG"));   // not hex
+    CHECK_FALSE(looksHashed("318D1445BCEB9EEC36875B7CC0093785D "));
+    CHECK_FALSE(looksHashed(std::string_view("318D1445BCEB9EEC36875B7CC0093785D\0", 34)));
+}
+
+TEST_CASE("hashed names: resolution at each split of a four-component path", "[names]") {
+    // Four files of the same depth, each stored at a different split.
     std::vector<HashedEntryName> entries = {
-        {"A/B/C", expectedHash("name.txt")},
-        {"a/b", expectedHash("c\\name.txt")},  // folders compare case-insensitively
-        {"A", expectedHash("b\\c\\name.txt")},
-        {"", expectedHash("a\\b\\c\\name.txt")},
-        {"A/B", expectedHash("name.txt")},    // wrong folder for this hash
-        {"A/B/C", "name.txt"},                // not hashed: never renamed
-        {"X", expectedHash("x\\other.txt")},  // no candidate
+        {"Media/Texture/Sub", expected("rock.dds")},
+        {"Media/Texture", expected("sub\\sand.dds")},
+        {"Media", expected("texture\\sub\\grass.dds")},
+        {"", expected("media\\texture\\sub\\dirt.dds")},
+        {"Media/Texture/Sub", "Plain.dds"},  // not hashed
     };
-    auto got = resolveHashedNames(entries, {path, "Unrelated/file.bin"});
-    CHECK(got == std::map<std::size_t, std::string>{{0, path}, {1, path}, {2, path}, {3, path}});
-    CHECK(resolveHashedNames(entries, {"A\\B\\C\\name.txt"}).size() == 4);
+    std::vector<std::string> candidates = {
+        "Media/Texture/Sub/Rock.dds",  "Media\\Texture\\Sub\\Sand.dds",
+        "media/texture/sub/Grass.dds", "Media/Texture/Sub/Dirt.dds",
+        "Media/Texture/Sub/Plain.dds",
+    };
+    auto names = resolveHashedNames(entries, candidates);
+    CHECK(names == std::map<std::size_t, std::string>{
+                       {0, "Media/Texture/Sub/Rock.dds"},
+                       {1, "Media/Texture/Sub/Sand.dds"},
+                       // The entry's folder as the pack spells it, the rest as the candidate.
+                       {2, "Media/texture/sub/Grass.dds"},
+                       {3, "Media/Texture/Sub/Dirt.dds"},
+                   });
+    // The order of the candidates does not matter when each matches one entry.
+    std::vector<std::string> reversed(candidates.rbegin(), candidates.rend());
+    CHECK(resolveHashedNames(entries, reversed) == names);
+
+    // Folders compare case-insensitively, and slashes, backslashes and doubled separators in
+    // the entry folder are the same folder.
+    std::vector<HashedEntryName> odd = {{"MEDIA\\texture//", expected("sub\\sand.dds")}};
+    CHECK(resolveHashedNames(odd, candidates) ==
+          std::map<std::size_t, std::string>{{0, "MEDIA/texture/Sub/Sand.dds"}});
+}
+
+TEST_CASE("hashed names: a candidate that matches nothing", "[names]") {
+    std::vector<HashedEntryName> entries = {
+        {"Media/Texture/Sub", expected("rock.dds")},
+        {"Other", expected("rock.dds")},  // the right hash in the wrong folder
+    };
+    CHECK(resolveHashedNames(entries, {"Media/Texture/Sub/Stone.dds"}).empty());
+    CHECK(resolveHashedNames(entries, {"Elsewhere/Rock.dds", "", "/", "Rock.dds"}).empty());
     CHECK(resolveHashedNames(entries, {}).empty());
+    CHECK(resolveHashedNames({}, {"Media/Texture/Sub/Rock.dds"}).empty());
+    auto one = resolveHashedNames(entries, {"Media/Texture/Sub/Rock.dds"});
+    CHECK(one == std::map<std::size_t, std::string>{{0, "Media/Texture/Sub/Rock.dds"}});
+}
+
+TEST_CASE("hashed names: entries that are not hashed are never renamed", "[names]") {
+    std::string lowerHex = expected("a.dds");
+    for (char& c : lowerHex)
+        if (c >= 'A' && c <= 'F') c = char(c - 'A' + 'a');
+    std::vector<HashedEntryName> entries = {
+        {"Media", "A.dds"},
+        {"Media", lowerHex},                    // hex, but not the stored form
+        {"Media", expected("a.dds") + ".gbx"},  // a hash with an extension
+        {"Media", expected("a.dds")},
+    };
+    auto names = resolveHashedNames(entries, {"Media/A.dds", "Media/A.dds"});
+    CHECK(names == std::map<std::size_t, std::string>{{3, "Media/A.dds"}});
+    // Duplicate entries (a hostile pack) both get the name.
+    std::vector<HashedEntryName> twice = {{"", expected("a.dds")}, {"", expected("a.dds")}};
+    CHECK(resolveHashedNames(twice, {"a.dds"}).size() == 2);
+    // Candidates that differ only in case: the first wins.
+    CHECK(resolveHashedNames(twice, {"A.DDS", "a.dds"}).at(0) == "A.DDS");
+}
+
+TEST_CASE("hashed names: a shared hash list, one right and one wrong pair", "[names]") {
+    std::string text = std::string(kTextureVector) + "\n" + "Media\\Texture\\A.dds\n" +
+                       expected("media\\texture\\b.dds") + "\n" + "Media\\Texture\\C.dds\n";
+    std::size_t rejected = 99;
+    auto list = readHashList(text, &rejected);
+    CHECK(rejected == 1);
+    CHECK(list == std::map<std::string, std::string>{{kTextureVector, "Media\\Texture\\A.dds"}});
+    // CRLF, blank lines, surrounding blanks, a byte order mark and lower-case hex are accepted.
+    std::string crlf =
+        "\xEF\xBB\xBF\r\n  318d1445bceb9eec36875b7cc0093785de \r\n\r\n"
+        "\tMedia\\Texture\\A.dds\r\n";
+    CHECK(readHashList(crlf, &rejected) == list);
+    CHECK(rejected == 0);
+    CHECK(readHashList(text) == list);  // no count wanted
+}
+
+TEST_CASE("hashed names: hostile hash lists never crash", "[names]") {
+    std::size_t rejected = 99;
+    CHECK(readHashList("", &rejected).empty());
+    CHECK(rejected == 0);
+    CHECK(readHashList("\n\n\r\n  \n", &rejected).empty());
+    CHECK(rejected == 0);
+
+    // Odd line count: the last hash has no path.
+    std::string odd = std::string(kTextureVector) + "\nMedia\\Texture\\A.dds\n" + kEmptyVector;
+    CHECK(readHashList(odd, &rejected).size() == 1);
+    CHECK(rejected == 1);
+    // A hash line followed by another hash line: the first is rejected, the second paired.
+    std::string twoHashes =
+        std::string(kEmptyVector) + "\n" + kTextureVector + "\nMedia\\Texture\\A.dds\n";
+    CHECK(readHashList(twoHashes, &rejected).size() == 1);
+    CHECK(rejected == 1);
+    // A path with no hash before it.
+    CHECK(readHashList("Media\\Texture\\A.dds\n", &rejected).empty());
+    CHECK(rejected == 1);
+    // Non-hex and wrong-length hash lines are not hashes: both lines of each pair are rejected.
+    std::string nonHex =
+        "318D1445BCEB9EEC36875B7CC0093785DZ\nMedia\\Texture\\A.dds\n"
+        "318D1445BCEB9EEC36875B7CC0093785D\nMedia\\Texture\\A.dds\n";
+    CHECK(readHashList(nonHex, &rejected).empty());
+    CHECK(rejected == 4);
+    // Very long lines, as a hash and as a path.
+    std::string longLine(1 << 20, 'A');
+    std::string hostile = longLine + "\n" + kTextureVector + "\n" + longLine + "\n" +
+                          expected(std::string(1 << 20, 'a')) + "\n" + longLine;
+    auto list = readHashList(hostile, &rejected);
+    CHECK(list.size() == 1);
+    CHECK(list.begin()->second.size() == longLine.size());
+    CHECK(rejected == 2);
+    // Embedded NUL bytes and no final newline.
+    std::string nul("\0\0\n\0", 4);
+    CHECK(readHashList(nul, &rejected).empty());
+    CHECK(rejected == 2);
+    // A hash listed twice keeps its first right path.
+    std::string dup = std::string(kTextureVector) + "\nMedia\\Texture\\A.dds\n" + kTextureVector +
+                      "\nMEDIA\\TEXTURE\\A.DDS\n";
+    CHECK(readHashList(dup, &rejected).at(kTextureVector) == "Media\\Texture\\A.dds");
+    CHECK(rejected == 0);
+}
+
+TEST_CASE("hashed names: candidates from a gbx reference table", "[names]") {
+    gbx::RefTable refs;
+    refs.folderPaths = {"Media/", "Media/Texture/"};  // folder indices 1 and 2
+    const std::string referrer = "Items/Trees/Oak.Item.Gbx";
+
+    refs.ancestorLevel = 0;
+    CHECK(refCandidatePath(referrer, refs, nameRef("Bark.dds", 0)) == "Items/Trees/Bark.dds");
+    CHECK(refCandidatePath(referrer, refs, nameRef("Bark.dds", 2)) ==
+          "Items/Trees/Media/Texture/Bark.dds");
+    refs.ancestorLevel = 2;
+    CHECK(refCandidatePath(referrer, refs, nameRef("Bark.dds", 0)) == "Bark.dds");
+    CHECK(refCandidatePath(referrer, refs, nameRef("Bark.dds", 1)) == "Media/Bark.dds");
+    CHECK(refCandidatePath(referrer, refs, nameRef("Sub\\Bark.dds", 2)) ==
+          "Media/Texture/Sub/Bark.dds");
+    refs.ancestorLevel = 1;
+    CHECK(refCandidatePath(referrer, refs, nameRef("Bark.dds", 1)) == "Items/Media/Bark.dds");
+
+    // Above the root, a bad folder index, no name, by resource: no candidate.
+    refs.ancestorLevel = 3;
+    CHECK(refCandidatePath(referrer, refs, nameRef("Bark.dds", 0)) == std::nullopt);
+    refs.ancestorLevel = 0;
+    CHECK(refCandidatePath("Oak.Item.Gbx", refs, nameRef("Bark.dds", 0)) == "Bark.dds");
+    CHECK(refCandidatePath(referrer, refs, nameRef("Bark.dds", 3)) == std::nullopt);
+    CHECK(refCandidatePath(referrer, refs, nameRef("", 0)) == std::nullopt);
+    gbx::ExternalRef byResource;
+    byResource.flags = 4;
+    CHECK(refCandidatePath(referrer, refs, byResource) == std::nullopt);
+    refs.ancestorLevel = 0xFFFFFFFF;
+    CHECK(refCandidatePath(referrer, refs, nameRef("Bark.dds", 0)) == std::nullopt);
+
+    // The candidates name the hashed entries they point to.
+    refs.ancestorLevel = 2;
+    auto candidate = refCandidatePath(referrer, refs, nameRef("Bark.dds", 2));
+    REQUIRE(candidate);
+    std::vector<HashedEntryName> entries = {{"Media", expected("texture\\bark.dds")}};
+    CHECK(resolveHashedNames(entries, {*candidate}) ==
+          std::map<std::size_t, std::string>{{0, "Media/Texture/Bark.dds"}});
 }
 
 TEST_CASE("hashed names: pak ls --resolve-names names files from a gbx reference table",
