@@ -22,6 +22,8 @@ constexpr std::size_t kOutBuffer = 256 * 1024;  // readEntry's pieces handed to 
 // zlib entries up to this size decode whole with libdeflate when read from their start; larger
 // ones (and seeks) stream through zlib, whose state can be saved at seek points.
 constexpr std::uint64_t kWholeInflateLimit = 64ull << 20;
+// Version 12+ chaining values are kept every this many bytes of ciphertext (8 bytes each).
+constexpr std::uint64_t kChainMarkSpan = 1 << 20;
 
 struct InflateEnd {
     void operator()(z_stream* z) const {
@@ -149,8 +151,17 @@ void PlainEntryReader::decryptMore() {
     } else {
         advanceChainTo(cipherOffset_);
         pak_->file()->readAt(slot + 8 + cipherOffset_, buf_.get() + 8, n);
-        cipher_->cbcDecrypt(buf_.get() + 8, n, chainIv_);
-        chainAt_ = cipherOffset_ + n;
+        // Decrypted in pieces that end on the marks, so that the marks are kept on the way.
+        for (std::size_t done = 0; done < n;) {
+            std::uint64_t at = cipherOffset_ + done;
+            std::size_t piece = std::size_t(
+                std::min<std::uint64_t>(n - done, kChainMarkSpan - at % kChainMarkSpan));
+            cipher_->cbcDecrypt(buf_.get() + 8 + done, piece, chainIv_);
+            done += piece;
+            chainAt_ = at + piece;
+            if (chainAt_ % kChainMarkSpan == 0 && chainAt_ / kChainMarkSpan == chainMarks_.size())
+                chainMarks_.push_back(chainIv_);
+        }
     }
     cipherOffset_ += n;
     chunkLen_ = n;
@@ -161,18 +172,29 @@ void PlainEntryReader::decryptMore() {
 
 void PlainEntryReader::advanceChainTo(std::uint64_t offset) {
     const std::uint64_t slot = pak_->entryOffset(entry_);
-    if (!chainKnown_ || offset < chainAt_) {
-        chainIv_ = loadLE64(pak_->file()->readAt(slot, 8).data());
+    if (!chainKnown_) {
+        chainMarks_.assign(1, loadLE64(pak_->file()->readAt(slot, 8).data()));
+        chainIv_ = chainMarks_[0];
         chainAt_ = 0;
         chainKnown_ = true;
     }
+    if (offset < chainAt_) {
+        // Back to the last mark at or before the offset.
+        std::size_t mark =
+            std::min<std::size_t>(std::size_t(offset / kChainMarkSpan), chainMarks_.size() - 1);
+        chainIv_ = chainMarks_[mark];
+        chainAt_ = std::uint64_t(mark) * kChainMarkSpan;
+    }
     std::uint8_t block[64 * 1024];
+    static_assert(kChainMarkSpan % sizeof block == 0);
     while (chainAt_ < offset) {
         std::size_t n = std::size_t(std::min<std::uint64_t>(sizeof block, offset - chainAt_));
         pak_->file()->readAt(slot + 8 + chainAt_, block, n);
         for (std::size_t i = 0; i + 8 <= n; i += 8)
             chainIv_ = mixedNextIv(chainIv_, loadLE64(block + i));
         chainAt_ += n;
+        if (chainAt_ % kChainMarkSpan == 0 && chainAt_ / kChainMarkSpan == chainMarks_.size())
+            chainMarks_.push_back(chainIv_);
     }
 }
 

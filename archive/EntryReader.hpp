@@ -68,6 +68,9 @@ private:
     std::uint64_t chainIv_ = 0;         // version 12+: chaining value at chainAt_
     std::uint64_t chainAt_ = 0;
     bool chainKnown_ = false;
+    // Version 12+: chaining values every kChainMarkSpan bytes of ciphertext walked so far, so a
+    // seek back does not walk from the IV again.
+    std::vector<std::uint64_t> chainMarks_;
     std::unique_ptr<class ReadPipeline> lz4_;  // LZ4 entries: the stages, read from the start
     std::uint64_t cipherOffset_ = 0;           // ciphertext bytes decrypted so far (block aligned)
     std::uint64_t cipherSize_ = 0;
