@@ -44,6 +44,11 @@ void SeekIndex::add(std::shared_ptr<const SeekPoint> point) {
     points_.insert(it, std::move(point));
 }
 
+std::vector<std::shared_ptr<const SeekPoint>> SeekIndex::points() const {
+    std::lock_guard lock(mutex_);
+    return points_;
+}
+
 std::size_t SeekIndex::size() const {
     std::lock_guard lock(mutex_);
     return points_.size();

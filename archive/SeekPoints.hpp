@@ -42,6 +42,8 @@ public:
     bool wants(std::uint64_t out) const;
     void add(std::shared_ptr<const SeekPoint> point);
     std::size_t size() const;
+    // A snapshot of the points, in order (to save them).
+    std::vector<std::shared_ptr<const SeekPoint>> points() const;
     std::size_t memoryBytes() const;
 
 private:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "fs/Filesystem.hpp"
 
+#include "fs/SeekIndexFile.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -182,6 +184,17 @@ std::shared_ptr<archive::SeekIndex> Filesystem::seekIndexFor(const Node& node) {
     auto index = std::make_shared<archive::SeekIndex>(
         archive::SeekIndex::spanFor(node.size(), options_.seekSpan, options_.seekPointsPerEntry),
         options_.seekPointsPerEntry);
+    if (options_.seekIndexFileMin > 0 && node.size() >= options_.seekIndexFileMin) {
+        const Pack& pack = tree_.packOf(node);
+        auto file = seekIndexFile(*pack.pak, *node.entry);
+        if (!file || !loadSeekIndex(*file, *pack.pak, *node.entry, *index)) {
+            std::lock_guard qlock(indexMutex_);
+            indexQueue_.push_back({&node, index, file});
+            if (!indexWorker_.joinable())
+                indexWorker_ = std::jthread([this](std::stop_token stop) { indexLoop(stop); });
+            indexChanged_.notify_all();
+        }
+    }
     seekLru_.push_front(node.ino);
     seekIndexes_.emplace(node.ino, std::make_pair(index, seekLru_.begin()));
     while (seekIndexes_.size() > options_.seekIndexedEntries) {
@@ -189,6 +202,47 @@ std::shared_ptr<archive::SeekIndex> Filesystem::seekIndexFor(const Node& node) {
         seekLru_.pop_back();
     }
     return index;
+}
+
+void Filesystem::indexLoop(std::stop_token stop) {
+    Bytes scratch(256 * 1024);
+    for (;;) {
+        IndexJob job;
+        {
+            std::unique_lock lock(indexMutex_);
+            if (!indexChanged_.wait(lock, stop, [&] { return !indexQueue_.empty(); })) return;
+            job = std::move(indexQueue_.front());
+            indexQueue_.pop_front();
+            indexBusy_ = true;
+        }
+        struct Done {
+            Filesystem& fs;
+            ~Done() {
+                std::lock_guard lock(fs.indexMutex_);
+                fs.indexBusy_ = false;
+                fs.indexChanged_.notify_all();
+            }
+        } done{*this};
+        const Node& node = *job.node;
+        try {
+            // One pass from the start: the reader adds the points as it goes, so readers of
+            // the entry can use them before the pass ends.
+            archive::PlainEntryReader reader(tree_.packOf(node).pak, *node.entry, job.index);
+            while (reader.position() < reader.size()) {
+                if (stop.stop_requested()) return;
+                if (reader.read(scratch.data(), scratch.size()) == 0) break;
+            }
+            if (job.file)
+                saveSeekIndex(*job.file, *tree_.packOf(node).pak, *node.entry, *job.index);
+        } catch (const Error& e) {
+            logOnce(node, e.what());
+        }
+    }
+}
+
+void Filesystem::settleIndexing() {
+    std::unique_lock lock(indexMutex_);
+    indexChanged_.wait(lock, [&] { return indexQueue_.empty() && !indexBusy_; });
 }
 
 std::size_t Filesystem::seekPoints() const {

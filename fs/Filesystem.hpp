@@ -46,6 +46,9 @@ struct Options {
     std::uint64_t seekSpan = 1ull << 20;
     std::size_t seekPointsPerEntry = 128;
     std::size_t seekIndexedEntries = 8;
+    // Compressed entries at least this large get their seek points from a background pass
+    // and an index file under $XDG_CACHE_HOME (0: neither).
+    std::uint64_t seekIndexFileMin = 8ull << 20;
     // Reading a file from its start has a worker thread decode the small files after it in
     // its folder, so that a folder copied file by file finds them decoded: decoding runs
     // beside the kernel's round trips instead of between them. At most this many files and
@@ -113,6 +116,8 @@ public:
     std::size_t seekPoints() const;
     // Waits until the read-ahead worker has nothing left to do (for tests).
     void settleReadAhead();
+    // Waits until the seek-point passes queued so far are done and saved (for tests).
+    void settleIndexing();
 
 private:
     struct OpenFile;
@@ -167,6 +172,20 @@ private:
     // round trips through the kernel need the other core. Started on first use (not before a
     // mount daemonizes); last, so it stops first.
     std::jthread aheadWorker_;
+
+    // Seek points of large compressed entries: built by a pass in the background when such an
+    // entry is first opened (unless an index file has them), then saved (SeekIndexFile.hpp).
+    struct IndexJob {
+        const Node* node;
+        std::shared_ptr<archive::SeekIndex> index;
+        std::optional<std::filesystem::path> file;
+    };
+    void indexLoop(std::stop_token stop);
+    std::mutex indexMutex_;
+    std::condition_variable_any indexChanged_;
+    std::deque<IndexJob> indexQueue_;
+    bool indexBusy_ = false;
+    std::jthread indexWorker_;  // after everything it uses: stops first
 };
 
 }  // namespace pakfs::fs

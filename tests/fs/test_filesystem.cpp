@@ -772,3 +772,78 @@ TEST_CASE("pakfs: sources: pak files, Packs folders with packlist.dat, wrong key
     std::filesystem::create_directories(emptyDir);
     CHECK_THROWS_AS(fs::loadSources({emptyDir}, right), Error);
 }
+
+TEST_CASE("pakfs: seek points of a large entry come from a background pass, then an index file",
+          "[fs][seek]") {
+    TempDir dir;
+    ::setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
+    std::map<std::string, Bytes> files;
+    files["big.txt"] = compressibleText(3 * 1024 * 1024 + 5, 3);
+    TestPack t = makeTestPack(files);
+    fs::Options options;
+    options.seekIndexFileMin = 1 << 20;
+    options.seekSpan = 128 * 1024;
+    auto mount = [&] {
+        std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, kTestKey)}};
+        return std::make_unique<fs::Filesystem>(std::move(packs), options);
+    };
+    auto readAt = [&](fs::Filesystem& f, std::uint64_t fh, std::uint64_t at) {
+        std::vector<char> buf(4096);
+        long n = f.read(fh, buf.data(), buf.size(), std::int64_t(at));
+        REQUIRE(n == 4096);
+        CHECK(std::equal(buf.begin(), buf.end(), t.file("big.txt").begin() + std::ptrdiff_t(at)));
+    };
+    {
+        // First mount: opening the file starts the pass; its points serve any reader.
+        auto f = mount();
+        std::uint64_t fh = 0;
+        REQUIRE(f->open("/Test/big.txt", O_RDONLY, &fh) == 0);
+        readAt(*f, fh, 2 * 1024 * 1024);
+        f->settleIndexing();
+        CHECK(f->seekPoints() > 10);
+        REQUIRE(f->release(fh) == 0);
+    }
+    std::vector<std::filesystem::path> saved;
+    for (const auto& item : std::filesystem::directory_iterator(dir / "cache/pakfs/seek"))
+        saved.push_back(item.path());
+    REQUIRE(saved.size() == 1);
+    std::size_t pointsFirst = 0;
+    {
+        // A fresh mount has them from the file before any decoding.
+        auto f = mount();
+        std::uint64_t fh = 0;
+        REQUIRE(f->open("/Test/big.txt", O_RDONLY, &fh) == 0);
+        readAt(*f, fh, 1234567);
+        pointsFirst = f->seekPoints();
+        CHECK(pointsFirst > 10);
+        f->settleIndexing();
+        CHECK(f->seekPoints() == pointsFirst);  // no second pass was needed
+        REQUIRE(f->release(fh) == 0);
+    }
+    // A damaged index file is not used (its MD5 says so): the pass runs again and rewrites it.
+    Bytes damaged = readFile(saved[0]);
+    damaged[damaged.size() / 2] ^= 1;
+    writeFile(saved[0], damaged);
+    {
+        auto f = mount();
+        std::uint64_t fh = 0;
+        REQUIRE(f->open("/Test/big.txt", O_RDONLY, &fh) == 0);
+        readAt(*f, fh, 3 * 1024 * 1024 - 4096);
+        f->settleIndexing();
+        REQUIRE(f->release(fh) == 0);
+    }
+    CHECK(readFile(saved[0]) != damaged);
+    // A pak changed since (another modification time): the file is stale and not used.
+    std::filesystem::last_write_time(
+        t.pak, std::filesystem::last_write_time(t.pak) + std::chrono::seconds(10));
+    {
+        auto f = mount();
+        std::uint64_t fh = 0;
+        REQUIRE(f->open("/Test/big.txt", O_RDONLY, &fh) == 0);
+        CHECK(f->seekPoints() < pointsFirst);
+        readAt(*f, fh, 100);
+        f->settleIndexing();
+        REQUIRE(f->release(fh) == 0);
+    }
+    ::unsetenv("XDG_CACHE_HOME");
+}

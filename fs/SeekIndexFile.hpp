@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Seek points of large compressed entries kept between mounts, so that the first random read
+// in a fresh mount does not wait for a decode from the start. One file per entry under
+// $XDG_CACHE_HOME/pakfs/seek (or ~/.cache/pakfs/seek), named after the pak's path and the
+// entry; it is used only when the pak's size, modification time and header MD5, the entry's
+// place and sizes and the span all match, and the file's own MD5 (at its end) proves it was not
+// damaged: a resumed inflate has no checksum of its own, so a wrong window must never be used.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+#include "archive/PakIndex.hpp"
+#include "archive/SeekPoints.hpp"
+
+namespace pakfs::fs {
+
+// Where the entry's seek points are kept; nullopt when neither $XDG_CACHE_HOME nor $HOME is
+// set.
+std::optional<std::filesystem::path> seekIndexFile(const archive::PakIndex& pak,
+                                                   const archive::PakEntry& entry);
+
+// Adds the points kept in `file` to `into`; false (and nothing added) when the file is missing,
+// stale or damaged.
+bool loadSeekIndex(const std::filesystem::path& file, const archive::PakIndex& pak,
+                   const archive::PakEntry& entry, archive::SeekIndex& into);
+
+// Writes the points of `index` to `file` (temp file, then rename). Throws Error.
+void saveSeekIndex(const std::filesystem::path& file, const archive::PakIndex& pak,
+                   const archive::PakEntry& entry, const archive::SeekIndex& index);
+
+}  // namespace pakfs::fs
