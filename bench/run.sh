@@ -255,7 +255,17 @@ if [ "$WRITE_MD" = 1 ]; then
         echo "Made by \`bench/run.sh\`; see README.md, section Performance. Every MB is 10^6 bytes."
         echo "Throughput is of output (decoded) bytes, packs read from the page cache, files"
         echo "extracted to tmpfs. The limit is one core decrypting (Crypto++) and inflating the"
-        echo "same bytes from memory, measured in the same run."
+        echo "same bytes from memory with zlib, measured in the same run; \"our limit\" is the"
+        echo "vector decryptor and libdeflate."
+        echo
+        echo "Which inflater: plain zlib entries read from their start (pak cat/extract/check, the"
+        echo "mount's whole-file decodes) inflate in one libdeflate call up to 64 MiB; larger entries,"
+        echo "seeks and the mount's streaming reads use zlib, whose state seek points can save; gbx"
+        echo "entries use zlib in the game's 0x100/0x400 steps (ZlibStage). libdeflate and ISA-L"
+        echo "measure within a few percent of each other here (rows below); libdeflate was taken"
+        echo "for its zlib decoder that checks the header and the Adler-32 itself and its small,"
+        echo "portable library; ISA-L's streaming inflate would be the way to speed up entries"
+        echo "over 64 MiB and the mount's streaming reads (not done)."
         echo
         echo "$HEAD"
         echo
