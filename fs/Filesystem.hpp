@@ -41,11 +41,12 @@ struct Options {
     std::uint64_t wholeEntryLimit = 0;
     // Seek points in large compressed entries: at least this far apart, at most this many per
     // entry, for at most this many entries at a time (least recently used dropped first).
-    // Defaults: a random read decodes 0.5 MiB on average; at most 4 MiB of windows per entry
-    // and 32 MiB in all.
+    // Defaults: a random read decodes 0.5 MiB on average in entries up to 512 MiB; at most
+    // 16 MiB of windows per entry and 32 MiB in all (an entry dropped from memory finds its
+    // points again in its index file, see seekIndexFileMin).
     std::uint64_t seekSpan = 1ull << 20;
-    std::size_t seekPointsPerEntry = 128;
-    std::size_t seekIndexedEntries = 8;
+    std::size_t seekPointsPerEntry = 512;
+    std::size_t seekIndexedEntries = 2;
     // Compressed entries at least this large get their seek points from a background pass
     // and an index file under $XDG_CACHE_HOME (0: neither).
     std::uint64_t seekIndexFileMin = 8ull << 20;
