@@ -52,6 +52,16 @@ std::optional<std::array<std::uint8_t, 4>> headerIvXorInput(
     return std::array<std::uint8_t, 4>{std::uint8_t(third[2]), 0, std::uint8_t(third[3]), 0};
 }
 
+PakKey headerKeyFor(std::uint32_t headerFlags, const PakKey& packKey) {
+    static constexpr PakKey kDefaultHeaderKey = {0x56, 0xEE, 0xCB, 0xBB, 0xDE, 0xB6, 0xBC, 0x90,
+                                                 0xA1, 0x7D, 0xFC, 0xEB, 0x76, 0x1D, 0x59, 0xCE};
+    PakKey key{};
+    if (headerFlags & kHeaderPrivate) key = packKey;
+    if (headerFlags & kHeaderDefaultKey)
+        for (std::size_t i = 0; i < 16; ++i) key[i] ^= kDefaultHeaderKey[i];
+    return key;
+}
+
 std::shared_ptr<const PakIndex> PakIndex::open(const std::filesystem::path& path,
                                                const PakKeyInput& key, bool resolveNames) {
     std::shared_ptr<PakIndex> index(new PakIndex());
@@ -224,15 +234,8 @@ void PakIndex::readHeaderV6(const PakKeyInput& input) {
             throw Error(f.name() +
                         ": the header is private: give the pack key (--key, --base-key or "
                         "--ms-key) to list it");
-        static constexpr PakKey kDefaultHeaderKey = {0x56, 0xEE, 0xCB, 0xBB, 0xDE, 0xB6,
-                                                     0xBC, 0x90, 0xA1, 0x7D, 0xFC, 0xEB,
-                                                     0x76, 0x1D, 0x59, 0xCE};
-        PakKey headerKey{};
-        if (hf & kHeaderPrivate) headerKey = *key_;
-        if (hf & kHeaderDefaultKey)
-            for (std::size_t i = 0; i < 16; ++i) headerKey[i] ^= kDefaultHeaderKey[i];
-        headerCipher =
-            std::make_unique<Blowfish>(headerKey, CipherVariant::forPakVersion(version_));
+        headerCipher = std::make_unique<Blowfish>(headerKeyFor(hf, key_.value_or(PakKey{})),
+                                                  CipherVariant::forPakVersion(version_));
     }
     const std::uint64_t start = pub.size + (crypted ? 8 : 0);
     if (f.size() < start) throw TruncatedError(f.name() + ": file is truncated inside the header");

@@ -33,6 +33,10 @@ inline constexpr std::uint32_t kHeaderPrivate = 1;     // header encrypted with 
 inline constexpr std::uint32_t kHeaderDefaultKey = 2;  // ... xor the default header key
 inline constexpr std::uint32_t kHeaderDataPrivate = 4;
 
+// The key of a version 6+ private header: the pack key (bit 0 of the header flags, else 16 zero
+// bytes) xored with the default header key when bit 1 is set.
+PakKey headerKeyFor(std::uint32_t headerFlags, const PakKey& packKey);
+
 // How an entry's bytes are compressed: zlib up to version 17, LZ4 in version 18.
 enum class EntryCodec : std::uint8_t { Stored, Zlib, Lz4 };
 

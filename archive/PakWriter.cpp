@@ -302,13 +302,7 @@ PackResult writePackGbx(const fs::path& sourceDir, const fs::path& output, const
     header.resize(roundUp8(header.size()), 0);
     Bytes head = pub;
     if (crypted) {
-        static constexpr PakKey kDefaultHeaderKey = {0x56, 0xEE, 0xCB, 0xBB, 0xDE, 0xB6,
-                                                     0xBC, 0x90, 0xA1, 0x7D, 0xFC, 0xEB,
-                                                     0x76, 0x1D, 0x59, 0xCE};
-        PakKey headerKey{};
-        if (hf & kHeaderPrivate) headerKey = key;
-        if (hf & kHeaderDefaultKey)
-            for (std::size_t i = 0; i < 16; ++i) headerKey[i] ^= kDefaultHeaderKey[i];
+        const PakKey headerKey = headerKeyFor(hf, key);
         std::vector<std::uint64_t> ivXor;
         if (auto input = headerIvXorInput(folderNames)) {
             std::size_t segment = std::size_t((folderListEnd + kSegmentSize - 1) / kSegmentSize);

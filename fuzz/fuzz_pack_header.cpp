@@ -25,13 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Bytes plain(data + 6, data + size);
     const archive::PakKey key = fuzz::fuzzKey();
     if (mode != 0) {
-        static constexpr archive::PakKey kDefault = {0x56, 0xEE, 0xCB, 0xBB, 0xDE, 0xB6,
-                                                     0xBC, 0x90, 0xA1, 0x7D, 0xFC, 0xEB,
-                                                     0x76, 0x1D, 0x59, 0xCE};
-        archive::PakKey headerKey{};
-        if (mode & 1) headerKey = key;
-        if (mode & 2)
-            for (std::size_t i = 0; i < 16; ++i) headerKey[i] ^= kDefault[i];
+        const archive::PakKey headerKey = archive::headerKeyFor(mode, key);
         plain.resize(archive::roundUp8(plain.size()), 0);
         const std::uint64_t iv = 0x1122334455667788ull;
         archive::encryptSegments(
