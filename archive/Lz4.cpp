@@ -14,6 +14,9 @@ namespace {
 // Decoded blocks go one after another into a ring buffer big enough for LZ4's 64 KiB window
 // plus a block; a block never wraps, since the ring is a whole number of blocks.
 constexpr std::size_t kRingSize = 64 * 1024 + 2 * kLz4BlockSize;
+// A block that gives 4096 bytes takes more than this: one match of that length alone needs a
+// token, an offset and 16 length bytes, and a block ends with a literal run.
+constexpr std::size_t kMinFullBlock = 16;
 static_assert(kRingSize % kLz4BlockSize == 0);
 
 std::string blockError(const std::string& name, std::uint64_t block, const std::string& what) {
@@ -60,6 +63,21 @@ Bytes lz4PackDecompress(ByteSpan data, std::uint64_t size, const std::string& na
     if (blocks * 3 > data.size())
         throw Error(name + ": LZ4 data of " + std::to_string(data.size()) +
                     " bytes cannot give the declared " + std::to_string(size) + " bytes");
+    // The block sizes first: the declared size is allocated only when the blocks present can
+    // give it (every block but the last is big enough for 4096 bytes).
+    for (std::uint64_t b = 0, at = 0; b < blocks; ++b) {
+        if (data.size() - at < 2)
+            throw Error(blockError(name, b, "its size runs past the end of the data"));
+        std::size_t n = loadLE16(data.data() + at);
+        at += 2;
+        if (n == 0 || n > kLz4MaxBlock)
+            throw Error(blockError(name, b, "size " + std::to_string(n) + " is not 1 to 4128"));
+        if (n > data.size() - at) throw Error(blockError(name, b, "runs past the end of the data"));
+        if (b + 1 < blocks && n < kMinFullBlock)
+            throw Error(
+                blockError(name, b, "size " + std::to_string(n) + " cannot give 4096 bytes"));
+        at += n;
+    }
     Bytes out(static_cast<std::size_t>(size));
     LZ4_streamDecode_t* stream = LZ4_createStreamDecode();
     if (!stream) throw Error(name + ": LZ4: out of memory");

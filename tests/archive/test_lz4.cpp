@@ -120,6 +120,11 @@ TEST_CASE("lz4: hostile streams are errors naming the file and the block", "[lz4
     CHECK(decodeError(stream, data.size() - 1) == name + ": LZ4 block 2: corrupt LZ4 data");
     CHECK(decodeError(stream, 1u << 30) == name + ": LZ4 data of " + std::to_string(stream.size()) +
                                                " bytes cannot give the declared 1073741824 bytes");
+    // Many tiny blocks declaring much more than they can give: refused before the output is
+    // allocated.
+    Bytes tiny;
+    for (int i = 0; i < 100; ++i) tiny.insert(tiny.end(), {3, 0, 0x30, 'a', 'b'});
+    CHECK(decodeError(tiny, 100 * 4096) == name + ": LZ4 block 0: size 3 cannot give 4096 bytes");
     // A block that ends short of 4096 before the last one.
     Bytes shortBlock = lz4PackCompress(Bytes(100, 'q'));
     Bytes twoBlocks = shortBlock;
