@@ -150,6 +150,71 @@ void writeAuthor(ByteWriter& w, const PackHeaderFields& h) {
     w.string("");  // extra
 }
 
+// A file table row as the writer fills it (slot size and MD5: version 17+ and 14+).
+struct TableRow {
+    std::uint32_t uncompressedSize, compressedSize, offset, classId;
+    std::uint64_t flags;
+    std::uint32_t unknown;
+    std::uint32_t slotSize = 0;
+    Md5Digest slotMd5{};
+};
+
+// Bytes the folder and file tables take (they depend on names only).
+std::uint64_t tablesSize(const std::vector<SourceFolder>& folders,
+                         const std::vector<SourceFile>& files, std::uint32_t version) {
+    std::uint64_t n = 4 + 4;
+    for (const auto& f : folders) n += 4 + 4 + f.name.size();
+    const std::size_t row = 4 * 5 + 8 + (version >= 17 ? 4 : 0) + (version >= 14 ? 16 : 0);
+    for (const auto& f : files) n += 4 + 4 + f.name.size() + row;
+    return n;
+}
+
+// Writes the folder and file tables as PakIndex::readTables reads them; returns where the
+// folder list ends in `header` (where the reader mixes the folder ivXor).
+std::uint64_t writeTables(Bytes& header, const std::vector<SourceFolder>& folders,
+                          const std::vector<SourceFile>& files, const std::vector<TableRow>& rows,
+                          std::uint32_t version, std::vector<std::string>& folderNames) {
+    ByteWriter w(header);
+    w.u32(std::uint32_t(folders.size()));
+    for (const auto& f : folders) {
+        w.u32(std::uint32_t(f.parent));
+        w.string(f.name);
+        folderNames.push_back(f.name);
+    }
+    const std::uint64_t folderListEnd = header.size();
+    w.u32(std::uint32_t(files.size()));
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const TableRow& r = rows[i];
+        w.u32(std::uint32_t(files[i].folder));
+        w.string(files[i].name);
+        w.u32(r.unknown);
+        w.u32(r.uncompressedSize);
+        w.u32(r.compressedSize);
+        w.u32(r.offset);
+        w.u32(r.classId);
+        if (version >= 17) w.u32(r.slotSize);
+        if (version >= 14) w.bytes(r.slotMd5);
+        w.u64(r.flags);
+    }
+    return folderListEnd;
+}
+
+// Encrypts a header (padded to 8 bytes) from a new random IV, which it returns. The reader
+// mixes the folder ivXor after the folder list; it takes effect at the first segment refill
+// from there (a read that starts exactly on a boundary refills after it).
+std::uint64_t encryptHeader(Bytes& header, const std::vector<std::string>& folderNames,
+                            std::uint64_t folderListEnd, const Blowfish& cipher) {
+    std::vector<std::uint64_t> ivXor;
+    if (auto input = headerIvXorInput(folderNames)) {
+        std::size_t segment = std::size_t((folderListEnd + kSegmentSize - 1) / kSegmentSize);
+        ivXor.assign(segment + 1, 0);
+        ivXor[segment] = calcIvXor(0, *input);
+    }
+    std::uint64_t iv = randomU64();
+    encryptSegments(header, iv, ivXor, cipher);
+    return iv;
+}
+
 }  // namespace
 
 Bytes packGbxPublicHeader(std::uint32_t version, const PackHeaderFields& h,
@@ -207,10 +272,7 @@ PackResult writePackGbx(const fs::path& sourceDir, const fs::path& output, const
         (version == 6 ? 4 + 4 * 4 + options.header.authorLogin.size() +
                             options.header.authorNick.size() + options.header.authorZone.size()
                       : 0) +
-        4 + 4 + 4;
-    for (const auto& f : folders) privSize += 4 + 4 + f.name.size();
-    const std::size_t rowSize = 4 * 5 + 8 + (version >= 17 ? 4 : 0) + (version >= 14 ? 16 : 0);
-    for (const auto& f : files) privSize += 4 + 4 + f.name.size() + rowSize;
+        4 + tablesSize(folders, files, version);
     const std::uint64_t headerEnd = pub.size() + (crypted ? 8 : 0) + roundUp8(privSize);
     // Where file data starts (v15+: the header's max size): the header rounded up to 4 KiB.
     const std::uint64_t dataStart = (headerEnd + 0xFFF) & ~std::uint64_t(0xFFF);
@@ -218,13 +280,7 @@ PackResult writePackGbx(const fs::path& sourceDir, const fs::path& output, const
     pub = packGbxPublicHeader(version, options.header, std::uint32_t(dataStart));
 
     AtomicOutputFile out(output);
-    struct Row {
-        std::uint32_t uncompressedSize, compressedSize, offset, classId, slotSize;
-        std::uint64_t flags;
-        std::uint32_t unknown;
-        Md5Digest slotMd5;
-    };
-    std::vector<Row> rows;
+    std::vector<TableRow> rows;
     std::uint64_t dataPos = 0, bytesDone = 0, bytesTotal = 0;
     if (options.progress) {
         std::error_code ec;
@@ -242,8 +298,8 @@ PackResult writePackGbx(const fs::path& sourceDir, const fs::path& output, const
         if (dataStart + dataPos + slot.size() > 0xFFFFFFFFu)
             throw Error(output.string() + ": the pak would exceed 4 GiB, the format's limit");
         rows.push_back({std::uint32_t(content.size()), encoded.compressedSize,
-                        std::uint32_t(dataPos), encoded.classId, std::uint32_t(slot.size()),
-                        encoded.flags, encoded.unknown, md5(slot)});
+                        std::uint32_t(dataPos), encoded.classId, encoded.flags, encoded.unknown,
+                        std::uint32_t(slot.size()), md5(slot)});
         out.writeAt(dataStart + dataPos, slot);
         dataPos += slot.size();
         bytesDone += content.size();
@@ -269,28 +325,9 @@ PackResult writePackGbx(const fs::path& sourceDir, const fs::path& output, const
     for (int i = 0; i < 16; ++i) w.u8(0);
     if (version == 6) writeAuthor(w, options.header);
     w.u32(0);  // flags
-    w.u32(std::uint32_t(folders.size()));
     std::vector<std::string> folderNames;
-    for (const auto& f : folders) {
-        w.u32(std::uint32_t(f.parent));
-        w.string(f.name);
-        folderNames.push_back(f.name);
-    }
-    const std::uint64_t folderListEnd = header.size();
-    w.u32(std::uint32_t(files.size()));
-    for (std::size_t i = 0; i < files.size(); ++i) {
-        const Row& r = rows[i];
-        w.u32(std::uint32_t(files[i].folder));
-        w.string(files[i].name);
-        w.u32(r.unknown);
-        w.u32(r.uncompressedSize);
-        w.u32(r.compressedSize);
-        w.u32(r.offset);
-        w.u32(r.classId);
-        if (version >= 17) w.u32(r.slotSize);
-        if (version >= 14) w.bytes(r.slotMd5);
-        w.u64(r.flags);
-    }
+    const std::uint64_t folderListEnd =
+        writeTables(header, folders, files, rows, version, folderNames);
     if (header.size() != privSize) throw Error("internal error: header size mismatch");
     // Header MD5: the public header after its fixed fields, then this header with the MD5
     // zeroed (the rule the game checks on version 18; assumed for the others).
@@ -302,15 +339,8 @@ PackResult writePackGbx(const fs::path& sourceDir, const fs::path& output, const
     header.resize(roundUp8(header.size()), 0);
     Bytes head = pub;
     if (crypted) {
-        const PakKey headerKey = headerKeyFor(hf, key);
-        std::vector<std::uint64_t> ivXor;
-        if (auto input = headerIvXorInput(folderNames)) {
-            std::size_t segment = std::size_t((folderListEnd + kSegmentSize - 1) / kSegmentSize);
-            ivXor.assign(segment + 1, 0);
-            ivXor[segment] = calcIvXor(0, *input);
-        }
-        std::uint64_t headerIv = randomU64();
-        encryptSegments(header, headerIv, ivXor, Blowfish(headerKey, variant));
+        std::uint64_t headerIv = encryptHeader(header, folderNames, folderListEnd,
+                                               Blowfish(headerKeyFor(hf, key), variant));
         ByteWriter hw(head);
         hw.u64(headerIv);
     }
@@ -359,9 +389,7 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
     result.folders = folders.size();
 
     // The header's size depends only on names, so data can be written right after it.
-    std::uint64_t headerSize = 16 + 4 * 4 + 16 + 4 + 4 + 4;
-    for (const auto& f : folders) headerSize += 4 + 4 + f.name.size();
-    for (const auto& f : files) headerSize += 4 + 4 + f.name.size() + 4 * 5 + 8;
+    const std::uint64_t headerSize = 16 + 4 * 4 + 16 + 4 + tablesSize(folders, files, 3);
     const std::uint64_t dataOffset = 0x14 + roundUp8(headerSize);
     if (dataOffset > 0xFFFFFFFFu) throw Error(output.string() + ": header too large");
 
@@ -379,12 +407,7 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
     }
 
     AtomicOutputFile out(output);
-    struct Row {
-        std::uint32_t uncompressedSize, compressedSize, offset, classId;
-        std::uint64_t flags;
-        std::uint32_t unknown;
-    };
-    std::vector<Row> rows;
+    std::vector<TableRow> rows;
     std::map<std::uint32_t, Bytes> metadata;
     std::uint64_t dataPos = 0;
     std::uint64_t bytesDone = 0, bytesTotal = 0;
@@ -414,12 +437,12 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
         } else {
             encoded = encodeEntry(content, f.packPath, f.name, cipher, options);
         }
-        Row row{std::uint32_t(content.size()),
-                encoded.compressedSize,
-                std::uint32_t(dataPos),
-                encoded.classId,
-                encoded.flags,
-                encoded.unknown};
+        TableRow row{std::uint32_t(content.size()),
+                     encoded.compressedSize,
+                     std::uint32_t(dataPos),
+                     encoded.classId,
+                     encoded.flags,
+                     encoded.unknown};
         if (encoded.compressed) ++result.compressed;
         if (!encoded.metadata.empty()) metadata[std::uint32_t(i)] = std::move(encoded.metadata);
         if (dataOffset + dataPos + encoded.blob.size() > 0xFFFFFFFFu)
@@ -456,40 +479,14 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
     w.u32(metaCompressedSize);
     for (int i = 0; i < 16; ++i) w.u8(0);
     w.u32(0);  // flags
-    w.u32(std::uint32_t(folders.size()));
     std::vector<std::string> folderNames;
-    for (const auto& f : folders) {
-        w.u32(std::uint32_t(f.parent));
-        w.string(f.name);
-        folderNames.push_back(f.name);
-    }
-    const std::uint64_t folderListEnd = header.size();
-    w.u32(std::uint32_t(files.size()));
-    for (std::size_t i = 0; i < files.size(); ++i) {
-        w.u32(std::uint32_t(files[i].folder));
-        w.string(files[i].name);
-        w.u32(rows[i].unknown);
-        w.u32(rows[i].uncompressedSize);
-        w.u32(rows[i].compressedSize);
-        w.u32(rows[i].offset);
-        w.u32(rows[i].classId);
-        w.u64(rows[i].flags);
-    }
+    const std::uint64_t folderListEnd = writeTables(header, folders, files, rows, 3, folderNames);
     if (header.size() != headerSize) throw Error("internal error: header size mismatch");
     Md5Digest digest = md5(header);
     std::copy(digest.begin(), digest.end(), header.begin());
     header.resize(roundUp8(header.size()), 0);
 
-    // The reader mixes the folder ivXor after the folder list; it takes effect at the first
-    // segment refill from there (a read that starts exactly on a boundary refills after it).
-    std::vector<std::uint64_t> ivXor;
-    if (auto input = headerIvXorInput(folderNames)) {
-        std::size_t segment = std::size_t((folderListEnd + kSegmentSize - 1) / kSegmentSize);
-        ivXor.assign(segment + 1, 0);
-        ivXor[segment] = calcIvXor(0, *input);
-    }
-    std::uint64_t headerIv = randomU64();
-    encryptSegments(header, headerIv, ivXor, cipher);
+    std::uint64_t headerIv = encryptHeader(header, folderNames, folderListEnd, cipher);
     Bytes start;
     start.insert(start.end(), {'N', 'a', 'd', 'e', 'o', 'P', 'a', 'k'});
     ByteWriter sw(start);

@@ -84,7 +84,8 @@ TEST_CASE("bad input: not a pak, bad magic, unsupported version", "[pak][errors]
     v4[8] = 4;
     test::writeFile(dir / "v4.pak", v4);
     CHECK(openError(dir / "v4.pak") ==
-          (dir / "v4.pak").string() + ": unsupported pak version 4 (versions 3 and 6 to 18 are supported)");
+          (dir / "v4.pak").string() +
+              ": unsupported pak version 4 (versions 3 and 6 to 18 are supported)");
     CHECK(openError(dir / "missing.pak") ==
           (dir / "missing.pak").string() + ": cannot open: No such file or directory");
 }
