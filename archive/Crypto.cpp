@@ -219,6 +219,23 @@ void Blowfish::cbcDecrypt(std::uint8_t* data, std::size_t size, std::uint64_t& i
 }
 
 void Blowfish::cbcEncrypt(std::uint8_t* data, std::size_t size, std::uint64_t& iv) const {
+    if (variant_.rounds == 16 && !variant_.mixedChaining) {
+        // Plain CBC with Crypto++: one swap of the whole buffer before and after (the xor
+        // commutes with the swap), not one per block.
+        std::uint8_t prev[8];
+        storeLE64(prev, iv);
+        swapWords(prev, 8);
+        swapWords(data, size);
+        for (std::size_t i = 0; i + 8 <= size; i += 8) {
+            for (std::size_t k = 0; k < 8; ++k) data[i + k] ^= prev[k];
+            impl_->enc.ProcessBlock(data + i);
+            std::memcpy(prev, data + i, 8);
+        }
+        swapWords(data, size);
+        swapWords(prev, 8);
+        iv = loadLE64(prev);
+        return;
+    }
     for (std::size_t i = 0; i + 8 <= size; i += 8) {
         storeLE64(data + i, loadLE64(data + i) ^ iv);
         encryptBlock(data + i);

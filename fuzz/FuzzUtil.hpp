@@ -11,6 +11,8 @@
 #include <string>
 
 #include "archive/Crypto.hpp"
+#include "archive/EntryReader.hpp"
+#include "archive/PakIndex.hpp"
 #include "common/Bytes.hpp"
 #include "common/Error.hpp"
 
@@ -46,6 +48,23 @@ inline void writeScratch(ByteSpan data) {
         done += std::size_t(n);
     }
     ::close(fd);
+}
+
+// Opens the scratch file as a pak with `key` and decodes up to 16 of its entries; any Error
+// (the expected outcome of most inputs) is swallowed, anything else is a finding.
+inline void openAndDecodeScratch(const archive::PakKey& key) {
+    try {
+        auto pak = archive::PakIndex::open(scratchPath(), key);
+        std::size_t n = 0;
+        for (const auto& e : pak->entries()) {
+            if (++n > 16) break;
+            try {
+                archive::readEntry(pak, e);
+            } catch (const Error&) {
+            }
+        }
+    } catch (const Error&) {
+    }
 }
 
 }  // namespace pakfs::fuzz

@@ -42,17 +42,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::uint64_t listEnd = 0;
     auto names = hostile::PakModel::folderNamesOf(plain, &listEnd);
     fuzz::writeScratch(hostile::PakModel::wrapHeader(plain, listEnd, names, key, 0, {}));
-    try {
-        auto pak = archive::PakIndex::open(fuzz::scratchPath(), key);
-        std::size_t n = 0;
-        for (const auto& e : pak->entries()) {
-            if (++n > 16) break;
-            try {
-                archive::readEntry(pak, e);
-            } catch (const Error&) {
-            }
-        }
-    } catch (const Error&) {
-    }
+    fuzz::openAndDecodeScratch(key);
     return 0;
 }
