@@ -315,10 +315,25 @@ bool cbcDecrypt(Impl impl, const Schedule& k, std::uint8_t* data, std::size_t si
                 std::uint64_t& iv) {
     if (impl == Impl::Portable) return false;
     std::size_t blocks = size / 8, done = 0;
-    if (impl == Impl::Avx512)
-        done = cbcAvx512(k, data, blocks, iv);
-    else
-        done = cbcAvx2(k, data, blocks, iv);
+    const std::size_t batch = impl == Impl::Avx512 ? 32 : 16;
+    auto kernel = [&](std::uint8_t* p, std::size_t n, std::uint64_t& prev) {
+        return impl == Impl::Avx512 ? cbcAvx512(k, p, n, prev) : cbcAvx2(k, p, n, prev);
+    };
+    done = kernel(data, blocks, iv);
+    // Most entries end in a partial batch, which the scalar code would take at a fifth of the
+    // speed: from a quarter batch on, one more batch over a copy padded with zeros. A block
+    // decrypts from itself and the one before, so the padding changes none of the real blocks.
+    const std::size_t rest = blocks - done;
+    if (rest >= batch / 4) {
+        alignas(64) std::uint8_t pad[32 * 8] = {};
+        std::uint8_t* p = data + done * 8;
+        std::memcpy(pad, p, rest * 8);
+        const std::uint64_t last = loadU64(p + (rest - 1) * 8);
+        kernel(pad, batch, iv);
+        std::memcpy(p, pad, rest * 8);
+        iv = last;
+        done = blocks;
+    }
     cbcTail(k, data + done * 8, blocks - done, iv);
     return true;
 }
