@@ -85,42 +85,70 @@ int parentDir(int rootFd, const std::vector<std::string>& parts, const std::stri
     return cache.dir.get();
 }
 
+// Writes all of `n` bytes to `fd`.
+void writeAll(int fd, const std::uint8_t* p, std::size_t n, const std::string& where) {
+    while (n > 0) {
+        ssize_t put = ::write(fd, p, n);
+        if (put < 0) {
+            if (errno == EINTR) continue;
+            throw Error(where + ": write error: " + errnoText());
+        }
+        p += put;
+        n -= std::size_t(put);
+    }
+}
+
 void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, int rootFd,
                 const std::vector<std::string>& parts, ParentCache& cache,
                 const ExtractOptions& options, std::mutex& lock) {
     const std::string where = pak->name() + ": " + e.path;
-    // Decode fully in memory first for gbx entries; plain ones stream to the temp file.
     const int dir = parentDir(rootFd, parts, where, cache);
-    static const std::string pid = std::to_string(::getpid());  // one system call, not one a file
-    std::string tmpName = "." + parts.back() + ".pak-tmp-" + pid + "-" + std::to_string(e.index);
-    Fd out(::openat(dir, tmpName.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-                    fileMode()));
-    if (out.get() < 0) throw Error(where + ": cannot create file: " + errnoText());
+    const char* name = parts.back().c_str();
+    // Most entries come whole and already checked (readEntry decodes them in memory first):
+    // such a file is created under its own name when none is there (O_EXCL: never writing
+    // through a link), one system call fewer than a temporary file and a rename. Entries that
+    // stream (zlib, or too large to hold) and files replacing others go to a temporary file
+    // renamed into place once complete, so an error never leaves a partial file.
+    Fd out;
+    std::string tmpName;  // empty: `out` has the final name
+    bool created = false;
+    auto open = [&](bool whole) {
+        if (whole) {
+            out = Fd(::openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                              fileMode()));
+            if (out.get() >= 0) {
+                created = true;
+                return;
+            }
+            if (errno != EEXIST) throw Error(where + ": cannot create file: " + errnoText());
+        }
+        static const std::string pid = std::to_string(::getpid());  // one system call in all
+        tmpName = "." + parts.back() + ".pak-tmp-" + pid + "-" + std::to_string(e.index);
+        out = Fd(::openat(dir, tmpName.c_str(),
+                          O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, fileMode()));
+        if (out.get() < 0) {
+            tmpName.clear();
+            throw Error(where + ": cannot create file: " + errnoText());
+        }
+        created = true;
+    };
     try {
         readEntry(
             pak, e,
             [&](ByteSpan b) {
-                const std::uint8_t* p = b.data();
-                std::size_t n = b.size();
-                while (n > 0) {
-                    ssize_t put = ::write(out.get(), p, n);
-                    if (put < 0) {
-                        if (errno == EINTR) continue;
-                        throw Error(where + ": write error: " + errnoText());
-                    }
-                    p += put;
-                    n -= std::size_t(put);
-                }
+                if (!created) open(b.size() == e.uncompressedSize);
+                writeAll(out.get(), b.data(), b.size(), where);
             },
             options.gbx,
             [&](const std::string& w) {
                 std::lock_guard<std::mutex> g(lock);
                 if (options.warn) options.warn(w);
             });
-        if (::renameat(dir, tmpName.c_str(), dir, parts.back().c_str()) != 0)
+        if (!created) open(true);  // an empty entry
+        if (!tmpName.empty() && ::renameat(dir, tmpName.c_str(), dir, name) != 0)
             throw Error(where + ": cannot move the file into place: " + errnoText());
     } catch (...) {
-        ::unlinkat(dir, tmpName.c_str(), 0);
+        if (created) ::unlinkat(dir, tmpName.empty() ? name : tmpName.c_str(), 0);
         throw;
     }
 }
