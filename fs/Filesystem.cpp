@@ -25,6 +25,7 @@ constexpr blksize_t kPreferredIo = 128 * 1024;
 // Decoding states kept for reads without a handle (readPath): enough for a few files read
 // at once, each with a streaming reader of up to 3 MiB.
 constexpr std::size_t kPoolStates = 8;
+constexpr unsigned kAheadWorkers = 2;  // see aheadWorkers_
 }  // namespace
 
 struct Filesystem::OpenFile {
@@ -78,11 +79,11 @@ void Filesystem::fillStat(const Node& node, struct stat* st) const {
     st->st_mtime = st->st_atime = st->st_ctime = time_t(node.mtime);
     st->st_blksize = kPreferredIo;
     if (node.dir) {
-        st->st_mode = S_IFDIR | 0555;
+        st->st_mode = S_IFDIR | (0555 & ~options_.umask);
         st->st_nlink = 2 + node.subdirs;
         st->st_size = off_t(4096);
     } else {
-        st->st_mode = S_IFREG | 0444;
+        st->st_mode = S_IFREG | (0444 & ~options_.umask);
         st->st_nlink = 1;
         st->st_size = off_t(node.size());
     }
@@ -94,6 +95,10 @@ int Filesystem::getattr(std::string_view path, struct stat* st) const {
     if (!node) return -ENOENT;
     fillStat(*node, st);
     return 0;
+}
+
+void Filesystem::getattr(const Node& node, struct stat* st) const {
+    fillStat(node, st);
 }
 
 int Filesystem::opendir(std::string_view path) const {
@@ -113,20 +118,24 @@ int Filesystem::readdir(std::string_view path, const FillDir& fill) const {
 int Filesystem::readdir(std::string_view path, std::int64_t offset, const FillDirAt& fill) const {
     const Node* node = tree_.find(path);
     if (!node) return -ENOENT;
-    if (!node->dir) return -ENOTDIR;
+    return readdir(*node, offset, fill);
+}
+
+int Filesystem::readdir(const Node& node, std::int64_t offset, const FillDirAt& fill) const {
+    if (!node.dir) return -ENOTDIR;
     if (offset < 0) return -EINVAL;
     struct stat st;
     if (offset == 0) {
-        fillStat(*node, &st);
+        fillStat(node, &st);
         if (!fill(".", st, 1)) return 0;
     }
     if (offset <= 1) {
-        fillStat(node->parent ? *node->parent : *node, &st);
+        fillStat(node.parent ? *node.parent : node, &st);
         if (!fill("..", st, 2)) return 0;
     }
     for (std::size_t i = std::size_t(std::max<std::int64_t>(offset, 2) - 2);
-         i < node->children.size(); ++i) {
-        const Node* child = node->children[i];
+         i < node.children.size(); ++i) {
+        const Node* child = node.children[i];
         fillStat(*child, &st);
         // Names in the tree are NUL-terminated.
         if (!fill(child->name.data(), st, std::int64_t(i) + 3)) break;
@@ -137,10 +146,18 @@ int Filesystem::readdir(std::string_view path, std::int64_t offset, const FillDi
 int Filesystem::open(std::string_view path, int flags, std::uint64_t* fh) {
     const Node* node = tree_.find(path);
     if (!node) return -ENOENT;
+    return open(*node, flags, fh);
+}
+
+int Filesystem::checkOpen(const Node& node, int flags) {
     if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)) return -EROFS;
-    if (node->dir) return -EISDIR;
+    return node.dir ? -EISDIR : 0;
+}
+
+int Filesystem::open(const Node& node, int flags, std::uint64_t* fh) {
+    if (int rc = checkOpen(node, flags); rc != 0) return rc;
     auto of = std::make_shared<OpenFile>();
-    of->node = node;
+    of->node = &node;
     std::lock_guard lock(handlesMutex_);
     *fh = nextHandle_++;
     handles_.emplace(*fh, std::move(of));
@@ -265,8 +282,13 @@ long Filesystem::read(std::uint64_t fh, char* buf, std::size_t size, std::int64_
 }
 
 long Filesystem::readPath(std::string_view path, char* buf, std::size_t size, std::int64_t offset) {
-    const Node* node = tree_.find(path);
-    if (!node) return -ENOENT;
+    const Node* found = tree_.find(path);
+    if (!found) return -ENOENT;
+    return read(*found, buf, size, offset);
+}
+
+long Filesystem::read(const Node& file, char* buf, std::size_t size, std::int64_t offset) {
+    const Node* node = &file;
     if (node->dir) return -EISDIR;
     if (offset == 0) readAhead(*node);
     if (offset == 0 && size >= node->size() && node->size() > 0)
@@ -420,8 +442,10 @@ void Filesystem::readAhead(const Node& node) {
         aheadWaiting_.erase(aheadQueue_.front()->ino);
         aheadQueue_.pop_front();
     }
-    if (!aheadWorker_.joinable())
-        aheadWorker_ = std::jthread([this](std::stop_token stop) { readAheadLoop(stop); });
+    if (aheadWorkers_.empty()) {
+        for (unsigned i = 0; i < kAheadWorkers; ++i)
+            aheadWorkers_.emplace_back([this](std::stop_token stop) { readAheadLoop(stop); });
+    }
     aheadChanged_.notify_all();
 }
 
@@ -438,22 +462,25 @@ void Filesystem::readAheadLoop(std::stop_token stop) {
         const Node* node = aheadQueue_.front();
         aheadQueue_.pop_front();
         if (!aheadWaiting_.erase(node->ino)) continue;  // read meanwhile
-        aheadBusy_ = true;
+        ++aheadBusy_;
         lock.unlock();
         try {
-            cache_.getOrLoad(node->ino, [&] { return decodeWhole(*node); });
+            EntryCache::Data data = cache_.getOrLoad(node->ino, [&] { return decodeWhole(*node); });
+            // After the cache has it: a request for this file that waits for the decode is
+            // answered before the store, which may wait for the pages that request holds.
+            if (storeAhead_) storeAhead_(*node, *data);
         } catch (const std::exception&) {
             // Nothing is cached; the reader decodes the file again and reports the error.
         }
         lock.lock();
-        aheadBusy_ = false;
+        --aheadBusy_;
         aheadChanged_.notify_all();
     }
 }
 
 void Filesystem::settleReadAhead() {
     std::unique_lock lock(aheadMutex_);
-    aheadChanged_.wait(lock, [&] { return aheadQueue_.empty() && !aheadBusy_; });
+    aheadChanged_.wait(lock, [&] { return aheadQueue_.empty() && aheadBusy_ == 0; });
 }
 
 long Filesystem::readStreaming(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset) {
@@ -542,9 +569,14 @@ long Filesystem::getxattr(std::string_view path, std::string_view name, char* va
                           std::size_t size) const {
     const Node* node = tree_.find(path);
     if (!node) return -ENOENT;
-    if (node->dir) return -ENODATA;
+    return getxattr(*node, name, value, size);
+}
+
+long Filesystem::getxattr(const Node& node, std::string_view name, char* value,
+                          std::size_t size) const {
+    if (node.dir) return -ENODATA;
     bool found = false;
-    std::string v = xattrValue(*node, name, &found);
+    std::string v = xattrValue(node, name, &found);
     if (!found) return -ENODATA;
     if (size == 0 || !value) return long(v.size());
     if (size < v.size()) return -ERANGE;
@@ -555,12 +587,16 @@ long Filesystem::getxattr(std::string_view path, std::string_view name, char* va
 long Filesystem::listxattr(std::string_view path, char* list, std::size_t size) const {
     const Node* node = tree_.find(path);
     if (!node) return -ENOENT;
+    return listxattr(*node, list, size);
+}
+
+long Filesystem::listxattr(const Node& node, char* list, std::size_t size) const {
     std::string names;
-    if (!node->dir) {
+    if (!node.dir) {
         for (const char* name :
              {kXattrClassId, kXattrFlags, kXattrCompressedSize, kXattrGbxClass, kXattrGbxRefs}) {
             bool found = false;
-            xattrValue(*node, name, &found);
+            xattrValue(node, name, &found);
             if (found) names.append(name).push_back('\0');
         }
     }
@@ -584,8 +620,12 @@ int Filesystem::statfs(struct statvfs* st) const {
 int Filesystem::access(std::string_view path, int mask) const {
     const Node* node = tree_.find(path);
     if (!node) return -ENOENT;
+    return access(*node, mask);
+}
+
+int Filesystem::access(const Node& node, int mask) const {
     if (mask & W_OK) return -EROFS;
-    if ((mask & X_OK) && !node->dir) return -EACCES;
+    if ((mask & X_OK) && !node.dir) return -EACCES;
     return 0;
 }
 

@@ -61,6 +61,7 @@ struct Options {
     bool unverified = false;
     uid_t uid = 0;
     gid_t gid = 0;
+    mode_t umask = 0;  // taken off the modes (0555 folders, 0444 files)
     // One line per problem (undecodable entry); called from any thread.
     std::function<void(const std::string&)> log;
 };
@@ -87,6 +88,7 @@ public:
     using FillDirAt =
         std::function<bool(const char* name, const struct stat& st, std::int64_t next)>;
 
+    // By path ("/pack/folder/file"), for tests and callers that have one.
     int getattr(std::string_view path, struct stat* st) const;
     int opendir(std::string_view path) const;
     // Calls fill for ".", ".." and every child in name order until it returns false.
@@ -106,6 +108,24 @@ public:
     long listxattr(std::string_view path, char* list, std::size_t size) const;
     int statfs(struct statvfs* st) const;
     int access(std::string_view path, int mask) const;
+
+    // The same by node (tree().byIno), for the kernel's requests, which name inodes.
+    void getattr(const Node& node, struct stat* st) const;
+    int readdir(const Node& node, std::int64_t offset, const FillDirAt& fill) const;
+    // 0 when `node` may be opened with `flags` (read-only, not a folder).
+    static int checkOpen(const Node& node, int flags);
+    int open(const Node& node, int flags, std::uint64_t* fh);
+    long read(const Node& node, char* buf, std::size_t size, std::int64_t offset);
+    long getxattr(const Node& node, std::string_view name, char* value, std::size_t size) const;
+    long listxattr(const Node& node, char* list, std::size_t size) const;
+    int access(const Node& node, int mask) const;
+
+    // Files decoded ahead (see Options::readAheadFiles) are also handed to `store`, called
+    // on the read-ahead thread: the mount pushes them into the kernel's page cache, so that
+    // reading them costs no request at all. Set before the first read.
+    using StoreAhead = std::function<void(const Node& node, const Bytes& content)>;
+    void setStoreAhead(StoreAhead store) { storeAhead_ = std::move(store); }
+
     // What every operation that would change something returns.
     static int readOnly() { return -EROFS; }
 
@@ -168,11 +188,12 @@ private:
     std::condition_variable_any aheadChanged_;
     std::deque<const Node*> aheadQueue_;
     std::unordered_set<std::uint64_t> aheadWaiting_;  // inos in the queue not yet taken off
-    bool aheadBusy_ = false;
-    // One thread: the reads it serves come one after another from a single reader, whose
-    // round trips through the kernel need the other core. Started on first use (not before a
-    // mount daemonizes); last, so it stops first.
-    std::jthread aheadWorker_;
+    int aheadBusy_ = 0;                               // workers decoding
+    StoreAhead storeAhead_;
+    // Two threads: a reader copying a folder file by file, whose files come from the kernel's
+    // page cache once stored there, outruns one thread decoding and storing them. Started on
+    // first use (not before a mount daemonizes); last, so they stop first.
+    std::vector<std::jthread> aheadWorkers_;
 
     // Seek points of large compressed entries: built by a pass in the background when such an
     // entry is first opened (unless an index file has them), then saved (SeekIndexFile.hpp).

@@ -2,13 +2,15 @@
 #define FUSE_USE_VERSION 314
 #include "fs/FuseOps.hpp"
 
-#include <fuse.h>
 #include <fuse_lowlevel.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <functional>
 #include <memory>
 
 #include "archive/Version.hpp"
@@ -20,150 +22,270 @@ namespace {
 // Nothing in a pack ever changes while it is mounted, so the kernel may keep everything.
 constexpr double kCacheSeconds = 3600.0;
 
-Filesystem& self() {
-    return *static_cast<Filesystem*>(fuse_get_context()->private_data);
+// The low-level API: the kernel names inodes, which are the tree's (no path is built per
+// request), and files decoded ahead can be pushed into the kernel's page cache by inode
+// (fuse_lowlevel_notify_store), which the high-level API cannot do.
+struct Session {
+    Filesystem* fs = nullptr;
+    fuse_session* session = nullptr;
+    // Set at init: the kernel takes ENOSYS from open as "no open needed" (no OPEN, no RELEASE
+    // for any file from then on, and reads carry no handle).
+    std::atomic<bool> openless{false};
+};
+
+Session& state(fuse_req_t req) {
+    return *static_cast<Session*>(fuse_req_userdata(req));
 }
 
-void* opInit(fuse_conn_info* conn, fuse_config* cfg) {
+// The node an inode number names, or nullptr (after replying ENOENT).
+const Node* nodeFor(fuse_req_t req, fuse_ino_t ino) {
+    const Node* node = state(req).fs->tree().byIno(ino);
+    if (!node) fuse_reply_err(req, ENOENT);
+    return node;
+}
+
+void replyStatus(fuse_req_t req, long rc) {
+    fuse_reply_err(req, rc < 0 ? int(-rc) : 0);
+}
+
+fuse_entry_param entryOf(const Filesystem& fs, const Node& node) {
+    fuse_entry_param e{};
+    e.ino = node.ino;
+    e.generation = 1;
+    fs.getattr(node, &e.attr);
+    e.attr_timeout = kCacheSeconds;
+    e.entry_timeout = kCacheSeconds;
+    return e;
+}
+
+void opInit(void* userdata, fuse_conn_info* conn) {
+    auto& s = *static_cast<Session*>(userdata);
     // Attributes with every listing, not only the first: a `find | xargs cat` then needs no
     // LOOKUP per file (the entries come in the listing, and stay valid: nothing changes).
-    if (conn->capable & FUSE_CAP_READDIRPLUS) conn->want &= ~unsigned(FUSE_CAP_READDIRPLUS_AUTO);
-    cfg->use_ino = 1;
-    cfg->readdir_ino = 1;
-    cfg->kernel_cache = 1;
-    cfg->entry_timeout = kCacheSeconds;
-    cfg->attr_timeout = kCacheSeconds;
-    cfg->negative_timeout = kCacheSeconds;
-    return fuse_get_context()->private_data;
+    if (conn->capable & FUSE_CAP_READDIRPLUS) {
+        conn->want |= FUSE_CAP_READDIRPLUS;
+        conn->want &= ~unsigned(FUSE_CAP_READDIRPLUS_AUTO);
+    }
+    s.openless = (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
 }
 
-int opGetattr(const char* path, struct stat* st, fuse_file_info*) {
-    return self().getattr(path, st);
+void opLookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
+    const Node* dir = nodeFor(req, parent);
+    if (!dir) return;
+    if (!dir->dir) return (void)fuse_reply_err(req, ENOTDIR);
+    const Filesystem& fs = *state(req).fs;
+    const Node* node = fs.tree().child(*dir, name);
+    if (!node) {
+        // A negative entry, kept as long as the positive ones.
+        fuse_entry_param e{};
+        e.entry_timeout = kCacheSeconds;
+        fuse_reply_entry(req, &e);
+        return;
+    }
+    fuse_entry_param e = entryOf(fs, *node);
+    fuse_reply_entry(req, &e);
 }
 
-int opAccess(const char* path, int mask) {
-    return self().access(path, mask);
+// The tree outlives the session, so there is nothing to forget.
+void opForget(fuse_req_t req, fuse_ino_t, uint64_t) {
+    fuse_reply_none(req);
+}
+void opForgetMulti(fuse_req_t req, size_t, fuse_forget_data*) {
+    fuse_reply_none(req);
 }
 
-int opOpendir(const char* path, fuse_file_info*) {
-    return self().opendir(path);
+void opGetattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
+    const Node* node = nodeFor(req, ino);
+    if (!node) return;
+    struct stat st;
+    state(req).fs->getattr(*node, &st);
+    fuse_reply_attr(req, &st, kCacheSeconds);
 }
 
-int opReaddir(const char* path, void* buf, fuse_fill_dir_t filler, off_t offset, fuse_file_info*,
-              fuse_readdir_flags flags) {
-    auto fillFlags = (flags & FUSE_READDIR_PLUS) ? FUSE_FILL_DIR_PLUS : fuse_fill_dir_flags(0);
-    // With offsets libfuse hands the attributes of a readdirplus on to the kernel (without,
-    // it sends none and every file costs a LOOKUP later), and a listing goes out in pieces.
-    return self().readdir(path, offset,
-                          [&](const char* name, const struct stat& st, std::int64_t next) {
-                              return filler(buf, name, &st, off_t(next), fillFlags) == 0;
-                          });
+void opAccess(fuse_req_t req, fuse_ino_t ino, int mask) {
+    if (const Node* node = nodeFor(req, ino)) replyStatus(req, state(req).fs->access(*node, mask));
 }
 
-int opOpen(const char* path, fuse_file_info* fi) {
-    std::uint64_t fh = 0;
-    int rc = self().open(path, fi->flags, &fh);
-    if (rc != 0) return rc;
-    self().release(fh);
+void opOpendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
+    const Node* node = nodeFor(req, ino);
+    if (!node) return;
+    if (!node->dir) return (void)fuse_reply_err(req, ENOTDIR);
+    // Listings never change: the kernel may keep them.
+    fi->cache_readdir = 1;
+    fi->keep_cache = 1;
+    fuse_reply_open(req, fi);
+}
+
+void readdirCommon(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, bool plus) {
+    const Node* node = nodeFor(req, ino);
+    if (!node) return;
+    const Filesystem& fs = *state(req).fs;
+    std::vector<char> buf(size);
+    std::size_t used = 0;
+    int rc =
+        fs.readdir(*node, offset, [&](const char* name, const struct stat& st, std::int64_t next) {
+            std::size_t need;
+            if (plus) {
+                fuse_entry_param e{};
+                // "." and ".." carry no entry: the kernel does not look them up.
+                if (std::strcmp(name, ".") != 0 && std::strcmp(name, "..") != 0) {
+                    e.ino = st.st_ino;
+                    e.generation = 1;
+                    e.attr_timeout = kCacheSeconds;
+                    e.entry_timeout = kCacheSeconds;
+                }
+                e.attr = st;
+                need = fuse_add_direntry_plus(req, buf.data() + used, size - used, name, &e, next);
+            } else {
+                need = fuse_add_direntry(req, buf.data() + used, size - used, name, &st, next);
+            }
+            if (need > size - used) return false;
+            used += need;
+            return true;
+        });
+    if (rc != 0) return replyStatus(req, rc);
+    fuse_reply_buf(req, buf.data(), used);
+}
+
+void opReaddir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info*) {
+    readdirCommon(req, ino, size, offset, false);
+}
+
+void opReaddirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info*) {
+    readdirCommon(req, ino, size, offset, true);
+}
+
+void opOpen(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
+    const Node* node = nodeFor(req, ino);
+    if (!node) return;
+    Session& s = state(req);
+    if (int rc = Filesystem::checkOpen(*node, fi->flags); rc != 0) return replyStatus(req, rc);
     // ENOSYS on a successful open: the kernel stops sending OPEN and RELEASE for every file
-    // (two requests of three when reading a small file) and reads carry no handle. The mount
-    // is read-only, so the kernel refuses opens for writing before they get here.
-    return -ENOSYS;
+    // (two requests of three when reading a small file). The mount is read-only, so the
+    // kernel refuses opens for writing before they get here.
+    if (s.openless) return (void)fuse_reply_err(req, ENOSYS);
+    std::uint64_t fh = 0;
+    if (int rc = s.fs->open(*node, fi->flags, &fh); rc != 0) return replyStatus(req, rc);
+    fi->fh = fh;
+    fi->keep_cache = 1;
+    if (fuse_reply_open(req, fi) != 0) s.fs->release(fh);  // interrupted: no release will come
 }
 
-int opRead(const char* path, char* buf, size_t size, off_t offset, fuse_file_info* fi) {
-    if (fi && fi->fh) return int(self().read(fi->fh, buf, size, offset));
-    return int(self().readPath(path, buf, size, offset));
+void opRead(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info* fi) {
+    const Node* node = nodeFor(req, ino);
+    if (!node) return;
+    Filesystem& fs = *state(req).fs;
+    thread_local std::vector<char> buf;
+    if (buf.size() < size) buf.resize(size);
+    long n = fi && fi->fh ? fs.read(fi->fh, buf.data(), size, offset)
+                          : fs.read(*node, buf.data(), size, offset);
+    if (n < 0) return replyStatus(req, n);
+    fuse_reply_buf(req, buf.data(), std::size_t(n));
 }
 
-int opRelease(const char*, fuse_file_info* fi) {
-    return self().release(fi->fh);
+void opRelease(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
+    if (fi->fh) state(req).fs->release(fi->fh);
+    fuse_reply_err(req, 0);
 }
 
-int opGetxattr(const char* path, const char* name, char* value, size_t size) {
-    return int(self().getxattr(path, name, value, size));
+void replyXattr(fuse_req_t req, size_t size, const std::function<long(char*, std::size_t)>& get) {
+    if (size == 0) {
+        long n = get(nullptr, 0);
+        if (n < 0) return replyStatus(req, n);
+        fuse_reply_xattr(req, std::size_t(n));
+        return;
+    }
+    std::vector<char> buf(size);
+    long n = get(buf.data(), size);
+    if (n < 0) return replyStatus(req, n);
+    fuse_reply_buf(req, buf.data(), std::size_t(n));
 }
 
-int opListxattr(const char* path, char* list, size_t size) {
-    return int(self().listxattr(path, list, size));
+void opGetxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) {
+    const Node* node = nodeFor(req, ino);
+    if (!node) return;
+    const Filesystem& fs = *state(req).fs;
+    replyXattr(req, size, [&](char* v, std::size_t n) { return fs.getxattr(*node, name, v, n); });
 }
 
-int opStatfs(const char*, struct statvfs* st) {
-    return self().statfs(st);
+void opListxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
+    const Node* node = nodeFor(req, ino);
+    if (!node) return;
+    const Filesystem& fs = *state(req).fs;
+    replyXattr(req, size, [&](char* l, std::size_t n) { return fs.listxattr(*node, l, n); });
 }
 
-// Everything that would change the tree.
-int roMknod(const char*, mode_t, dev_t) {
-    return Filesystem::readOnly();
-}
-int roMkdir(const char*, mode_t) {
-    return Filesystem::readOnly();
-}
-int roPath(const char*) {
-    return Filesystem::readOnly();
-}
-int roTwoPaths(const char*, const char*) {
-    return Filesystem::readOnly();
-}
-int roRename(const char*, const char*, unsigned) {
-    return Filesystem::readOnly();
-}
-int roChmod(const char*, mode_t, fuse_file_info*) {
-    return Filesystem::readOnly();
-}
-int roChown(const char*, uid_t, gid_t, fuse_file_info*) {
-    return Filesystem::readOnly();
-}
-int roTruncate(const char*, off_t, fuse_file_info*) {
-    return Filesystem::readOnly();
-}
-int roWrite(const char*, const char*, size_t, off_t, fuse_file_info*) {
-    return Filesystem::readOnly();
-}
-int roSetxattr(const char*, const char*, const char*, size_t, int) {
-    return Filesystem::readOnly();
-}
-int roRemovexattr(const char*, const char*) {
-    return Filesystem::readOnly();
-}
-int roCreate(const char*, mode_t, fuse_file_info*) {
-    return Filesystem::readOnly();
-}
-int roUtimens(const char*, const struct timespec[2], fuse_file_info*) {
-    return Filesystem::readOnly();
-}
-int roFallocate(const char*, int, off_t, off_t, fuse_file_info*) {
-    return Filesystem::readOnly();
+void opStatfs(fuse_req_t req, fuse_ino_t) {
+    struct statvfs st;
+    state(req).fs->statfs(&st);
+    fuse_reply_statfs(req, &st);
 }
 
-fuse_operations makeOperations() {
-    fuse_operations ops{};
+// Everything that would change the tree (the kernel refuses most of it on a read-only mount
+// before it gets here).
+void roSetattr(fuse_req_t req, fuse_ino_t, struct stat*, int, fuse_file_info*) {
+    fuse_reply_err(req, -Filesystem::readOnly());
+}
+void roMknod(fuse_req_t req, fuse_ino_t, const char*, mode_t, dev_t) {
+    fuse_reply_err(req, -Filesystem::readOnly());
+}
+void roMkdir(fuse_req_t req, fuse_ino_t, const char*, mode_t) {
+    fuse_reply_err(req, -Filesystem::readOnly());
+}
+void roName(fuse_req_t req, fuse_ino_t, const char*) {
+    fuse_reply_err(req, -Filesystem::readOnly());
+}
+void roSymlink(fuse_req_t req, const char*, fuse_ino_t, const char*) {
+    fuse_reply_err(req, -Filesystem::readOnly());
+}
+void roRename(fuse_req_t req, fuse_ino_t, const char*, fuse_ino_t, const char*, unsigned) {
+    fuse_reply_err(req, -Filesystem::readOnly());
+}
+void roLink(fuse_req_t req, fuse_ino_t, fuse_ino_t, const char*) {
+    fuse_reply_err(req, -Filesystem::readOnly());
+}
+void roWrite(fuse_req_t req, fuse_ino_t, const char*, size_t, off_t, fuse_file_info*) {
+    fuse_reply_err(req, -Filesystem::readOnly());
+}
+void roSetxattr(fuse_req_t req, fuse_ino_t, const char*, const char*, size_t, int) {
+    fuse_reply_err(req, -Filesystem::readOnly());
+}
+void roCreate(fuse_req_t req, fuse_ino_t, const char*, mode_t, fuse_file_info*) {
+    fuse_reply_err(req, -Filesystem::readOnly());
+}
+void roFallocate(fuse_req_t req, fuse_ino_t, int, off_t, off_t, fuse_file_info*) {
+    fuse_reply_err(req, -Filesystem::readOnly());
+}
+
+fuse_lowlevel_ops makeOperations() {
+    fuse_lowlevel_ops ops{};
     ops.init = opInit;
+    ops.lookup = opLookup;
+    ops.forget = opForget;
+    ops.forget_multi = opForgetMulti;
     ops.getattr = opGetattr;
     ops.access = opAccess;
     ops.opendir = opOpendir;
     ops.readdir = opReaddir;
+    ops.readdirplus = opReaddirplus;
     ops.open = opOpen;
     ops.read = opRead;
     ops.release = opRelease;
     ops.getxattr = opGetxattr;
     ops.listxattr = opListxattr;
     ops.statfs = opStatfs;
+    ops.setattr = roSetattr;
     ops.mknod = roMknod;
     ops.mkdir = roMkdir;
-    ops.unlink = roPath;
-    ops.rmdir = roPath;
-    ops.symlink = roTwoPaths;
-    ops.link = roTwoPaths;
+    ops.unlink = roName;
+    ops.rmdir = roName;
+    ops.removexattr = roName;
+    ops.symlink = roSymlink;
     ops.rename = roRename;
-    ops.chmod = roChmod;
-    ops.chown = roChown;
-    ops.truncate = roTruncate;
+    ops.link = roLink;
     ops.write = roWrite;
     ops.setxattr = roSetxattr;
-    ops.removexattr = roRemovexattr;
     ops.create = roCreate;
-    ops.utimens = roUtimens;
     ops.fallocate = roFallocate;
     return ops;
 }
@@ -201,22 +323,32 @@ int serve(Filesystem& fs, const std::string& program, const std::vector<std::str
         return 2;
     }
 
-    fuse_operations ops = makeOperations();
-    fuse* f = fuse_new(args.get(), &ops, sizeof ops, &fs);
-    if (!f) return 2;  // libfuse printed why (usually an unknown option)
-    int rc = 1;
-    if (fuse_mount(f, opts.mountpoint) != 0) {
-        fuse_destroy(f);
+    Session state;
+    state.fs = &fs;
+    fuse_lowlevel_ops ops = makeOperations();
+    fuse_session* session = fuse_session_new(args.get(), &ops, sizeof ops, &state);
+    if (!session) return 2;  // libfuse printed why (usually an unknown option)
+    state.session = session;
+    if (fuse_session_mount(session, opts.mountpoint) != 0) {
+        fuse_session_destroy(session);
         return 1;
     }
-    fuse_session* session = fuse_get_session(f);
     if (fuse_daemonize(opts.foreground) != 0 || fuse_set_signal_handlers(session) != 0) {
-        fuse_unmount(f);
-        fuse_destroy(f);
+        fuse_session_unmount(session);
+        fuse_session_destroy(session);
         return 1;
     }
+    // Files decoded ahead go into the kernel's page cache: reading them then needs no request.
+    // A store the kernel refuses (an inode it dropped, an unmount under way) only costs the
+    // request it would have saved.
+    fs.setStoreAhead([session](const Node& node, const Bytes& content) {
+        fuse_bufvec bufv = FUSE_BUFVEC_INIT(content.size());
+        bufv.buf[0].mem = const_cast<std::uint8_t*>(content.data());
+        fuse_lowlevel_notify_store(session, node.ino, 0, &bufv, fuse_buf_copy_flags(0));
+    });
+    int rc = 1;
     if (opts.singlethread) {
-        rc = fuse_loop(f);
+        rc = fuse_session_loop(session);
     } else {
         fuse_loop_config* config = fuse_loop_cfg_create();
         fuse_loop_cfg_set_clone_fd(config, unsigned(opts.clone_fd));
@@ -225,12 +357,15 @@ int serve(Filesystem& fs, const std::string& program, const std::vector<std::str
             fuse_loop_cfg_set_max_threads(config, opts.max_threads);
         if (opts.max_idle_threads > 0 && opts.max_idle_threads < 100000)
             fuse_loop_cfg_set_idle_threads(config, opts.max_idle_threads);
-        rc = fuse_loop_mt(f, config);
+        rc = fuse_session_loop_mt(session, config);
         fuse_loop_cfg_destroy(config);
     }
+    // No request comes any more: once the read-ahead thread is idle, nothing stores.
+    fs.settleReadAhead();
+    fs.setStoreAhead({});
     fuse_remove_signal_handlers(session);
-    fuse_unmount(f);
-    fuse_destroy(f);
+    fuse_session_unmount(session);
+    fuse_session_destroy(session);
     // A loop ended by a signal is a clean exit.
     return rc == 0 || rc == SIGINT || rc == SIGTERM || rc == SIGHUP || rc == -SIGINT ||
                    rc == -SIGTERM || rc == -SIGHUP
@@ -243,7 +378,7 @@ void printFuseHelp(const std::string& program) {
     args.add(program);
     std::printf("libfuse options:\n");
     fuse_cmdline_help();
-    fuse_lib_help(args.get());
+    fuse_lowlevel_help();
 }
 
 std::string versionLine() {

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <map>
+#include <mutex>
 #include <random>
 #include <set>
 #include <thread>
@@ -538,6 +540,31 @@ TEST_CASE("pakfs: reading a file from its start decodes the small files after it
     f->settleReadAhead();
     CHECK(f->cacheStats().misses == 5);
     CHECK(f->cacheStats().hits == 5);  // one lookup per open file
+}
+
+TEST_CASE("pakfs: files decoded ahead are handed to the store with their exact bytes", "[fs]") {
+    TestPack t = makeTestPack();
+    fs::Options options;
+    options.readAheadFiles = 2;
+    auto f = mountDirect(t, options);
+    std::mutex lock;
+    std::map<std::string, Bytes> stored;
+    f->setStoreAhead([&](const fs::Node& node, const Bytes& content) {
+        std::lock_guard g(lock);
+        CHECK(stored.emplace(f->tree().pathOf(node), content).second);  // once each
+    });
+    std::vector<char> buf(1 << 20);
+    REQUIRE(f->readPath("/Test/Data/c100k.txt", buf.data(), buf.size(), 0) ==
+            long(t.file("Data/c100k.txt").size()));
+    f->settleReadAhead();
+    REQUIRE(stored.size() == 2);
+    CHECK(stored["/Test/Data/r1024.bin"] == t.file("Data/r1024.bin"));
+    CHECK(stored["/Test/Data/r255.bin"] == t.file("Data/r255.bin"));
+    // A read not from the start decodes nothing ahead.
+    REQUIRE(f->readPath("/Test/Data/r256.bin", buf.data(), 10, 5) == 10);
+    f->settleReadAhead();
+    CHECK(stored.size() == 2);
+    f->setStoreAhead({});
 }
 
 TEST_CASE("pakfs: read-ahead stops at its byte limit, at folders' ends, and when off", "[fs]") {

@@ -2,6 +2,7 @@
 // Real mounts with the pakfs binary through the kernel. Skipped when FUSE is not available.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include "archive/EntryReader.hpp"
@@ -254,7 +256,7 @@ TEST_CASE("pakfs mount: 8 concurrent readers get the right bytes", "[mount]") {
     CHECK(failures == 0);
 }
 
-TEST_CASE("pakfs mount: writes get EROFS; attributes and xattrs come from the table", "[mount]") {
+TEST_CASE("pakfs mount: writes get EROFS, attributes and xattrs come from the table", "[mount]") {
     MountedPack m;
     errno = 0;
     CHECK(::open((m / "root.txt").c_str(), O_WRONLY) == -1);
@@ -301,6 +303,78 @@ TEST_CASE("pakfs mount: -o icase, cache_size and read_ahead are taken, others pa
     auto mounts = run("grep " + quote(m.mount->path().string()) + " /proc/self/mounts");
     CHECK(mounts.out.find("allow_other") != std::string::npos);
     CHECK(mounts.out.find("fuse.pakfs") != std::string::npos);
+}
+
+TEST_CASE("pakfs mount: files decoded ahead go into the page cache and read with no request",
+          "[mount]") {
+    MountedPack m({"-d"});  // -d: libfuse logs every request
+    // Data holds Deep/, c100k.txt, r1024.bin, r255.bin and r256.bin, in name order: reading
+    // c100k.txt from its start has the next files decoded and stored in the kernel's cache,
+    // which takes them for inodes it knows: listed here (as cp -r, find and tar do).
+    std::size_t listed = 0;
+    for ([[maybe_unused]] const auto& e : stdfs::directory_iterator(m / "Data")) ++listed;
+    CHECK(listed == 5);
+    CHECK(readFile(m / "Data/c100k.txt") == m.pack.file("Data/c100k.txt"));
+    const stdfs::path next = m / "Data/r1024.bin";
+    struct stat st;
+    REQUIRE(::stat(next.c_str(), &st) == 0);
+    REQUIRE(st.st_size == 1024);
+    int fd = ::open(next.c_str(), O_RDONLY);
+    REQUIRE(fd >= 0);
+    void* map = ::mmap(nullptr, std::size_t(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
+    REQUIRE(map != MAP_FAILED);
+    // mincore says whether the page is in the page cache without reading it.
+    unsigned char resident = 0;
+    for (int i = 0; i < 500 && !(resident & 1); ++i) {
+        REQUIRE(::mincore(map, std::size_t(st.st_size), &resident) == 0);
+        if (!(resident & 1)) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ::munmap(map, std::size_t(st.st_size));
+    CHECK((resident & 1) == 1);
+    CHECK(preadExact(fd, 0, 4096) == m.pack.file("Data/r1024.bin"));
+    ::close(fd);
+    const std::string log = m.mount->errors();
+    const std::string nodeid = "nodeid: " + std::to_string(st.st_ino) + ",";
+    std::size_t reads = 0, lines = 0;
+    std::istringstream in(log);
+    for (std::string line; std::getline(in, line); ++lines)
+        if (line.find("opcode: READ ") != std::string::npos &&
+            line.find(nodeid) != std::string::npos)
+            ++reads;
+    INFO(log.substr(0, 4000));
+    CHECK(lines > 10);                                      // the log is there
+    CHECK(log.find("opcode: READ ") != std::string::npos);  // c100k.txt's request
+    CHECK(reads == 0);
+}
+
+TEST_CASE("pakfs mount: -o uid, gid and umask set owners and modes, bad values are refused",
+          "[mount]") {
+    MountedPack m({"-o", "uid=1234,gid=2345,umask=027"});
+    struct stat st;
+    REQUIRE(::stat((m / "root.txt").c_str(), &st) == 0);
+    CHECK(st.st_uid == 1234);
+    CHECK(st.st_gid == 2345);
+    CHECK((st.st_mode & 07777) == 0440);
+    REQUIRE(::stat((m / "Media").c_str(), &st) == 0);
+    CHECK((st.st_mode & 07777) == 0550);
+    CHECK(S_ISDIR(st.st_mode));
+    CHECK(readFile(m / "root.txt") == m.pack.file("root.txt"));  // root reads it anyway
+
+    TempDir dir;
+    auto mnt = dir / "mnt";
+    stdfs::create_directories(mnt);
+    const std::string tail = " --key " + std::string(kTestKeyHex) + " " +
+                             quote(m.pack.pak.string()) + " " + quote(mnt.string());
+    auto bad = run(kPakfs + " -o umask=9" + tail);
+    CHECK(bad.code == 2);
+    CHECK(bad.err == "pakfs: -o umask= takes an octal mode such as 022, got \"9\"\n");
+    bad = run(kPakfs + " -o uid=-1" + tail);
+    CHECK(bad.code == 2);
+    CHECK(bad.err == "pakfs: -o uid= takes a number, got \"-1\"\n");
+    bad = run(kPakfs + " -o gid=99999999999" + tail);
+    CHECK(bad.code == 2);
+    CHECK(bad.err == "pakfs: -o gid= takes a number, got \"99999999999\"\n");
+    CHECK_FALSE(isMounted(stdfs::weakly_canonical(mnt)));
 }
 
 TEST_CASE("pakfs mount: SIGTERM unmounts cleanly", "[mount]") {

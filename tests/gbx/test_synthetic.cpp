@@ -315,7 +315,7 @@ ExtraBlocks extraBlocksBody(bool chunkAfter) {
 
 }  // namespace
 
-TEST_CASE("extra blocks after the counted ones; the next chunk ID is read once",
+TEST_CASE("extra blocks after the counted ones, the next chunk ID is read once",
           "[gbx][synthetic][blocks]") {
     for (bool chunkAfter : {true, false}) {
         INFO("chunk after the blocks: " << chunkAfter);

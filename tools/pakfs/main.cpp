@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // pakfs: mounts TrackMania .pak archives (version 3) read-only, one folder per pack.
+#include <malloc.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -7,6 +8,7 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +67,8 @@ const char* const kUsage =
     "    -o ro, defaults        taken (pakfs is always read-only); -o rw is refused\n"
     "    -o noauto, auto, user, users, nouser, _netdev, nofail\n"
     "                           taken for mount(8) and fstab; no effect on pakfs\n"
+    "    -o uid=N, gid=N        owner and group of every file (default: the user mounting)\n"
+    "    -o umask=M             mode bits taken off (octal; files are 0444, folders 0555)\n"
     "    -o nosuid, nodev, noexec  passed to the kernel\n"
     "    -h, --help             this help, then libfuse's options\n"
     "    -V, --version          version\n"
@@ -114,6 +118,8 @@ struct CommandLine {
     pakfs::archive::KeyOptions keys;
     pakfs::fs::Options fsOptions;
     bool resolveNames = false;  // -o resolve_names
+    std::optional<uid_t> uid;   // -o uid= (default: the user mounting)
+    std::optional<gid_t> gid;   // -o gid=
     bool foreground = false;
     bool help = false;
     bool version = false;
@@ -169,6 +175,25 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
                 throw pakfs::Error("-o read_ahead= takes a number of files from 0 to 9999, got \"" +
                                    n + "\"");
             cl.fsOptions.readAheadFiles = std::stoul(n);
+        } else if (opt.rfind("uid=", 0) == 0 || opt.rfind("gid=", 0) == 0 ||
+                   opt.rfind("umask=", 0) == 0) {
+            const std::size_t eq = opt.find('=');
+            const std::string name = opt.substr(0, eq), n = opt.substr(eq + 1);
+            const bool octal = name == "umask";
+            const char* digits = octal ? "01234567" : "0123456789";
+            if (n.empty() || n.size() > (octal ? 4 : 10) ||
+                n.find_first_not_of(digits) != std::string::npos ||
+                std::stoull(n, nullptr, octal ? 8 : 10) > (octal ? 07777ull : 0xfffffffeull))
+                throw pakfs::Error("-o " + name + "= takes " +
+                                   (octal ? "an octal mode such as 022" : "a number") + ", got \"" +
+                                   n + "\"");
+            const unsigned long v = std::stoul(n, nullptr, octal ? 8 : 10);
+            if (name == "uid")
+                cl.uid = uid_t(v);
+            else if (name == "gid")
+                cl.gid = gid_t(v);
+            else
+                cl.fsOptions.umask = mode_t(v);
         } else {
             if (opt == "debug") cl.foreground = true;
             rest += (rest.empty() ? "" : ",") + opt;
@@ -228,6 +253,11 @@ CommandLine parseCommandLine(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Decoded files come and go by the thousand: memory glibc hands back to the kernel after
+    // each is freed must be faulted in again for the next (perf: more time than the Blowfish
+    // decryption when copying a folder). Keep it; the peak stays bounded by -o cache_size.
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
     CommandLine cl;
     try {
         cl = parseCommandLine(argc, argv);
@@ -271,8 +301,8 @@ int main(int argc, char** argv) {
                                          pakfs::fs::packListOrder(sources, &orderWarnings));
     for (const auto& w : orderWarnings) warn(w);
 
-    cl.fsOptions.uid = getuid();
-    cl.fsOptions.gid = getgid();
+    cl.fsOptions.uid = cl.uid.value_or(getuid());
+    cl.fsOptions.gid = cl.gid.value_or(getgid());
     if (cl.foreground) {
         cl.fsOptions.log = [](const std::string& line) {
             std::fprintf(stderr, "pakfs: %s\n", line.c_str());
