@@ -136,6 +136,20 @@ R=$(calc "$X_M_CPP1 / $M_LIM_CPP")
 row "pak extract -j 1, Crypto++ decryption (PAKFS_BLOWFISH=portable)" "$X_M_CPP1 MB/s" "$R of limit" ""
 R=$(calc "$X_M_1 / $M_LIM_CPP")
 row "pak extract -j 1, vector decryption (best / median of 5)" "$X_M_1 / $X_M_1_MED MB/s" "$R (median $(calc "$X_M_1_MED / $M_LIM_CPP")) of limit, $(calc "$X_M_1 / $M_LIM_OURS") of our limit" ">= 2.0 of limit: $(verdict "$R >= 2.0"); >= 0.8 of ours: $(verdict "$X_M_1 / $M_LIM_OURS >= 0.8")"
+# What writing the output costs by itself: the same number of bytes into new tmpfs pages, and
+# reading the extracted files back with cat (the floor of the mount's cat row).
+mkdir -p "$EX"
+T_FILL=$(for i in 1 2 3; do
+    rm -f "$EX/fill"
+    timed sh -c "head -c $M_out_bytes /dev/zero > '$EX/fill'"
+done | sort -n | head -1)
+rm -rf "$EX"
+row "write $MB MB into tmpfs once (head -c from /dev/zero, best of 3)" "$(calc "$M_out_bytes / $T_FILL / 1e6" 1) MB/s" "$(calc "$T_FILL" 3) s" ""
+PAKFS_BLOWFISH=default "$PAK" extract -q -j "$JOBS" --key "$KEY" "$MANY" "$EX"
+T_CATX=$(for i in 1 2 3; do timed sh -c "find '$EX' -type f -print0 | xargs -0 cat"; done | sort -n | head -1)
+rm -rf "$EX"
+X_CATX=$(calc "$M_out_bytes / $T_CATX / 1e6" 1)
+row "cat every extracted file of many.pak from tmpfs (best of 3)" "$X_CATX MB/s" "$(calc "$T_CATX" 3) s" ""
 R=$(calc "$X_M_N / $X_M_1")
 row "pak extract -j $JOBS, vector decryption (best / median of 5)" "$X_M_N / $X_M_N_MED MB/s" "${R}x -j 1 (median $(calc "$X_M_N_MED / $X_M_1_MED")x)" ">= 1.7x (2 cores): $(verdict "$R >= 1.7")"
 
@@ -200,15 +214,21 @@ if [ -x "$PAKFS" ] && [ -c /dev/fuse ] && command -v fusermount3 > /dev/null; th
     row "mount many.pak ($M_entries entries), median of 3" "$(calc "$T_MOUNT * 1000" 0) ms" "" "<= 300 ms: $(verdict "$T_MOUNT <= 0.3")"
     row "pakfs peak RSS after mounting many.pak" "$RSS_MOUNT MiB" "" "<= 64 MiB: $(verdict "$RSS_MOUNT <= 64")"
 
-    log "FUSE: cat of every file"
-    mountpak "$MANY" many
-    T_CAT=$(timed sh -c "find '$MNT/many' -type f -print0 | xargs -0 cat")
-    RSS_CAT=$(hwm)
-    unmount
+    log "FUSE: cat of every file (3 fresh mounts)"
+    CATS=()
+    RSS_CAT=0
+    for i in 1 2 3; do
+        mountpak "$MANY" many
+        CATS+=("$(timed sh -c "find '$MNT/many' -type f -print0 | xargs -0 cat")")
+        RSS_CAT=$(awk "BEGIN { print ($(hwm) > $RSS_CAT) ? $(hwm) : $RSS_CAT }")
+        unmount
+    done
+    read -r T_CAT T_CAT_MED <<< "$(printf '%s\n' "${CATS[@]}" | sort -n | awk '{ t[NR] = $1 } END { print t[1], t[2] }')"
     X_CAT=$(calc "$M_out_bytes / $T_CAT / 1e6" 1)
+    X_CAT_MED=$(calc "$M_out_bytes / $T_CAT_MED / 1e6" 1)
     R=$(calc "$X_CAT / $X_M_1")
-    row "cat every file of many.pak through the mount" "$X_CAT MB/s" "$R of pak extract -j 1" ">= 0.8: $(verdict "$R >= 0.8")"
-    row "pakfs peak RSS after reading every file" "$RSS_CAT MiB" "" ""
+    row "cat every file of many.pak through the mount (best / median of 3)" "$X_CAT / $X_CAT_MED MB/s" "$R (median $(calc "$X_CAT_MED / $X_M_1_MED")) of pak extract -j 1, $(calc "$X_CAT / $X_CATX") of cat from tmpfs" ">= 0.8: $(verdict "$R >= 0.8")"
+    row "pakfs peak RSS after reading every file (cache_size 64 MiB)" "$RSS_CAT MiB" "" "<= 128 MiB: $(verdict "$RSS_CAT <= 128")"
     mountpak "$MANY" many -o read_ahead=0
     T_CAT0=$(timed sh -c "find '$MNT/many' -type f -print0 | xargs -0 cat")
     unmount
