@@ -10,12 +10,22 @@
 #include "archive/PakIndex.hpp"
 #include "archive/SeekPoints.hpp"
 
+struct inflate_state;  // ISA-L (isa-l/igzip_lib.h)
+
 namespace pakfs::archive {
+
+// zlib entries up to this many bytes (64 MiB by default) that are read from their start inflate
+// whole with libdeflate; larger ones stream through ISA-L. Tests lower it to reach the streaming
+// path with small entries. Returns the previous limit; readers created after the call use it.
+std::uint64_t setWholeInflateLimit(std::uint64_t bytes);
 
 // Reads a plain (non-gbx) entry: bulk CBC and large inflate steps, no parser, no ivXor.
 // Sequential reads stream; seek() jumps, using `index` for compressed entries (and adding
 // points to it as it decodes). A read that reaches the end of a stream decoded from its start
 // also checks zlib's checksum, so a damaged entry is an error, never wrong bytes.
+// Inflaters: a zlib entry read from its start without an index decodes whole with libdeflate
+// up to setWholeInflateLimit's size and streams through ISA-L above it; seeks, readers with an
+// index and everything either of them rejects use zlib (whose errors are the ones reported).
 // Construction does no I/O; the inflate state and buffers are reused from the last reader that
 // the thread destroyed, since extraction opens one reader per entry. One per open file.
 class PlainEntryReader {
@@ -36,6 +46,9 @@ public:
     std::uint64_t size() const { return entry_.uncompressedSize; }
     // Bytes decoded so far, including skipped ones (for tests and statistics).
     std::uint64_t decodedBytes() const { return decoded_; }
+    // Whether ISA-L is streaming this entry (for tests): it starts with the first read and is
+    // left for zlib on a seek or on anything it does not accept.
+    bool streamsWithIsal() const { return isal_ != nullptr; }
 
 private:
     void startCipherAt(std::uint64_t plainOffset);
@@ -48,10 +61,19 @@ private:
     // Fast path for a zlib entry read from its start: the whole stream decrypted and inflated
     // in one call (libdeflate); false leaves the zlib path in charge (and its errors).
     bool decodeWhole();
+    // Streaming fast path for zlib entries too large for decodeWhole, read from their start.
+    void startIsal();
+    std::size_t isalSome(std::uint8_t* dst, std::size_t n);
+    void isalTrailer();
+    // Gives the ISA-L state back; `resume` then decodes again with zlib up to where ISA-L got,
+    // so that zlib accepts exactly what it always did and reports what is wrong in its words.
+    void leaveIsal(bool resume);
     // Offset in the entry's plaintext (the compressed stream) of the next byte to hand on.
     std::uint64_t nextPlainOffset() const;
-    // Hands zlib the compressed bytes left in the current chunk (decrypting the next chunk when
-    // it is used up); returns how many, and sets zlibLeft to the compressed bytes not yet read.
+    // The compressed bytes left in the current chunk, at chunkAt() (decrypting the next chunk
+    // when it is used up); returns how many, and sets zlibLeft to the compressed bytes not yet
+    // read. feedZlib hands them to zlib.
+    std::size_t compressedAvail(std::uint64_t& zlibLeft);
     std::size_t feedZlib(std::uint64_t& zlibLeft);
     // Version 12+ chaining: brings chainIv_ to the chaining value of the ciphertext block at
     // `offset` (computed from the ciphertext alone, from the IV when going back).
@@ -87,6 +109,8 @@ private:
     bool rawInflate_ = false;                // resumed from a seek point: no zlib header or trailer
     std::unique_ptr<std::uint8_t[]> whole_;  // the whole content, when decodeWhole ran
     bool wholeTried_ = false;
+    bool seeked_ = false;            // a compressed entry was seeked: zlib from then on
+    inflate_state* isal_ = nullptr;  // while ISA-L streams the entry
 };
 
 // The game's pipeline for an entry (Streams.hpp): its ciphertext, cipher, IV and codec.

@@ -3,10 +3,8 @@
 // shell cannot: the single-core limit (Crypto++ Blowfish-CBC and zlib inflate of a pack's own
 // bytes), the vector decryptors against Crypto++, random-read latency, and mount readiness.
 // Prints "key=value" lines for the script to read.
-#if PAKBENCH_ISAL
-#include <isa-l/igzip_lib.h>
-#endif
 #include <fcntl.h>
+#include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -236,7 +234,6 @@ int limit(const stdfs::path& pakPath) {
             tLibdeflate += since(t0);
             if (lr != LIBDEFLATE_SUCCESS || made != out.size())
                 throw Error(e.path + ": libdeflate failed");
-#if PAKBENCH_ISAL
             t0 = Clock::now();
             inflate_state st;
             isal_inflate_init(&st);
@@ -249,9 +246,6 @@ int limit(const stdfs::path& pakPath) {
             tIsal += since(t0);
             if (ir != ISAL_DECOMP_OK || st.block_state != ISAL_BLOCK_FINISH || st.avail_out != 0)
                 throw Error(e.path + ": ISA-L inflate failed");
-#else
-            tIsal = -1;  // not built with ISA-L
-#endif
         }
         outBytes += e.uncompressedSize;
         cipherBytes += a.size();

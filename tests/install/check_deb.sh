@@ -21,7 +21,7 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [ "$(field Version)" = "$version" ] || fail "Version: $(field Version)"
 [ "$(field Architecture)" = "$arch" ] || fail "Architecture: $(field Architecture)"
 depends=$(field Depends)
-for dep in fuse3 libfuse3-3 'libcrypto++8' zlib1g liblzo2-2 liblz4-1 libdeflate0 libc6 'libstdc++6'; do
+for dep in fuse3 libfuse3-3 'libcrypto++8' zlib1g liblzo2-2 liblz4-1 libdeflate0 libisal2 libc6 'libstdc++6'; do
   grep -q "\(^\|, \)$dep\( \|,\|$\)" <<< "$depends" || fail "Depends lacks $dep: $depends"
 done
 files=$(dpkg-deb -c "$deb" | awk '{ print $6 }')

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// zlib entries over the whole-buffer limit stream through ISA-L when read from their start: the
+// same bytes as zlib, and for damaged or inconsistent streams the same errors. The limit is
+// lowered so that entries of a few MB take that path.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "archive/EntryReader.hpp"
+#include "archive/PakIndex.hpp"
+#include "archive/PakWriter.hpp"
+#include "tests/hostile/Generators.hpp"
+#include "tests/support/TestUtil.hpp"
+
+using namespace pakfs;
+using namespace pakfs::archive;
+namespace fs = std::filesystem;
+
+namespace {
+
+PakKey isalKey() {
+    PakKey k{};
+    for (int i = 0; i < 16; ++i) k[std::size_t(i)] = std::uint8_t(0x31 + 5 * i);
+    return k;
+}
+
+// Lowers the whole-buffer limit for one test.
+class WholeLimit {
+public:
+    explicit WholeLimit(std::uint64_t bytes) : old_(setWholeInflateLimit(bytes)) {}
+    ~WholeLimit() { setWholeInflateLimit(old_); }
+    WholeLimit(const WholeLimit&) = delete;
+    WholeLimit& operator=(const WholeLimit&) = delete;
+
+private:
+    std::uint64_t old_;
+};
+
+constexpr std::uint64_t kTestLimit = 64 * 1024;
+
+Bytes randomData(std::size_t n, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    Bytes b(n);
+    for (auto& x : b) x = std::uint8_t(rng());
+    return b;
+}
+
+Bytes textData(std::size_t n, std::uint32_t seed) {
+    static const char* words[] = {"track ", "block ", "stadium ", "checkpoint ", "finish\n"};
+    std::mt19937 rng(seed);
+    std::string s;
+    while (s.size() < n) s += words[rng() % 5] + std::to_string(rng() % 1000);
+    s.resize(n);
+    return Bytes(s.begin(), s.end());
+}
+
+// Random runs (stored deflate blocks) between runs of text, so that the entry is compressed.
+Bytes mixedData(std::size_t n, std::uint32_t seed) {
+    Bytes out;
+    for (std::uint32_t i = 0; out.size() < n; ++i) {
+        Bytes run = i % 2 ? textData(150000, seed + i) : randomData(100000, seed + i);
+        out.insert(out.end(), run.begin(), run.end());
+    }
+    out.resize(n);
+    return out;
+}
+
+// Reads the rest of the entry in pieces of odd sizes.
+Bytes readPieces(PlainEntryReader& reader) {
+    static const std::size_t sizes[] = {1, 3, 4093, 65537, 1, 100003, 7, 1 << 20, 31};
+    Bytes out(std::size_t(reader.size() - reader.position()));
+    std::size_t have = 0;
+    for (std::size_t i = 0; have < out.size(); ++i) {
+        std::size_t want = std::min(sizes[i % std::size(sizes)], out.size() - have);
+        std::size_t got = reader.read(out.data() + have, want);
+        REQUIRE(got == want);
+        have += got;
+    }
+    return out;
+}
+
+// Reads the whole entry through zlib (a reader with a seek index never uses ISA-L).
+Bytes readByZlib(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e) {
+    PlainEntryReader reader(pak, e, std::make_shared<SeekIndex>(1u << 20, 8));
+    Bytes out(e.uncompressedSize);
+    REQUIRE(reader.read(out.data(), out.size()) == out.size());
+    CHECK_FALSE(reader.streamsWithIsal());
+    return out;
+}
+
+// The message of the Error that reading the whole entry with `reader` throws ("" if none).
+std::string readError(PlainEntryReader& reader) {
+    try {
+        Bytes out(1 << 20);
+        while (reader.position() < reader.size()) reader.read(out.data(), out.size());
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// A pack of one compressed entry "big.bin" holding `content`; returns its path.
+fs::path packOne(const test::TempDir& dir, const Bytes& content) {
+    test::TempDir tree;
+    test::writeFile(tree / "big.bin", content);
+    writePak(tree.path(), dir / "one.pak", isalKey(), {});
+    return dir / "one.pak";
+}
+
+// The pack at `path` written again as `name` with the first entry's sizes changed.
+fs::path withSizes(const fs::path& path, const std::string& name, std::uint32_t uncompressed,
+                   std::uint32_t compressed) {
+    hostile::PakModel m = hostile::PakModel::read(path, isalKey());
+    m.rows[0].uncompressedSize = uncompressed;
+    m.rows[0].compressedSize = compressed;
+    fs::path out = path.parent_path() / name;
+    hostile::writeBytes(out, m.build(isalKey()));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("isa-l: large zlib entries stream through ISA-L with zlib's bytes",
+          "[pak][inflate][isal]") {
+    WholeLimit limit(kTestLimit);
+    test::TempDir tree, out;
+    test::writeFile(tree / "text.txt", textData(3000000, 1));
+    test::writeFile(tree / "mixed.bin", mixedData(2000000, 2));
+    test::writeFile(tree / "small.txt", textData(kTestLimit, 3));  // at the limit: libdeflate
+    for (std::size_t sync : {std::size_t(0), std::size_t(4096)}) {
+        PackOptions options;
+        options.syncFlushEvery = sync;
+        writePak(tree.path(), out / "z.pak", isalKey(), options);
+        auto pak = PakIndex::open(out / "z.pak", isalKey());
+        for (const auto& e : pak->entries()) {
+            INFO(e.path << " sync " << sync);
+            REQUIRE(e.compressed());
+            const Bytes want = test::readFile(tree / e.path);
+            PlainEntryReader reader(pak, e);
+            Bytes got = readPieces(reader);
+            CHECK(got == want);
+            // ISA-L did it all: no zlib pass over the entry after it.
+            CHECK(reader.streamsWithIsal() == (e.uncompressedSize > kTestLimit));
+            CHECK(reader.decodedBytes() == e.uncompressedSize);
+            CHECK(readByZlib(pak, e) == want);
+            CHECK(readEntry(pak, e) == want);
+        }
+    }
+}
+
+TEST_CASE("isa-l: a seek leaves ISA-L for zlib and gives exact bytes", "[pak][inflate][isal]") {
+    WholeLimit limit(kTestLimit);
+    test::TempDir dir;
+    const Bytes want = textData(3000000, 4);
+    auto pak = PakIndex::open(packOne(dir, want), isalKey());
+    const PakEntry& e = pak->entries()[0];
+    auto expect = [&](PlainEntryReader& r, std::size_t at, std::size_t n) {
+        Bytes got(n);
+        REQUIRE(r.read(got.data(), n) == n);
+        CHECK(got ==
+              Bytes(want.begin() + std::ptrdiff_t(at), want.begin() + std::ptrdiff_t(at + n)));
+    };
+    SECTION("back") {
+        PlainEntryReader r(pak, e);
+        expect(r, 0, 1000003);
+        REQUIRE(r.streamsWithIsal());
+        r.seek(500001);
+        CHECK_FALSE(r.streamsWithIsal());
+        expect(r, 500001, 777777);
+        CHECK(readPieces(r) == Bytes(want.begin() + 1277778, want.end()));
+    }
+    SECTION("forward") {
+        PlainEntryReader r(pak, e);
+        expect(r, 0, 12345);
+        REQUIRE(r.streamsWithIsal());
+        r.seek(2500000);
+        CHECK_FALSE(r.streamsWithIsal());
+        CHECK(readPieces(r) == Bytes(want.begin() + 2500000, want.end()));
+    }
+    SECTION("before the first read: zlib from the start") {
+        PlainEntryReader r(pak, e);
+        r.seek(99999);
+        expect(r, 99999, 3);
+        CHECK_FALSE(r.streamsWithIsal());
+        CHECK(readPieces(r) == Bytes(want.begin() + 100002, want.end()));
+    }
+}
+
+TEST_CASE("isa-l: a damaged Adler-32 is zlib's error, not wrong bytes", "[pak][inflate][isal]") {
+    WholeLimit limit(kTestLimit);
+    test::TempDir dir;
+    const Bytes content = textData(2000000, 5);
+    const fs::path path = packOne(dir, content);
+    auto pak = PakIndex::open(path, isalKey());
+    const PakEntry& e = pak->entries()[0];
+    // Re-encrypt the entry with one byte of the Adler-32 trailer changed.
+    Bytes file = test::readFile(path);
+    std::size_t at = std::size_t(pak->entryOffset(e));
+    std::uint64_t iv = loadLE64(file.data() + at);
+    Bytes plain(file.begin() + std::ptrdiff_t(at + 8),
+                file.begin() + std::ptrdiff_t(at + 8 + e.cipherSize()));
+    std::uint64_t ivDec = iv, ivEnc = iv;
+    Blowfish bf(isalKey());
+    bf.cbcDecrypt(plain.data(), plain.size(), ivDec);
+    plain[e.compressedSize - 2] ^= 0x10;
+    bf.cbcEncrypt(plain.data(), plain.size(), ivEnc);
+    std::copy(plain.begin(), plain.end(), file.begin() + std::ptrdiff_t(at + 8));
+    test::writeFile(dir / "damaged.pak", file);
+    auto damaged = PakIndex::open(dir / "damaged.pak", isalKey());
+    const PakEntry& d = damaged->entries()[0];
+    const std::string message = (dir / "damaged.pak").string() +
+                                ": big.bin: corrupt compressed data (zlib: incorrect data check)";
+    // Every byte but the last comes out right; the last read meets the trailer.
+    PlainEntryReader reader(damaged, d);
+    Bytes got(d.uncompressedSize - 1);
+    REQUIRE(reader.read(got.data(), got.size()) == got.size());
+    CHECK(reader.streamsWithIsal());
+    CHECK(got == Bytes(content.begin(), content.end() - 1));
+    std::uint8_t last = 0;
+    CHECK_THROWS_WITH(reader.read(&last, 1), message);
+    PlainEntryReader fresh(damaged, d);
+    CHECK(readError(fresh) == message);
+    CHECK_THROWS_WITH(readEntry(damaged, d), message);
+    PlainEntryReader byZlib(damaged, d, std::make_shared<SeekIndex>(1u << 20, 8));
+    CHECK(readError(byZlib) == message);
+}
+
+TEST_CASE("isa-l: truncated streams and wrong sizes are zlib's errors", "[pak][inflate][isal]") {
+    WholeLimit limit(kTestLimit);
+    test::TempDir dir;
+    const Bytes content = textData(2000000, 6);
+    const fs::path path = packOne(dir, content);
+    const auto size = std::uint32_t(content.size());
+    const std::uint32_t packed = PakIndex::open(path, isalKey())->entries()[0].compressedSize;
+    auto errorOf = [&](const fs::path& p) {
+        auto pak = PakIndex::open(p, isalKey());
+        const PakEntry& e = pak->entries()[0];
+        PlainEntryReader reader(pak, e);
+        std::string what = readError(reader);
+        PlainEntryReader byZlib(pak, e, std::make_shared<SeekIndex>(1u << 20, 8));
+        CHECK(readError(byZlib) == what);
+        return what;
+    };
+    SECTION("the stream is cut short") {
+        fs::path p = withSizes(path, "cut.pak", size, packed / 2);
+        CHECK(errorOf(p) ==
+              p.string() + ": big.bin: compressed data ends before the zlib stream does");
+    }
+    SECTION("the stream is cut in its trailer") {
+        // Every byte is there, the Adler-32 is not: accepted, as from writers that stop
+        // without a proper end.
+        fs::path p = withSizes(path, "trailer.pak", size, packed - 2);
+        auto pak = PakIndex::open(p, isalKey());
+        PlainEntryReader reader(pak, pak->entries()[0]);
+        CHECK(readPieces(reader) == content);
+        CHECK(reader.streamsWithIsal());
+    }
+    SECTION("the declared size is larger than the stream gives") {
+        fs::path p = withSizes(path, "larger.pak", size + 1000, packed);
+        CHECK(errorOf(p) == p.string() + ": big.bin: compressed data ends at " +
+                                std::to_string(size) + " of " + std::to_string(size + 1000) +
+                                " bytes");
+    }
+    SECTION("the declared size is smaller than the stream gives") {
+        // zlib hands out the declared bytes (and checks the Adler-32 when the stream ends
+        // within 64 KiB after them); ISA-L leaves such a stream to it.
+        for (std::uint32_t less : {1000u, 200000u}) {
+            INFO("less " << less);
+            fs::path p = withSizes(path, "smaller.pak", size - less, packed);
+            auto pak = PakIndex::open(p, isalKey());
+            const PakEntry& e = pak->entries()[0];
+            PlainEntryReader reader(pak, e);
+            const Bytes want(content.begin(), content.end() - less);
+            CHECK(readPieces(reader) == want);
+            CHECK_FALSE(reader.streamsWithIsal());
+            CHECK(readByZlib(pak, e) == want);
+        }
+    }
+}
