@@ -97,8 +97,8 @@ std::uint64_t setWholeInflateLimit(std::uint64_t bytes) {
 }
 
 PlainEntryReader::PlainEntryReader(std::shared_ptr<const PakIndex> pak, const PakEntry& entry,
-                                   std::shared_ptr<SeekIndex> index)
-    : pak_(std::move(pak)), entry_(entry), index_(std::move(index)) {
+                                   std::shared_ptr<SeekIndex> index, bool recordPoints)
+    : pak_(std::move(pak)), entry_(entry), index_(std::move(index)), recordPoints_(recordPoints) {
     cipherSize_ = entry_.cipherSize();
     cipher_ = pak_->entryCipher(entry_);
     if (entry_.codec == EntryCodec::Lz4) {
@@ -241,7 +241,9 @@ void PlainEntryReader::restartInflate(const SeekPoint* point) {
 
 void PlainEntryReader::maybeRecordPoint() {
     // Bit 7 of data_type: inflate stopped at the end of a deflate block; bit 6: the last block.
-    if (!index_ || !(z_->data_type & 128) || (z_->data_type & 64) || produced_ == 0) return;
+    if (!index_ || !recordPoints_ || !(z_->data_type & 128) || (z_->data_type & 64) ||
+        produced_ == 0)
+        return;
     if (!index_->wants(produced_)) return;
     auto point = std::make_shared<SeekPoint>();
     point->out = produced_;
@@ -257,7 +259,7 @@ void PlainEntryReader::maybeRecordPoint() {
 std::size_t PlainEntryReader::inflateSome(std::uint8_t* dst, std::size_t n) {
     // Z_BLOCK stops at deflate block boundaries, the only places a seek point can go; without
     // an index there is nothing to record and inflate runs uninterrupted.
-    const int flush = index_ ? Z_BLOCK : Z_NO_FLUSH;
+    const int flush = index_ && recordPoints_ ? Z_BLOCK : Z_NO_FLUSH;
     std::size_t done = 0;
     while (done < n) {
         if (zlibEnded_)
@@ -341,7 +343,6 @@ void PlainEntryReader::checkTrailer() {
 // an error, a stream that ends before the entry's size or one that gives more, zlib decodes
 // the entry again (leaveIsal), so what is accepted and every message stay zlib's.
 void PlainEntryReader::startIsal() {
-    if (entry_.uncompressedSize <= gWholeInflateLimit.load(std::memory_order_relaxed)) return;
     // Only the usual header (deflate, 32 KiB window): zlib refuses distances beyond a smaller
     // window that the header declares, ISA-L would not.
     std::uint64_t zlibLeft = 0;
@@ -452,9 +453,16 @@ std::size_t PlainEntryReader::read(std::uint8_t* dst, std::size_t n) {
     n = std::size_t(std::min<std::uint64_t>(n, entry_.uncompressedSize - produced_));
     if (n == 0) return 0;
     std::size_t done = 0;
-    if (!whole_ && !wholeTried_ && produced_ == 0 && !index_ && !rawInflate_ &&
-        entry_.codec == EntryCodec::Zlib && !decodeWhole() && !seeked_)
-        startIsal();
+    if (!whole_ && !wholeTried_ && produced_ == 0 && !rawInflate_ && !isal_ &&
+        entry_.codec == EntryCodec::Zlib) {
+        // A whole decode holds the entry in memory: only for readers without an index (the
+        // CLI's), never the mount's.
+        if (!index_ && !decodeWhole() && !seeked_ &&
+            entry_.uncompressedSize > gWholeInflateLimit.load(std::memory_order_relaxed))
+            startIsal();
+        else if (index_ && !recordPoints_ && !seeked_)
+            startIsal();
+    }
     if (whole_) {
         std::memcpy(dst, whole_.get() + produced_, n);
         produced_ += n;

@@ -24,14 +24,17 @@ std::uint64_t setWholeInflateLimit(std::uint64_t bytes);
 // points to it as it decodes). A read that reaches the end of a stream decoded from its start
 // also checks zlib's checksum, so a damaged entry is an error, never wrong bytes.
 // Inflaters: a zlib entry read from its start without an index decodes whole with libdeflate
-// up to setWholeInflateLimit's size and streams through ISA-L above it; seeks, readers with an
-// index and everything either of them rejects use zlib (whose errors are the ones reported).
+// up to setWholeInflateLimit's size and streams through ISA-L above it (also with an index it
+// does not record into); seeks, readers recording seek points and everything either of them
+// rejects use zlib (whose errors are the ones reported).
 // Construction does no I/O; the inflate state and buffers are reused from the last reader that
 // the thread destroyed, since extraction opens one reader per entry. One per open file.
 class PlainEntryReader {
 public:
+    // `recordPoints` false: `index` is only looked up (another pass fills it), and a read from
+    // the start may stream through ISA-L as without an index.
     PlainEntryReader(std::shared_ptr<const PakIndex> pak, const PakEntry& entry,
-                     std::shared_ptr<SeekIndex> index = nullptr);
+                     std::shared_ptr<SeekIndex> index = nullptr, bool recordPoints = true);
     ~PlainEntryReader();
     PlainEntryReader(const PlainEntryReader&) = delete;
     PlainEntryReader& operator=(const PlainEntryReader&) = delete;
@@ -109,6 +112,7 @@ private:
     bool rawInflate_ = false;                // resumed from a seek point: no zlib header or trailer
     std::unique_ptr<std::uint8_t[]> whole_;  // the whole content, when decodeWhole ran
     bool wholeTried_ = false;
+    bool recordPoints_ = true;
     bool seeked_ = false;            // a compressed entry was seeked: zlib from then on
     inflate_state* isal_ = nullptr;  // while ISA-L streams the entry
 };

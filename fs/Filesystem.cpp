@@ -485,9 +485,14 @@ void Filesystem::settleReadAhead() {
 
 long Filesystem::readStreaming(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset) {
     const Node& node = *of.node;
-    if (!of.reader)
+    if (!of.reader) {
+        // Entries whose points come from the background pass or an index file: readers only
+        // look them up, and one reading from the start streams through ISA-L, not zlib.
+        const bool pointsByPass =
+            options_.seekIndexFileMin > 0 && node.size() >= options_.seekIndexFileMin;
         of.reader = std::make_unique<archive::PlainEntryReader>(tree_.packOf(node).pak, *node.entry,
-                                                                seekIndexFor(node));
+                                                                seekIndexFor(node), !pointsByPass);
+    }
     archive::PlainEntryReader& reader = *of.reader;
     auto* dst = reinterpret_cast<std::uint8_t*>(buf);
     std::size_t done = 0;

@@ -186,6 +186,40 @@ TEST_CASE("isa-l: a seek leaves ISA-L for zlib and gives exact bytes", "[pak][in
     }
 }
 
+TEST_CASE("isa-l: a reader that only looks its seek index up streams through ISA-L",
+          "[pak][inflate][isal]") {
+    test::TempDir dir;
+    const Bytes want = textData(3000000, 9);
+    auto pak = PakIndex::open(packOne(dir, want), isalKey());
+    const PakEntry& e = pak->entries()[0];
+    // The mount's case: points come from another pass; whole decodes never (memory), at any
+    // size, so the default limit stays.
+    auto index = std::make_shared<SeekIndex>(1u << 18, 64);
+    {
+        PlainEntryReader recorder(pak, e, index);  // fills the index, through zlib
+        CHECK(readPieces(recorder) == want);
+        CHECK_FALSE(recorder.streamsWithIsal());
+    }
+    const std::size_t points = index->size();
+    REQUIRE(points >= 8);
+    PlainEntryReader r(pak, e, index, false);
+    Bytes head(1000000);
+    REQUIRE(r.read(head.data(), head.size()) == head.size());
+    CHECK(r.streamsWithIsal());
+    CHECK(head == Bytes(want.begin(), want.begin() + 1000000));
+    // A seek resumes at a point of the index, with zlib, and records nothing.
+    r.seek(2100000);
+    CHECK_FALSE(r.streamsWithIsal());
+    CHECK(readPieces(r) == Bytes(want.begin() + 2100000, want.end()));
+    CHECK(r.decodedBytes() < want.size());  // from a point, not from the start
+    CHECK(index->size() == points);
+    // From the start to the end through ISA-L, nothing added either.
+    PlainEntryReader whole(pak, e, index, false);
+    CHECK(readPieces(whole) == want);
+    CHECK(whole.streamsWithIsal());
+    CHECK(index->size() == points);
+}
+
 TEST_CASE("isa-l: a damaged Adler-32 is zlib's error, not wrong bytes", "[pak][inflate][isal]") {
     WholeLimit limit(kTestLimit);
     test::TempDir dir;
