@@ -278,9 +278,12 @@ if [ "$WRITE_MD" = 1 ]; then
         echo
         echo "Which inflater: plain zlib entries read from their start (pak cat/extract/check, the"
         echo "mount's whole-file decodes) inflate in one libdeflate call up to 64 MiB; larger ones"
-        echo "stream through ISA-L (Adler-32 checked; libdeflate cannot stream); seeks and the"
-        echo "mount's streaming reads use zlib, whose state seek points can save; gbx entries use"
-        echo "zlib in the game's 0x100/0x400 steps (ZlibStage). Whatever libdeflate or ISA-L"
+        echo "stream through ISA-L (Adler-32 checked; libdeflate cannot stream), as do the mount's"
+        echo "reads from the start of entries whose seek points come from the background pass or"
+        echo "an index file; seeks, and readers that record seek points, use zlib, whose state a"
+        echo "seek point saves; gbx entries use zlib in the game's 0x100/0x400 steps"
+        echo "(ZlibStage). The mount stores files decoded ahead in the kernel's page cache"
+        echo "(fuse_lowlevel_notify_store). Whatever libdeflate or ISA-L"
         echo "rejects is decoded again by zlib, whose messages are the ones reported. libdeflate"
         echo "and ISA-L measure within a few percent of each other here (rows below)."
         echo
