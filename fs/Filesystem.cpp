@@ -195,30 +195,40 @@ std::shared_ptr<archive::SeekIndex> Filesystem::seekIndexFor(const Node& node) {
     std::lock_guard lock(seekMutex_);
     auto it = seekIndexes_.find(node.ino);
     if (it != seekIndexes_.end()) {
-        seekLru_.splice(seekLru_.begin(), seekLru_, it->second.second);
-        return it->second.first;
+        seekLru_.splice(seekLru_.begin(), seekLru_, it->second.lru);
+        return it->second.index;
     }
-    auto index = std::make_shared<archive::SeekIndex>(
+    KeptIndex kept;
+    kept.index = std::make_shared<archive::SeekIndex>(
         archive::SeekIndex::spanFor(node.size(), options_.seekSpan, options_.seekPointsPerEntry),
         options_.seekPointsPerEntry);
     if (options_.seekIndexFileMin > 0 && node.size() >= options_.seekIndexFileMin) {
         const Pack& pack = tree_.packOf(node);
-        auto file = seekIndexFile(*pack.pak, *node.entry);
-        if (!file || !loadSeekIndex(*file, *pack.pak, *node.entry, *index)) {
-            std::lock_guard qlock(indexMutex_);
-            indexQueue_.push_back({&node, index, file});
-            if (!indexWorker_.joinable())
-                indexWorker_ = std::jthread([this](std::stop_token stop) { indexLoop(stop); });
-            indexChanged_.notify_all();
-        }
+        kept.file = seekIndexFile(*pack.pak, *node.entry);
+        kept.passPending =
+            !kept.file || !loadSeekIndex(*kept.file, *pack.pak, *node.entry, *kept.index);
     }
     seekLru_.push_front(node.ino);
-    seekIndexes_.emplace(node.ino, std::make_pair(index, seekLru_.begin()));
+    kept.lru = seekLru_.begin();
+    auto index = kept.index;
+    seekIndexes_.emplace(node.ino, std::move(kept));
     while (seekIndexes_.size() > options_.seekIndexedEntries) {
         seekIndexes_.erase(seekLru_.back());
         seekLru_.pop_back();
     }
     return index;
+}
+
+void Filesystem::startIndexPass(const Node& node) {
+    std::lock_guard lock(seekMutex_);
+    auto it = seekIndexes_.find(node.ino);
+    if (it == seekIndexes_.end() || !it->second.passPending) return;
+    it->second.passPending = false;
+    std::lock_guard qlock(indexMutex_);
+    indexQueue_.push_back({&node, it->second.index, it->second.file});
+    if (!indexWorker_.joinable())
+        indexWorker_ = std::jthread([this](std::stop_token stop) { indexLoop(stop); });
+    indexChanged_.notify_all();
 }
 
 void Filesystem::indexLoop(std::stop_token stop) {
@@ -265,7 +275,7 @@ void Filesystem::settleIndexing() {
 std::size_t Filesystem::seekPoints() const {
     std::lock_guard lock(seekMutex_);
     std::size_t total = 0;
-    for (const auto& [ino, slot] : seekIndexes_) total += slot.first->size();
+    for (const auto& [ino, kept] : seekIndexes_) total += kept.index->size();
     return total;
 }
 
@@ -511,6 +521,7 @@ long Filesystem::readStreaming(OpenFile& of, char* buf, std::size_t size, std::u
                 of.appendRecent(gap.data(), got);
                 if (got < gap.size()) break;
             } else {
+                startIndexPass(node);  // a reader that jumps: points will be wanted
                 reader.seek(pos);
                 of.recent.clear();
                 of.recentStart = reader.position();

@@ -12,10 +12,12 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <filesystem>
 #include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -47,8 +49,9 @@ struct Options {
     std::uint64_t seekSpan = 1ull << 20;
     std::size_t seekPointsPerEntry = 512;
     std::size_t seekIndexedEntries = 2;
-    // Compressed entries at least this large get their seek points from a background pass
-    // and an index file under $XDG_CACHE_HOME (0: neither).
+    // Compressed entries at least this large get their seek points from an index file under
+    // $XDG_CACHE_HOME, or from a background pass started by the first read that jumps in the
+    // entry (0: neither; readers record points as they decode).
     std::uint64_t seekIndexFileMin = 8ull << 20;
     // Reading a file from its start has a worker thread decode the small files after it in
     // its folder, so that a folder copied file by file finds them decoded: decoding runs
@@ -145,6 +148,8 @@ private:
     void fillStat(const Node& node, struct stat* st) const;
     EntryKind kindOf(const Node& node) const;  // may throw
     std::shared_ptr<archive::SeekIndex> seekIndexFor(const Node& node);
+    // Queues the background pass of `node`'s seek points if it is still pending.
+    void startIndexPass(const Node& node);
     long readAllInto(const Node& node, char* buf, std::size_t size);
     // The whole decoded file, checked against the file table's size.
     Bytes decodeWhole(const Node& node) const;
@@ -179,9 +184,15 @@ private:
     std::vector<std::shared_ptr<OpenFile>> pool_;  // most recently used first
 
     mutable std::mutex seekMutex_;
-    std::unordered_map<std::uint64_t, std::pair<std::shared_ptr<archive::SeekIndex>,
-                                                std::list<std::uint64_t>::iterator>>
-        seekIndexes_;
+    struct KeptIndex {
+        std::shared_ptr<archive::SeekIndex> index;
+        std::list<std::uint64_t>::iterator lru;
+        // Points to come from a background pass, not started yet: it starts at the first read
+        // that jumps, so that a file only read through (cp, cat) is decoded once, not twice.
+        bool passPending = false;
+        std::optional<std::filesystem::path> file;  // where the pass saves them
+    };
+    std::unordered_map<std::uint64_t, KeptIndex> seekIndexes_;
     std::list<std::uint64_t> seekLru_;  // most recently used first
 
     std::mutex aheadMutex_;
@@ -195,8 +206,9 @@ private:
     // first use (not before a mount daemonizes); last, so they stop first.
     std::vector<std::jthread> aheadWorkers_;
 
-    // Seek points of large compressed entries: built by a pass in the background when such an
-    // entry is first opened (unless an index file has them), then saved (SeekIndexFile.hpp).
+    // Seek points of large compressed entries: built by a pass in the background when a read
+    // first jumps in such an entry (unless an index file has them), then saved
+    // (SeekIndexFile.hpp).
     struct IndexJob {
         const Node* node;
         std::shared_ptr<archive::SeekIndex> index;

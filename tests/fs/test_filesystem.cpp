@@ -800,6 +800,37 @@ TEST_CASE("pakfs: sources: pak files, Packs folders with packlist.dat, wrong key
     CHECK_THROWS_AS(fs::loadSources({emptyDir}, right), Error);
 }
 
+TEST_CASE("pakfs: a large entry read through from its start starts no seek-point pass",
+          "[fs][seek]") {
+    TempDir dir;
+    ::setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
+    std::map<std::string, Bytes> files;
+    files["big.txt"] = compressibleText(3 * 1024 * 1024 + 5, 4);
+    TestPack t = makeTestPack(files);
+    fs::Options options;
+    options.seekIndexFileMin = 1 << 20;
+    options.seekSpan = 128 * 1024;
+    std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, kTestKey)}};
+    fs::Filesystem f(std::move(packs), options);
+    // Read through in 128 KiB requests, as cp does: decoded once, no pass, no points.
+    CHECK(readAll(f, "/Test/big.txt", 128 * 1024) == t.file("big.txt"));
+    f.settleIndexing();
+    CHECK(f.seekPoints() == 0);
+    CHECK_FALSE(std::filesystem::exists(dir / "cache/pakfs/seek"));
+    // A read that jumps back starts the pass, which builds and saves them.
+    std::uint64_t fh = 0;
+    REQUIRE(f.open("/Test/big.txt", O_RDONLY, &fh) == 0);
+    std::vector<char> buf(4096);
+    REQUIRE(f.read(fh, buf.data(), buf.size(), 3 * 1024 * 1024 - 4096) == 4096);
+    REQUIRE(f.read(fh, buf.data(), buf.size(), 5000) == 4096);
+    CHECK(std::equal(buf.begin(), buf.end(), t.file("big.txt").begin() + 5000));
+    f.settleIndexing();
+    CHECK(f.seekPoints() > 10);
+    CHECK(std::filesystem::exists(dir / "cache/pakfs/seek"));
+    REQUIRE(f.release(fh) == 0);
+    ::unsetenv("XDG_CACHE_HOME");
+}
+
 TEST_CASE("pakfs: seek points of a large entry come from a background pass, then an index file",
           "[fs][seek]") {
     TempDir dir;

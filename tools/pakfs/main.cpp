@@ -74,7 +74,7 @@ const char* const kUsage =
     "    -V, --version          version\n"
     "\n"
     "Random reads in a compressed file of 8 MiB or more resume at seek points: a pass in the\n"
-    "background builds them when the file is first opened and keeps them in\n"
+    "background builds them when a read first jumps in the file and keeps them in\n"
     "$XDG_CACHE_HOME/pakfs/seek (~/.cache/pakfs/seek), used again while the pak is unchanged\n"
     "(size, modification time, header MD5) and the file's own MD5 matches.\n"
     "\n"
