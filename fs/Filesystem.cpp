@@ -478,7 +478,7 @@ void Filesystem::readAheadLoop(std::stop_token stop) {
             EntryCache::Data data = cache_.getOrLoad(node->ino, [&] { return decodeWhole(*node); });
             // After the cache has it: a request for this file that waits for the decode is
             // answered before the store, which may wait for the pages that request holds.
-            if (storeAhead_) storeAhead_(*node, *data);
+            if (storeAhead_ && storeAhead_(*node, *data)) cache_.take(node->ino);
         } catch (const std::exception&) {
             // Nothing is cached; the reader decodes the file again and reports the error.
         }

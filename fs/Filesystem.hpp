@@ -126,7 +126,8 @@ public:
     // Files decoded ahead (see Options::readAheadFiles) are also handed to `store`, called
     // on the read-ahead thread: the mount pushes them into the kernel's page cache, so that
     // reading them costs no request at all. Set before the first read.
-    using StoreAhead = std::function<void(const Node& node, const Bytes& content)>;
+    // Returns whether the kernel took them: the cache then lets them go (the kernel has them).
+    using StoreAhead = std::function<bool(const Node& node, const Bytes& content)>;
     void setStoreAhead(StoreAhead store) { storeAhead_ = std::move(store); }
 
     // What every operation that would change something returns.

@@ -344,7 +344,7 @@ int serve(Filesystem& fs, const std::string& program, const std::vector<std::str
     fs.setStoreAhead([session](const Node& node, const Bytes& content) {
         fuse_bufvec bufv = FUSE_BUFVEC_INIT(content.size());
         bufv.buf[0].mem = const_cast<std::uint8_t*>(content.data());
-        fuse_lowlevel_notify_store(session, node.ino, 0, &bufv, fuse_buf_copy_flags(0));
+        return fuse_lowlevel_notify_store(session, node.ino, 0, &bufv, fuse_buf_copy_flags(0)) == 0;
     });
     int rc = 1;
     if (opts.singlethread) {
