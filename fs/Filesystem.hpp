@@ -53,11 +53,13 @@ struct Options {
     // $XDG_CACHE_HOME, or from a background pass started by the first read that jumps in the
     // entry (0: neither; readers record points as they decode).
     std::uint64_t seekIndexFileMin = 8ull << 20;
-    // Reading a file from its start has a worker thread decode the small files after it in
-    // its folder, so that a folder copied file by file finds them decoded: decoding runs
-    // beside the kernel's round trips instead of between them. At most this many files and
-    // bytes ahead; 0 files turns it off.
-    std::size_t readAheadFiles = 16;
+    // Reading a file from its start has worker threads decode the small files after it in
+    // its folder (and hand them to the store, see setStoreAhead), so that a folder copied
+    // file by file finds them decoded: decoding runs beside the reader instead of between its
+    // requests. At most this many files and bytes ahead; 0 files turns it off. 64 rather than
+    // 16: with files stored in the kernel, the window moves on only when a read reaches
+    // pakfs (--scale 0.25 copy: 2.36-2.54 s against 2.64-3.33 s).
+    std::size_t readAheadFiles = 64;
     std::uint64_t readAheadBytes = 4ull << 20;
     // Serve a stored gbx file that cannot be proven as the node scan's best decode (one log
     // line each) instead of EIO.
