@@ -343,16 +343,14 @@ long Filesystem::readAllInto(const Node& node, char* buf, std::size_t size) {
         return long(cached->size());
     }
     try {
-        if (kindOf(node) == EntryKind::Gbx) {
-            Bytes data = decodeWhole(node);
-            std::memcpy(buf, data.data(), data.size());
-            return long(data.size());
-        }
         // From the start to the end, so zlib's checksum is checked before the reply.
-        archive::PlainEntryReader reader(tree_.packOf(node).pak, *node.entry);
-        std::size_t got = reader.read(reinterpret_cast<std::uint8_t*>(buf), size);
-        checkDecodedSize(node, got);
-        return long(got);
+        if (auto got = decodePlain(node, reinterpret_cast<std::uint8_t*>(buf), size)) {
+            checkDecodedSize(node, *got);
+            return long(*got);
+        }
+        Bytes data = decodeWhole(node);  // a gbx entry
+        std::memcpy(buf, data.data(), data.size());
+        return long(data.size());
     } catch (const std::exception& e) {
         logOnce(node, e.what());
         return -EIO;
@@ -368,7 +366,8 @@ long Filesystem::readFrom(OpenFile& of, char* buf, std::size_t size, std::int64_
     std::lock_guard lock(of.mutex);
     if (of.failed) return -EIO;
     try {
-        if (kindOf(node) == EntryKind::Gbx || node.size() <= options_.wholeEntryLimit) {
+        // Small files first: decodeWhole learns their kind from their content.
+        if (node.size() <= options_.wholeEntryLimit || kindOf(node) == EntryKind::Gbx) {
             long n = readWhole(of, buf, size, std::uint64_t(offset));
             of.nearFrom = 0;
             of.nearTo = ~std::uint64_t(0);
@@ -397,9 +396,41 @@ long Filesystem::readWhole(OpenFile& of, char* buf, std::size_t size, std::uint6
     return long(size);
 }
 
+std::optional<std::size_t> Filesystem::decodePlain(const Node& node, std::uint8_t* dst,
+                                                   std::size_t size) const {
+    EntryKind kind = node.kind.load();
+    // Gbx entries do not decode as plain ones: a name saying gbx asks the exact rule first.
+    if (kind == EntryKind::Unknown && node.name.size() >= 4 &&
+        foldCase(node.name.substr(node.name.size() - 4)) == ".gbx")
+        kind = kindOf(node);
+    if (kind == EntryKind::Gbx) return std::nullopt;
+    const auto& pak = tree_.packOf(node).pak;
+    archive::PlainEntryReader reader(pak, *node.entry);
+    std::size_t got = reader.read(dst, std::min<std::size_t>(3, size));
+    if (kind == EntryKind::Unknown) {
+        // Not "GBX" first: isGbxEntry would say plain too, without its read of the first
+        // segment. "GBX": its exact rule decides.
+        const bool gbx =
+            got == 3 && std::memcmp(dst, "GBX", 3) == 0 && archive::isGbxEntry(*pak, *node.entry);
+        node.kind.store(gbx ? EntryKind::Gbx : EntryKind::Plain);
+        if (gbx) return std::nullopt;
+    }
+    if (got < size) got += reader.read(dst + got, size - got);
+    return got;
+}
+
 Bytes Filesystem::decodeWhole(const Node& node) const {
     const Pack& pack = tree_.packOf(node);
     Bytes out;
+    if (node.size() <= options_.wholeEntryLimit && node.kind.load() != EntryKind::Gbx) {
+        out.resize(node.size());
+        if (auto got = decodePlain(node, out.data(), out.size())) {
+            out.resize(*got);
+            checkDecodedSize(node, out.size());
+            return out;
+        }
+        out = {};
+    }
     if (kindOf(node) == EntryKind::Gbx) {
         archive::GbxDecodeOptions gbx;
         gbx.unverified = options_.unverified;

@@ -156,6 +156,11 @@ private:
     long readAllInto(const Node& node, char* buf, std::size_t size);
     // The whole decoded file, checked against the file table's size.
     Bytes decodeWhole(const Node& node) const;
+    // Decodes `node` from its start into dst (at most `size` bytes) if it is a plain entry;
+    // nullopt for a gbx entry. An unknown kind comes from the first bytes decoded, without
+    // kindOf's separate read of the first segment, unless the name ends in .gbx.
+    std::optional<std::size_t> decodePlain(const Node& node, std::uint8_t* dst,
+                                           std::size_t size) const;
     // Throws Error naming the file when `decoded` is not the file table's size.
     void checkDecodedSize(const Node& node, std::uint64_t decoded) const;
     // Queues the small files after `node` in its folder for the read-ahead worker.

@@ -395,6 +395,54 @@ TEST_CASE("pakfs: gbx entries show their class and are decoded whole through the
     CHECK(log.empty());
 }
 
+TEST_CASE("pakfs: a file's kind comes from its content whatever its name says", "[fs]") {
+    gbx::GbxBuilder b;
+    b.classId = 0x03043000;
+    gbx::BodyWriter w;
+    w.beginSkippable(0x03043099);
+    for (std::uint8_t byte : randomBytes(3000, 11)) w.u8(byte);
+    w.endSkippable();
+    w.endNode();
+    b.body = w.bytes();
+    const Bytes gbxFile = b.build();
+    auto files = smallFiles();
+    files["Odd/gbx-named.txt"] = gbxFile;  // a gbx file under another name
+    auto text = [](const std::string& v) { return Bytes(v.begin(), v.end()); };
+    files["Odd/a-first.txt"] = text("read first, so that the worker decodes the others\n");
+    files["Odd/plain.Map.Gbx"] = text("not a gbx file at all\n");  // and the opposite
+    files["Odd/short.gbx"] = text("GB");
+    TestPack t = makeTestPack(files);
+    std::vector<std::string> log;
+    // Each read in one request (decoded straight into the reply), through a handle in pieces
+    // (decoded whole through the cache), and ahead by the worker.
+    for (int way = 0; way < 3; ++way) {
+        fs::Options options;
+        options.readAheadFiles = way == 2 ? 8 : 0;
+        auto f = mountDirect(t, options, &log);
+        std::vector<char> buf(1 << 16);
+        if (way == 2) {
+            REQUIRE(f->readPath("/Test/Odd/a-first.txt", buf.data(), buf.size(), 0) > 0);
+            f->settleReadAhead();
+        }
+        for (const char* name : {"gbx-named.txt", "plain.Map.Gbx", "short.gbx"}) {
+            INFO(name << " way " << way);
+            const std::string path = std::string("/Test/Odd/") + name;
+            const Bytes& want = t.file(std::string("Odd/") + name);
+            if (way == 1) {
+                CHECK(readAll(*f, path, 1000) == want);
+            } else {
+                long n = f->readPath(path, buf.data(), buf.size(), 0);
+                REQUIRE(n == long(want.size()));
+                CHECK(Bytes(buf.begin(), buf.begin() + n) == want);
+            }
+        }
+        CHECK(xattr(*f, "/Test/Odd/gbx-named.txt", fs::kXattrGbxClass) == "CGameCtnChallenge");
+        CHECK(xattr(*f, "/Test/Odd/plain.Map.Gbx", fs::kXattrGbxClass) ==
+              "errno " + std::to_string(ENODATA));
+    }
+    CHECK(log.empty());
+}
+
 TEST_CASE("pakfs: a damaged entry reads as EIO with one log line, never as wrong bytes", "[fs]") {
     TestPack t = makeTestPack();
     std::uint64_t at = 0;
