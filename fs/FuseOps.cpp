@@ -27,7 +27,6 @@ constexpr double kCacheSeconds = 3600.0;
 // (fuse_lowlevel_notify_store), which the high-level API cannot do.
 struct Session {
     Filesystem* fs = nullptr;
-    fuse_session* session = nullptr;
     // Set at init: the kernel takes ENOSYS from open as "no open needed" (no OPEN, no RELEASE
     // for any file from then on, and reads carry no handle).
     std::atomic<bool> openless{false};
@@ -328,7 +327,6 @@ int serve(Filesystem& fs, const std::string& program, const std::vector<std::str
     fuse_lowlevel_ops ops = makeOperations();
     fuse_session* session = fuse_session_new(args.get(), &ops, sizeof ops, &state);
     if (!session) return 2;  // libfuse printed why (usually an unknown option)
-    state.session = session;
     if (fuse_session_mount(session, opts.mountpoint) != 0) {
         fuse_session_destroy(session);
         return 1;
