@@ -23,6 +23,19 @@ std::string blockError(const std::string& name, std::uint64_t block, const std::
     return name + ": LZ4 block " + std::to_string(block) + ": " + what;
 }
 
+// The size of block `block`, whose 2-byte size is at data[at]: 1 to 4128, and within the data.
+std::size_t blockSizeAt(ByteSpan data, std::size_t at, std::uint64_t block,
+                        const std::string& name) {
+    if (data.size() - at < 2)
+        throw Error(blockError(name, block, "its size runs past the end of the data"));
+    const std::size_t n = loadLE16(data.data() + at);
+    if (n == 0 || n > kLz4MaxBlock)
+        throw Error(blockError(name, block, "size " + std::to_string(n) + " is not 1 to 4128"));
+    if (n > data.size() - at - 2)
+        throw Error(blockError(name, block, "runs past the end of the data"));
+    return n;
+}
+
 }  // namespace
 
 ByteSpan pak18Lz4Dictionary() {
@@ -65,18 +78,12 @@ Bytes lz4PackDecompress(ByteSpan data, std::uint64_t size, const std::string& na
                     " bytes cannot give the declared " + std::to_string(size) + " bytes");
     // The block sizes first: the declared size is allocated only when the blocks present can
     // give it (every block but the last is big enough for 4096 bytes).
-    for (std::uint64_t b = 0, at = 0; b < blocks; ++b) {
-        if (data.size() - at < 2)
-            throw Error(blockError(name, b, "its size runs past the end of the data"));
-        std::size_t n = loadLE16(data.data() + at);
-        at += 2;
-        if (n == 0 || n > kLz4MaxBlock)
-            throw Error(blockError(name, b, "size " + std::to_string(n) + " is not 1 to 4128"));
-        if (n > data.size() - at) throw Error(blockError(name, b, "runs past the end of the data"));
+    for (std::size_t b = 0, at = 0; b < blocks; ++b) {
+        const std::size_t n = blockSizeAt(data, at, b, name);
         if (b + 1 < blocks && n < kMinFullBlock)
             throw Error(
                 blockError(name, b, "size " + std::to_string(n) + " cannot give 4096 bytes"));
-        at += n;
+        at += 2 + n;
     }
     Bytes out(static_cast<std::size_t>(size));
     LZ4_streamDecode_t* stream = LZ4_createStreamDecode();
@@ -87,14 +94,8 @@ Bytes lz4PackDecompress(ByteSpan data, std::uint64_t size, const std::string& na
     std::uint64_t produced = 0;
     try {
         for (std::uint64_t b = 0; produced < size; ++b) {
-            if (data.size() - in < 2)
-                throw Error(blockError(name, b, "its size runs past the end of the data"));
-            std::size_t n = loadLE16(data.data() + in);
+            const std::size_t n = blockSizeAt(data, in, b, name);
             in += 2;
-            if (n == 0 || n > kLz4MaxBlock)
-                throw Error(blockError(name, b, "size " + std::to_string(n) + " is not 1 to 4128"));
-            if (n > data.size() - in)
-                throw Error(blockError(name, b, "runs past the end of the data"));
             std::size_t want = std::size_t(std::min<std::uint64_t>(kLz4BlockSize, size - produced));
             int got = LZ4_decompress_safe_continue(
                 stream, reinterpret_cast<const char*>(data.data() + in),
