@@ -400,9 +400,7 @@ std::optional<std::size_t> Filesystem::decodePlain(const Node& node, std::uint8_
                                                    std::size_t size) const {
     EntryKind kind = node.kind.load();
     // Gbx entries do not decode as plain ones: a name saying gbx asks the exact rule first.
-    if (kind == EntryKind::Unknown && node.name.size() >= 4 &&
-        foldCase(node.name.substr(node.name.size() - 4)) == ".gbx")
-        kind = kindOf(node);
+    if (kind == EntryKind::Unknown && foldCase(node.name).ends_with(".gbx")) kind = kindOf(node);
     if (kind == EntryKind::Gbx) return std::nullopt;
     const auto& pak = tree_.packOf(node).pak;
     archive::PlainEntryReader reader(pak, *node.entry);
@@ -420,31 +418,27 @@ std::optional<std::size_t> Filesystem::decodePlain(const Node& node, std::uint8_
 }
 
 Bytes Filesystem::decodeWhole(const Node& node) const {
-    const Pack& pack = tree_.packOf(node);
-    Bytes out;
-    if (node.size() <= options_.wholeEntryLimit && node.kind.load() != EntryKind::Gbx) {
-        out.resize(node.size());
+    // Plain entries decode from the start, so that zlib's checksum is checked before any byte
+    // is handed out. A large entry's kind is asked first: the file table's size of a gbx entry
+    // is not allocated.
+    if (node.kind.load() != EntryKind::Gbx &&
+        (node.size() <= options_.wholeEntryLimit || kindOf(node) == EntryKind::Plain)) {
+        Bytes out(node.size());
         if (auto got = decodePlain(node, out.data(), out.size())) {
             out.resize(*got);
             checkDecodedSize(node, out.size());
             return out;
         }
-        out = {};
     }
-    if (kindOf(node) == EntryKind::Gbx) {
-        archive::GbxDecodeOptions gbx;
-        gbx.unverified = options_.unverified;
-        out = archive::decodeGbxEntry(pack.pak, *node.entry, gbx, [&](const std::string& w) {
-            if (!node.errorLogged.exchange(true) && options_.log) options_.log("warning: " + w);
-        });
-        out.shrink_to_fit();  // the cache counts capacity
-    } else {
-        // Plain entries decode from the start, so that zlib's checksum is checked before any
-        // byte is handed out.
-        archive::PlainEntryReader reader(pack.pak, *node.entry);
-        out.resize(node.size());
-        out.resize(reader.read(out.data(), out.size()));
-    }
+    // A gbx entry (decodePlain or kindOf said so).
+    archive::GbxDecodeOptions gbx;
+    gbx.unverified = options_.unverified;
+    Bytes out = archive::decodeGbxEntry(tree_.packOf(node).pak, *node.entry, gbx,
+                                        [&](const std::string& w) {
+                                            if (!node.errorLogged.exchange(true) && options_.log)
+                                                options_.log("warning: " + w);
+                                        });
+    out.shrink_to_fit();  // the cache counts capacity
     checkDecodedSize(node, out.size());
     return out;
 }

@@ -47,11 +47,12 @@ void replyStatus(fuse_req_t req, long rc) {
     fuse_reply_err(req, rc < 0 ? int(-rc) : 0);
 }
 
-fuse_entry_param entryOf(const Filesystem& fs, const Node& node) {
+// The entry the kernel keeps for a name whose attributes are `st` (st_ino is the tree's).
+fuse_entry_param entryOf(const struct stat& st) {
     fuse_entry_param e{};
-    e.ino = node.ino;
+    e.ino = st.st_ino;
     e.generation = 1;
-    fs.getattr(node, &e.attr);
+    e.attr = st;
     e.attr_timeout = kCacheSeconds;
     e.entry_timeout = kCacheSeconds;
     return e;
@@ -81,7 +82,9 @@ void opLookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
         fuse_reply_entry(req, &e);
         return;
     }
-    fuse_entry_param e = entryOf(fs, *node);
+    struct stat st;
+    fs.getattr(*node, &st);
+    fuse_entry_param e = entryOf(st);
     fuse_reply_entry(req, &e);
 }
 
@@ -127,13 +130,10 @@ void readdirCommon(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, bo
             if (plus) {
                 fuse_entry_param e{};
                 // "." and ".." carry no entry: the kernel does not look them up.
-                if (std::strcmp(name, ".") != 0 && std::strcmp(name, "..") != 0) {
-                    e.ino = st.st_ino;
-                    e.generation = 1;
-                    e.attr_timeout = kCacheSeconds;
-                    e.entry_timeout = kCacheSeconds;
-                }
-                e.attr = st;
+                if (std::strcmp(name, ".") != 0 && std::strcmp(name, "..") != 0)
+                    e = entryOf(st);
+                else
+                    e.attr = st;
                 need = fuse_add_direntry_plus(req, buf.data() + used, size - used, name, &e, next);
             } else {
                 need = fuse_add_direntry(req, buf.data() + used, size - used, name, &st, next);
