@@ -38,27 +38,12 @@ private:
 
 constexpr std::uint64_t kTestLimit = 64 * 1024;
 
-Bytes randomData(std::size_t n, std::uint32_t seed) {
-    std::mt19937 rng(seed);
-    Bytes b(n);
-    for (auto& x : b) x = std::uint8_t(rng());
-    return b;
-}
-
-Bytes textData(std::size_t n, std::uint32_t seed) {
-    static const char* words[] = {"track ", "block ", "stadium ", "checkpoint ", "finish\n"};
-    std::mt19937 rng(seed);
-    std::string s;
-    while (s.size() < n) s += words[rng() % 5] + std::to_string(rng() % 1000);
-    s.resize(n);
-    return Bytes(s.begin(), s.end());
-}
-
 // Random runs (stored deflate blocks) between runs of text, so that the entry is compressed.
 Bytes mixedData(std::size_t n, std::uint32_t seed) {
     Bytes out;
     for (std::uint32_t i = 0; out.size() < n; ++i) {
-        Bytes run = i % 2 ? textData(150000, seed + i) : randomData(100000, seed + i);
+        Bytes run =
+            i % 2 ? test::compressibleText(150000, seed + i) : test::randomBytes(100000, seed + i);
         out.insert(out.end(), run.begin(), run.end());
     }
     out.resize(n);
@@ -124,9 +109,10 @@ TEST_CASE("isa-l: large zlib entries stream through ISA-L with zlib's bytes",
           "[pak][inflate][isal]") {
     WholeLimit limit(kTestLimit);
     test::TempDir tree, out;
-    test::writeFile(tree / "text.txt", textData(3000000, 1));
+    test::writeFile(tree / "text.txt", test::compressibleText(3000000, 1));
     test::writeFile(tree / "mixed.bin", mixedData(2000000, 2));
-    test::writeFile(tree / "small.txt", textData(kTestLimit, 3));  // at the limit: libdeflate
+    test::writeFile(tree / "small.txt",
+                    test::compressibleText(kTestLimit, 3));  // at the limit: libdeflate
     for (std::size_t sync : {std::size_t(0), std::size_t(4096)}) {
         PackOptions options;
         options.syncFlushEvery = sync;
@@ -151,7 +137,7 @@ TEST_CASE("isa-l: large zlib entries stream through ISA-L with zlib's bytes",
 TEST_CASE("isa-l: a seek leaves ISA-L for zlib and gives exact bytes", "[pak][inflate][isal]") {
     WholeLimit limit(kTestLimit);
     test::TempDir dir;
-    const Bytes want = textData(3000000, 4);
+    const Bytes want = test::compressibleText(3000000, 4);
     auto pak = PakIndex::open(packOne(dir, want), isalKey());
     const PakEntry& e = pak->entries()[0];
     auto expect = [&](PlainEntryReader& r, std::size_t at, std::size_t n) {
@@ -189,7 +175,7 @@ TEST_CASE("isa-l: a seek leaves ISA-L for zlib and gives exact bytes", "[pak][in
 TEST_CASE("isa-l: a reader that only looks its seek index up streams through ISA-L",
           "[pak][inflate][isal]") {
     test::TempDir dir;
-    const Bytes want = textData(3000000, 9);
+    const Bytes want = test::compressibleText(3000000, 9);
     auto pak = PakIndex::open(packOne(dir, want), isalKey());
     const PakEntry& e = pak->entries()[0];
     // The mount's case: points come from another pass; whole decodes never (memory), at any
@@ -223,7 +209,7 @@ TEST_CASE("isa-l: a reader that only looks its seek index up streams through ISA
 TEST_CASE("isa-l: a damaged Adler-32 is zlib's error, not wrong bytes", "[pak][inflate][isal]") {
     WholeLimit limit(kTestLimit);
     test::TempDir dir;
-    const Bytes content = textData(2000000, 5);
+    const Bytes content = test::compressibleText(2000000, 5);
     const fs::path path = packOne(dir, content);
     auto pak = PakIndex::open(path, isalKey());
     const PakEntry& e = pak->entries()[0];
@@ -262,7 +248,7 @@ TEST_CASE("isa-l: a damaged Adler-32 is zlib's error, not wrong bytes", "[pak][i
 TEST_CASE("isa-l: truncated streams and wrong sizes are zlib's errors", "[pak][inflate][isal]") {
     WholeLimit limit(kTestLimit);
     test::TempDir dir;
-    const Bytes content = textData(2000000, 6);
+    const Bytes content = test::compressibleText(2000000, 6);
     const fs::path path = packOne(dir, content);
     const auto size = std::uint32_t(content.size());
     const std::uint32_t packed = PakIndex::open(path, isalKey())->entries()[0].compressedSize;

@@ -26,13 +26,6 @@ PakKey testKey() {
     return k;
 }
 
-Bytes randomData(std::size_t n, std::uint32_t seed) {
-    std::mt19937 rng(seed);
-    Bytes b(n);
-    for (auto& x : b) x = std::uint8_t(rng());
-    return b;
-}
-
 // The v18 cipher as the notes describe one reader's code, written out independently: the key
 // (little-endian words, repeated) xored into P[0..9], the 8-round cipher refilling P[0..9] and
 // the S-boxes, then P[0..9] reversed; decrypting a block is running the *encryption* rounds
@@ -90,12 +83,12 @@ struct ReversedP8 {
 TEST_CASE("v18 cipher: 8 rounds, key in P[0..9], decryption = encryption over reversed P",
           "[v6][crypto]") {
     for (std::uint32_t seed = 1; seed <= 20; ++seed) {
-        Bytes kb = randomData(16, seed);
+        Bytes kb = test::randomBytes(16, seed);
         PakKey key;
         std::copy(kb.begin(), kb.end(), key.begin());
         ReversedP8 game(key);
         Blowfish bf(key, CipherVariant{8, false});
-        Bytes blocks = randomData(64, seed + 100);
+        Bytes blocks = test::randomBytes(64, seed + 100);
         for (std::size_t i = 0; i < blocks.size(); i += 8) {
             std::uint8_t b[8];
             std::memcpy(b, blocks.data() + i, 8);
@@ -120,7 +113,7 @@ TEST_CASE("v12+ chaining: next IV = (iv >> 47) ^ (iv * 9) ^ cipher block", "[v6]
     for (int rounds : {16, 8}) {
         INFO("rounds " << rounds);
         Blowfish bf(testKey(), CipherVariant{rounds, true});
-        Bytes plain = randomData(4096 + 24, 7);
+        Bytes plain = test::randomBytes(4096 + 24, 7);
         const std::uint64_t iv0 = 0x0123456789ABCDEFull;
         Bytes want = plain;
         std::uint64_t iv = iv0;
@@ -171,7 +164,7 @@ struct SourceTree {
     fs::path root() const { return dir / "src"; }
     SourceTree() {
         test::writeFile(root() / "readme.txt", Bytes(5000, 'r'));
-        test::writeFile(root() / "Media/noise.bin", randomData(3000, 3));
+        test::writeFile(root() / "Media/noise.bin", test::randomBytes(3000, 3));
         test::writeFile(root() / "Media/Texts/long.txt", Bytes(70000, 'x'));
         // A third folder whose name has 4+ characters: the header's folder ivXor.
         test::writeFile(root() / "Public/free.txt", Bytes(900, 'f'));
@@ -378,7 +371,7 @@ TEST_CASE("v12+: random seeks in stored and compressed entries follow the IV cha
     // The chaining value of a block depends on every block before it from version 12 on, so
     // a seek must walk the chain (from the nearest kept value), not take the block before.
     test::TempDir dir;
-    Bytes stored = randomData(3u << 20, 11);  // incompressible: stored
+    Bytes stored = test::randomBytes(3u << 20, 11);  // incompressible: stored
     std::string text;
     for (int i = 0; text.size() < (3u << 20); ++i) text += "line " + std::to_string(i * 7) + "\n";
     test::writeFile(dir / "src/stored.bin", stored);

@@ -23,22 +23,6 @@ PakKey testKey() {
     return k;
 }
 
-Bytes randomBytes(std::size_t n, std::uint32_t seed) {
-    std::mt19937 rng(seed);
-    Bytes b(n);
-    for (auto& x : b) x = std::uint8_t(rng());
-    return b;
-}
-
-Bytes textBytes(std::size_t n, std::uint32_t seed) {
-    static const char* words[] = {"track ", "block ", "stadium ", "checkpoint ", "finish\n"};
-    std::mt19937 rng(seed);
-    std::string s;
-    while (s.size() < n) s += words[rng() % 5];
-    s.resize(n);
-    return Bytes(s.begin(), s.end());
-}
-
 // Packs `tree`, reads every entry back and compares with the files.
 void checkRoundTrip(const fs::path& tree, const PackOptions& options = {}) {
     test::TempDir out;
@@ -68,8 +52,10 @@ TEST_CASE("round trip: sizes around 8, 256 and 1024 byte boundaries, stored and 
     std::uint32_t seed = 1;
     for (std::size_t n : {0, 1, 7, 8, 9, 15, 16, 255, 256, 257, 263, 264, 1023, 1024, 1025, 4095,
                           4096, 65536, 300000}) {
-        test::writeFile(tree / ("random/r" + std::to_string(n) + ".bin"), randomBytes(n, seed++));
-        test::writeFile(tree / ("text/t" + std::to_string(n) + ".txt"), textBytes(n, seed++));
+        test::writeFile(tree / ("random/r" + std::to_string(n) + ".bin"),
+                        test::randomBytes(n, seed++));
+        test::writeFile(tree / ("text/t" + std::to_string(n) + ".txt"),
+                        test::compressibleText(n, seed++));
     }
     SECTION("level 9") {
         checkRoundTrip(tree.path());
@@ -91,13 +77,13 @@ TEST_CASE("round trip: deep folders and a long third folder name (header ivXor)"
     test::TempDir tree;
     // Folders are taken in sorted order: the third is "a/b/ThirdLongName".
     std::string deep = "a/b/ThirdLongName/d/e/f/g/h/i/j/k";
-    test::writeFile(tree / deep / "leaf.txt", textBytes(100, 3));
-    test::writeFile(tree / "a/top.bin", randomBytes(300, 4));
+    test::writeFile(tree / deep / "leaf.txt", test::compressibleText(100, 3));
+    test::writeFile(tree / "a/top.bin", test::randomBytes(300, 4));
     // Enough entries that the file table crosses many 256-byte segments.
     for (int i = 0; i < 200; ++i)
         test::writeFile(
             tree / ("a/b/ThirdLongName/file_with_a_long_name_" + std::to_string(i) + ".txt"),
-            textBytes(std::size_t(i * 13), std::uint32_t(i)));
+            test::compressibleText(std::size_t(i * 13), std::uint32_t(i)));
     test::TempDir out;
     writePak(tree.path(), out / "x.pak", testKey(), {});
     auto pak = PakIndex::open(out / "x.pak", testKey());
@@ -112,11 +98,11 @@ TEST_CASE("round trip: folder list ending exactly on a segment boundary", "[pak]
     // Three folders with names summing to 256-56-24 = 176 bytes end the folder list at 256.
     test::TempDir tree;
     std::string n1(60, 'a'), n2(60, 'b'), n3(53, 'c');  // + backslash each = 176
-    test::writeFile(tree / n1 / "x.txt", textBytes(10, 1));
-    test::writeFile(tree / n1 / n2 / "y.txt", textBytes(10, 2));
-    test::writeFile(tree / n1 / n2 / n3 / "z.txt", textBytes(10, 3));
+    test::writeFile(tree / n1 / "x.txt", test::compressibleText(10, 1));
+    test::writeFile(tree / n1 / n2 / "y.txt", test::compressibleText(10, 2));
+    test::writeFile(tree / n1 / n2 / n3 / "z.txt", test::compressibleText(10, 3));
     for (int i = 0; i < 40; ++i)
-        test::writeFile(tree / n1 / ("f" + std::to_string(i)), textBytes(5, 9));
+        test::writeFile(tree / n1 / ("f" + std::to_string(i)), test::compressibleText(5, 9));
     checkRoundTrip(tree.path());
 }
 
@@ -126,14 +112,14 @@ TEST_CASE("round trip: thousands of entries", "[pak][roundtrip]") {
         for (int f = 0; f < 150; ++f)
             test::writeFile(
                 tree / ("dir" + std::to_string(d)) / ("file" + std::to_string(f) + ".dat"),
-                randomBytes(std::size_t(f % 17), std::uint32_t(d * 1000 + f)));
+                test::randomBytes(std::size_t(f % 17), std::uint32_t(d * 1000 + f)));
     checkRoundTrip(tree.path());
 }
 
 TEST_CASE("round trip: extraction writes the same tree", "[pak][roundtrip][extract]") {
     test::TempDir tree, out, target;
-    test::writeFile(tree / "A/B/c.txt", textBytes(5000, 1));
-    test::writeFile(tree / "A/d.bin", randomBytes(777, 2));
+    test::writeFile(tree / "A/B/c.txt", test::compressibleText(5000, 1));
+    test::writeFile(tree / "A/d.bin", test::randomBytes(777, 2));
     test::writeFile(tree / "e", {});
     fs::create_directories(tree / "Empty/Inner");
     writePak(tree.path(), out / "p.pak", testKey(), {});
@@ -154,8 +140,8 @@ TEST_CASE("round trip: extraction writes the same tree", "[pak][roundtrip][extra
 
 TEST_CASE("the fast path and the exact pipeline agree on plain entries", "[pak][pipeline]") {
     test::TempDir tree, out;
-    test::writeFile(tree / "t.txt", textBytes(200000, 5));
-    test::writeFile(tree / "r.bin", randomBytes(5000, 6));
+    test::writeFile(tree / "t.txt", test::compressibleText(200000, 5));
+    test::writeFile(tree / "r.bin", test::randomBytes(5000, 6));
     writePak(tree.path(), out / "p.pak", testKey(), {});
     auto pak = PakIndex::open(out / "p.pak", testKey());
     for (const auto& e : pak->entries()) {
@@ -183,8 +169,8 @@ TEST_CASE("plain zlib entries: the whole-buffer inflater and the streaming zlib 
     // call; with an index (the mount's large files) it streams through zlib. Same bytes,
     // for sync-flushed streams too.
     test::TempDir tree, out;
-    test::writeFile(tree / "text.txt", textBytes(300000, 1));
-    test::writeFile(tree / "mixed.bin", textBytes(20000, 2));
+    test::writeFile(tree / "text.txt", test::compressibleText(300000, 1));
+    test::writeFile(tree / "mixed.bin", test::compressibleText(20000, 2));
     PakKey key = testKey();
     for (std::size_t sync : {std::size_t(0), std::size_t(4096)}) {
         PackOptions options;

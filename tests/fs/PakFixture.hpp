@@ -17,31 +17,6 @@ inline const archive::PakKey kTestKey = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x6
                                          0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
 inline const char* const kTestKeyHex = "00112233445566778899aabbccddeeff";
 
-inline Bytes randomBytes(std::size_t n, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    Bytes out(n);
-    for (auto& b : out) b = std::uint8_t(rng());
-    return out;
-}
-
-// Text that compresses well but not trivially: words drawn at random, numbered lines.
-inline Bytes compressibleText(std::size_t n, std::uint64_t seed) {
-    static const char* const words[] = {"track", "stadium", "nadeo", "block", "checkpoint",
-                                        "start", "finish",  "ramp",  "loop",  "boost",
-                                        "ghost", "replay",  "pack",  "medal", "author"};
-    std::mt19937_64 rng(seed);
-    std::string s;
-    s.reserve(n + 64);
-    for (std::size_t line = 0; s.size() < n; ++line) {
-        s += std::to_string(line) + ":";
-        for (int w = 0, k = int(rng() % 9) + 3; w < k; ++w)
-            s += std::string(" ") + words[rng() % 15];
-        s += "\n";
-    }
-    s.resize(n);
-    return Bytes(s.begin(), s.end());
-}
-
 struct TestPack {
     std::unique_ptr<TempDir> dir = std::make_unique<TempDir>();
     std::filesystem::path source;

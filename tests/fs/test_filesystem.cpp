@@ -856,16 +856,31 @@ TEST_CASE("pakfs: sources: pak files, Packs folders with packlist.dat, wrong key
     CHECK_THROWS_AS(fs::loadSources({emptyDir}, right), Error);
 }
 
+// A pack of one 3 MiB compressible big.txt, options that give it seek points from a
+// background pass kept in an index file, and $XDG_CACHE_HOME in `dir` while it lives.
+struct BigEntryPack {
+    TempDir dir;
+    TestPack t;
+    fs::Options options;
+    explicit BigEntryPack(std::uint64_t seed) {
+        ::setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
+        std::map<std::string, Bytes> files;
+        files["big.txt"] = compressibleText(3 * 1024 * 1024 + 5, seed);
+        t = makeTestPack(files);
+        options.seekIndexFileMin = 1 << 20;
+        options.seekSpan = 128 * 1024;
+    }
+    ~BigEntryPack() { ::unsetenv("XDG_CACHE_HOME"); }
+    BigEntryPack(const BigEntryPack&) = delete;
+    BigEntryPack& operator=(const BigEntryPack&) = delete;
+};
+
 TEST_CASE("pakfs: a large entry read through from its start starts no seek-point pass",
           "[fs][seek]") {
-    TempDir dir;
-    ::setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
-    std::map<std::string, Bytes> files;
-    files["big.txt"] = compressibleText(3 * 1024 * 1024 + 5, 4);
-    TestPack t = makeTestPack(files);
-    fs::Options options;
-    options.seekIndexFileMin = 1 << 20;
-    options.seekSpan = 128 * 1024;
+    BigEntryPack big(4);
+    TempDir& dir = big.dir;
+    TestPack& t = big.t;
+    const fs::Options& options = big.options;
     std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, kTestKey)}};
     fs::Filesystem f(std::move(packs), options);
     // Read through in 128 KiB requests, as cp does: decoded once, no pass, no points.
@@ -884,19 +899,14 @@ TEST_CASE("pakfs: a large entry read through from its start starts no seek-point
     CHECK(f.seekPoints() > 10);
     CHECK(std::filesystem::exists(dir / "cache/pakfs/seek"));
     REQUIRE(f.release(fh) == 0);
-    ::unsetenv("XDG_CACHE_HOME");
 }
 
 TEST_CASE("pakfs: seek points of a large entry come from a background pass, then an index file",
           "[fs][seek]") {
-    TempDir dir;
-    ::setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
-    std::map<std::string, Bytes> files;
-    files["big.txt"] = compressibleText(3 * 1024 * 1024 + 5, 3);
-    TestPack t = makeTestPack(files);
-    fs::Options options;
-    options.seekIndexFileMin = 1 << 20;
-    options.seekSpan = 128 * 1024;
+    BigEntryPack big(3);
+    TempDir& dir = big.dir;
+    TestPack& t = big.t;
+    const fs::Options& options = big.options;
     auto mount = [&] {
         std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, kTestKey)}};
         return std::make_unique<fs::Filesystem>(std::move(packs), options);
@@ -959,5 +969,4 @@ TEST_CASE("pakfs: seek points of a large entry come from a background pass, then
         f->settleIndexing();
         REQUIRE(f->release(fh) == 0);
     }
-    ::unsetenv("XDG_CACHE_HOME");
 }

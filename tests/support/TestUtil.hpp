@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,6 +18,32 @@ inline std::string sha256Hex(ByteSpan data) {
     std::uint8_t digest[32];
     CryptoPP::SHA256().CalculateDigest(digest, data.data(), data.size());
     return hexString(digest);
+}
+
+// Test data, the same for the same seed.
+inline Bytes randomBytes(std::size_t n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    Bytes out(n);
+    for (auto& b : out) b = std::uint8_t(rng());
+    return out;
+}
+
+// Text that compresses well but not trivially: words drawn at random, numbered lines.
+inline Bytes compressibleText(std::size_t n, std::uint64_t seed) {
+    static const char* const words[] = {"track", "stadium", "nadeo", "block", "checkpoint",
+                                        "start", "finish",  "ramp",  "loop",  "boost",
+                                        "ghost", "replay",  "pack",  "medal", "author"};
+    std::mt19937_64 rng(seed);
+    std::string s;
+    s.reserve(n + 64);
+    for (std::size_t line = 0; s.size() < n; ++line) {
+        s += std::to_string(line) + ":";
+        for (int w = 0, k = int(rng() % 9) + 3; w < k; ++w)
+            s += std::string(" ") + words[rng() % 15];
+        s += "\n";
+    }
+    s.resize(n);
+    return Bytes(s.begin(), s.end());
 }
 
 inline Bytes readFile(const std::filesystem::path& p) {
