@@ -48,20 +48,28 @@ public:
         if (!classes.known(classes.generalize(classId)))
             throw Error("unknown class " + hex32(classId) +
                         ": its place in the class tree decides the cipher state");
-        if (inSkippableChunk) skippableNodes = true;
-        Read r{{top_.position(), classes.ivXorClassInput(classId)}, slot, false};
-        r.folded = perNode_ && (!inSkippableChunk || foldInSkippable_);
-        if (r.folded) {
-            std::uint8_t s[4];
-            storeLE32(s, r.read.classInput);
-            crypted_.mixIvXor(s);
-        }
-        reads.push_back(r);
+        record(classes.ivXorClassInput(classId), inSkippableChunk, slot);
+    }
+    // A mid-chunk mix folds like a node read's class input and obeys the same skippable rule.
+    void onCipherMix(std::uint32_t value, bool inSkippableChunk) override {
+        record(value, inSkippableChunk, -1);
     }
     std::vector<Read> reads;
     bool skippableNodes = false;  // a node was read inside a skippable chunk
 
 private:
+    void record(std::uint32_t input, bool inSkippableChunk, std::int64_t slot) {
+        if (inSkippableChunk) skippableNodes = true;
+        Read r{{top_.position(), input}, slot, false};
+        r.folded = perNode_ && (!inSkippableChunk || foldInSkippable_);
+        if (r.folded) {
+            std::uint8_t s[4];
+            storeLE32(s, input);
+            crypted_.mixIvXor(s);
+        }
+        reads.push_back(r);
+    }
+
     CryptedStream& crypted_;
     const gbx::ByteSource& top_;
     bool foldInSkippable_;
@@ -139,6 +147,21 @@ ParsePass parsePass(const PipelineSpec& spec, bool foldInSkippable, bool perNode
         // The main node's read is the first: without it the scan would miss its fold.
         r.scannable = file.failure->stage == gbx::ReadStage::Nodes && !file.failure->inBody &&
                       !r.reads.empty() && r.reads.front().read.position <= r.resume;
+        return r;
+    }
+    // A parse proves the bytes only when it ends exactly at the entry's end with every node
+    // slot filled, as in every file the game writes; otherwise the scan goes on from its end.
+    std::string unproven;
+    if (r.bytes.size() != spec.size)
+        unproven = "the gbx data ends at " + std::to_string(r.bytes.size()) + " of " +
+                   std::to_string(spec.size) + " bytes";
+    else if (file.unfilledSlots)
+        unproven = std::to_string(file.unfilledSlots) + " of the " + std::to_string(r.numNodes) +
+                   " node slots were never filled";
+    if (!unproven.empty()) {
+        r.failure = "read whole, but " + unproven;
+        r.resume = r.bytes.size();
+        r.scannable = !r.reads.empty();
         return r;
     }
     // What follows the gbx data is part of the entry. The size is untrusted: take it in
@@ -241,7 +264,9 @@ GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options
         if (!a.ok) return refuse("cannot be decoded exactly: " + a.failure);
         d.kind = GbxDecodeKind::Parsed;
         d.bytes = std::move(a.bytes);
-        d.detail = "parsed by known chunk readers";
+        d.detail = std::string("parsed by known chunk readers to the end, every node slot filled") +
+                   (spec.compressed ? "; Adler-32 and size match"
+                                    : " (no checksum: the parse is the proof)");
         return d;
     }
     // A compressed entry proven by its checksum.
@@ -281,7 +306,9 @@ GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options
     if (nf.ok && f.ok && nf.parsed && f.parsed && nf.bytes == f.bytes) {
         d.kind = GbxDecodeKind::Parsed;
         d.bytes = nf.bytes;
-        d.detail = "parsed by known chunk readers; both skippable-chunk rules agree";
+        d.detail =
+            "parsed by known chunk readers to the end, every node slot filled; both "
+            "skippable-chunk rules agree (no checksum: the parse is the proof)";
         return d;
     }
     const Attempt& best = nf.ok ? nf : f;

@@ -58,11 +58,12 @@ public:
         (void)inSkippableChunk;
         (void)slot;
     }
-    // Called when a chunk reader meets a chunk whose bytes the game also feeds into the
-    // cipher's ivXor (data-driven special cases); bytes are the ones just read.
-    virtual void onChunkBytes(std::uint32_t chunkId, ByteSpan bytes) {
-        (void)chunkId;
-        (void)bytes;
+    // Called when a chunk reader meets a value the game feeds into CalcIVXor in the middle of a
+    // chunk (e.g. CPlugSurfaceGeom 0900F004): the 4 little-endian bytes of value are mixed like a
+    // node read's class input. inSkippableChunk as for onNodeRead.
+    virtual void onCipherMix(std::uint32_t value, bool inSkippableChunk) {
+        (void)value;
+        (void)inSkippableChunk;
     }
 };
 

@@ -14,6 +14,8 @@ void registerCollector(ChunkRegistry& reg);  // collectors, object info, decorat
 void registerMedia(ChunkRegistry& reg);      // media clips, tracks, blocks, CControlEffectSimi
 void registerGhost(ChunkRegistry& reg);      // ghosts and replays
 void registerMisc(ChunkRegistry& reg);       // CMwNod, skins, profiles
+void registerPlug(ChunkRegistry& reg);       // solids, visuals, surfaces, shaders, bitmaps, fonts
+void registerControl(ChunkRegistry& reg);    // control styles and the icon lists they hold
 
 void registerChallengeHeader(ChunkRegistry& reg);
 void registerCollectorHeader(ChunkRegistry& reg);

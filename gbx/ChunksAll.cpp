@@ -9,6 +9,8 @@ void registerAll(ChunkRegistry& reg) {
     registerMedia(reg);
     registerGhost(reg);
     registerMisc(reg);
+    registerPlug(reg);
+    registerControl(reg);
 }
 
 void registerAllHeader(ChunkRegistry& reg) {

@@ -54,6 +54,12 @@ NodeReaderConfig nodeConfig(const GbxFile& f, const ReadOptions& opts, ReadObser
     return cfg;
 }
 
+std::uint32_t unfilled(const GbxHeader& h, const NodeReader& nr) {
+    // Slot 0 is the main node's; numNodes counts it too.
+    std::size_t filled = nr.slotsFilled();
+    return h.numNodes > filled ? std::uint32_t(h.numNodes - filled) : 0;
+}
+
 void readInto(GbxFile& f, ByteSource& src, ReadObserver* observer, const ReadOptions& opts) {
     f.reached = ReadStage::Header;
     f.header = readHeader(src);
@@ -78,6 +84,7 @@ void readInto(GbxFile& f, ByteSource& src, ReadObserver* observer, const ReadOpt
         NodeReader nr(nodeSrc, nodeConfig(f, opts, observer, false), f.nodes);
         nr.readMainNode(f.header.classId);
         f.nodesComplete = true;
+        f.unfilledSlots = unfilled(f.header, nr);
         if (auto after = src.remaining()) f.trailingBytes = *after;
         f.reached = ReadStage::Done;
         return;
@@ -105,6 +112,7 @@ void readInto(GbxFile& f, ByteSource& src, ReadObserver* observer, const ReadOpt
         NodeReader nr(mem, nodeConfig(f, opts, nullptr, true), f.nodes);
         nr.readMainNode(f.header.classId);
         f.nodesComplete = true;
+        f.unfilledSlots = unfilled(f.header, nr);
         f.trailingBytes += *mem.remaining();
     }
     f.reached = ReadStage::Done;

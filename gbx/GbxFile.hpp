@@ -55,6 +55,9 @@ struct GbxFile {
     ReadStage reached = ReadStage::Header;  // the stage being read when it stopped, or Done
     bool nodesComplete = false;             // the main node's end marker was read
     std::uint64_t trailingBytes = 0;        // bytes after the main node (known sizes only)
+    // Slots of the node table neither read nor taken by the reference table once the main node
+    // was read whole: a file the game wrote fills every one.
+    std::uint32_t unfilledSlots = 0;
     std::optional<ReadFailure> failure;
 };
 

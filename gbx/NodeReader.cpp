@@ -97,7 +97,7 @@ void NodeReader::readDetachedChunk(std::uint32_t classId, std::uint32_t chunkId,
     frames_.pop_back();
 }
 
-std::size_t NodeReader::startNode(std::uint32_t classId, std::int64_t slot) {
+std::size_t NodeReader::startNode(std::uint32_t classId, std::int64_t slot, bool readNode) {
     std::size_t parent = frames_.empty() ? kNoNode : frames_.back().node;
     std::uint32_t depth = parent == kNoNode ? 0 : nodes_[parent].depth + 1;
     if (!frames_.empty() && frames_.back().nextChunkId)
@@ -114,7 +114,7 @@ std::size_t NodeReader::startNode(std::uint32_t classId, std::int64_t slot) {
     std::size_t id = nodes_.size() - 1;
     // The node is in the list before it is read: a reference to it from inside is a back-reference.
     if (slot >= 0) slots_[std::uint32_t(slot)] = id;
-    if (cfg_.observer) cfg_.observer->onNodeRead(classId, skippableDepth_ > 0, slot);
+    if (readNode && cfg_.observer) cfg_.observer->onNodeRead(classId, skippableDepth_ > 0, slot);
     chunkLoop(id);
     return id;
 }
@@ -344,6 +344,14 @@ NodeRef NodeReader::directNode() {
     }
     nodes_[frames_.back().node].chunks.back().refs.push_back(ref);
     return ref;
+}
+
+void NodeReader::inlineNode(std::uint32_t classId) {
+    startNode(classId, -1, false);
+}
+
+void NodeReader::mixIntoCipher(std::uint32_t value) {
+    if (cfg_.observer) cfg_.observer->onCipherMix(value, skippableDepth_ > 0);
 }
 
 void NodeReader::readChunk(std::uint32_t chunkId) {

@@ -118,6 +118,13 @@ public:
     NodeRef nodeRef();
     // A node stored without an index ("direct node"): u32 class ID (-1 = none) then ReadNode.
     NodeRef directNode();
+    // The body of a node of classId archived inline by its owner: no index, no class ID and no
+    // ReadNode (so no node-read ivXor), just its chunk loop (e.g. CPlugIndexBuffer in 0906A001).
+    void inlineNode(std::uint32_t classId);
+    // A value the game mixes into the cipher's ivXor in the middle of a chunk.
+    void mixIntoCipher(std::uint32_t value);
+    // Slots of the node table filled so far (read nodes and external references).
+    std::size_t slotsFilled() const { return slots_.size(); }
     // ReadChunk(id) inside the current chunk (e.g. 03043013 reads 0304301F's layout).
     void readChunk(std::uint32_t chunkId);
     // Runs fn with a fresh lookback string list and index-less node references.
@@ -159,7 +166,8 @@ private:
         std::vector<std::string> strings;
     };
 
-    std::size_t startNode(std::uint32_t classId, std::int64_t slot);
+    // readNode: the game calls ReadNode for it (the node-read ivXor); false for inline bodies.
+    std::size_t startNode(std::uint32_t classId, std::int64_t slot, bool readNode = true);
     void chunkLoop(std::size_t node);
     void readKnownChunk(const ChunkDef& def, std::uint32_t storedId);
     std::string where() const;

@@ -74,24 +74,24 @@ Bytes challenge() {
 
 Bytes solid() {
     gbx::GbxBuilder b;
-    b.classId = 0x09005000;  // CPlugSolid: no chunk reader knows its chunks
+    b.classId = 0x09005000;  // CPlugSolid, with chunk numbers no reader knows (0A0, 0A1)
     b.numNodes = 4;
     gbx::BodyWriter w;
-    w.chunk(0x09005000);
+    w.chunk(0x090050A0);
     w.u32(3);
     for (int i = 0; i < 40; ++i) w.f32(float(i) * 0.25f);
     w.newNode(1, 0x0904F000);  // CPlugTree
-    w.chunk(0x0904F000);
+    w.chunk(0x0904F0A0);
     for (int i = 0; i < 30; ++i) w.u32(std::uint32_t(i * 7));
     w.newNode(2, 0x09006000);  // CPlugVisual, inside the tree
-    w.chunk(0x09006000);
+    w.chunk(0x090060A0);
     w.string("sample visual");
     for (int i = 0; i < 24; ++i) w.f32(float(i));
     w.endNode();
     w.endNode();
-    w.chunk(0x09005011);
+    w.chunk(0x090050A1);
     w.newNode(3, 0x09011000);  // CPlugBitmap
-    w.chunk(0x09011000);
+    w.chunk(0x090110A0);
     w.string("Demo.dds");
     w.endNode();
     w.endNode();

@@ -30,9 +30,9 @@ PakKey key() {
     return k;
 }
 
-// Plug and Control classes: in the class table, with no chunk reader.
-const std::uint32_t kClasses[] = {0x09005000, 0x09011000, 0x0904E000, 0x09068000,
-                                  0x07017000, 0x09002000, 0x09001000, 0x09004000};
+// Plug classes in the class table whose chunks (and their ancestors') no reader knows.
+const std::uint32_t kClasses[] = {0x0901A000, 0x09001000, 0x09041000, 0x09020000,
+                                  0x0903D000, 0x09025000, 0x09052000, 0x09019000};
 
 struct TrueRead {
     NodeRead read;

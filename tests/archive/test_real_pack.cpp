@@ -12,6 +12,8 @@
 #include "archive/GbxEntry.hpp"
 #include "archive/PackList.hpp"
 #include "archive/PakIndex.hpp"
+#include "gbx/Classes.hpp"
+#include "gbx/GbxFile.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
 
@@ -41,7 +43,7 @@ std::uint32_t adler(const Bytes& b) {
 
 }  // namespace
 
-TEST_CASE("game's pack: plain files, one-segment gbx files exact, compressed gbx proven",
+TEST_CASE("game's pack: plain files exact, every gbx file parsed whole and proven",
           "[real-pack][fixtures]") {
     auto pak = openRealPack();
     REQUIRE(pak->entries().size() == 27);
@@ -63,89 +65,133 @@ TEST_CASE("game's pack: plain files, one-segment gbx files exact, compressed gbx
             continue;
         }
         GbxDecode d = decodeGbxEntryProven(pak, e);
-        ++kinds[gbxDecodeKindName(d.kind)];
-        if (d.kind == GbxDecodeKind::Exact) {
-            // The 7 .Texture.gbx files: one segment, so plain CBC is the whole truth.
-            CHECK(e.path.find(".Texture.") != std::string::npos);
-            CHECK_FALSE(e.compressed());
-            REQUIRE(e.uncompressedSize <= 256);
-            CHECK(d.bytes == Bytes(cbc.begin(), cbc.begin() + e.uncompressedSize));
-        } else if (d.kind == GbxDecodeKind::Verified) {
-            CHECK(e.compressed());
-            CHECK(d.bytes.size() == e.uncompressedSize);
-            // The zlib trailer, read here outside the pipeline: it lies outside the 8 bytes
-            // that an ivXor changes in each of these entries, so plain CBC shows it as stored.
+        REQUIRE(d.kind == GbxDecodeKind::Parsed);
+        ++kinds[e.compressed() ? "gbx compressed" : "gbx stored"];
+        REQUIRE(d.bytes.size() == e.uncompressedSize);
+        CHECK(readEntry(pak, e) == d.bytes);
+        // The node scan alone, with no chunk reader: what proved these files before the readers.
+        GbxDecodeOptions scanOnly;
+        scanOnly.scanOnly = true;
+        scanOnly.unverified = true;
+        GbxDecode scanned = decodeGbxEntryProven(pak, e, scanOnly);
+        if (e.compressed()) {
+            CHECK(d.detail ==
+                  "parsed by known chunk readers to the end, every node slot filled; "
+                  "Adler-32 and size match");
+            // The parsed decode equals the scan's, which zlib's Adler-32 proves; the trailer is
+            // read here outside the pipeline (it lies outside the 8 bytes an ivXor changes).
+            REQUIRE(scanned.kind == GbxDecodeKind::Verified);
+            CHECK(scanned.bytes == d.bytes);
             std::uint64_t t = e.compressedSize - 4;
             REQUIRE(t % 256 >= 8);
             CHECK(adler(d.bytes) == (std::uint32_t(cbc[t]) << 24 | std::uint32_t(cbc[t + 1]) << 16 |
                                      std::uint32_t(cbc[t + 2]) << 8 | cbc[t + 3]));
-            CHECK(std::string(d.bytes.begin(), d.bytes.begin() + 3) == "GBX");
-            CHECK(readEntry(pak, e) == d.bytes);
         } else {
-            CHECK(d.kind == GbxDecodeKind::Refused);
-            CHECK(d.bytes.empty());
-            CHECK_FALSE(e.compressed());
-            CHECK(d.detail.find(": stored gbx entry with chunks no reader knows: cannot be "
-                                "verified (unknown chunk ") != std::string::npos);
-            CHECK_THROWS_WITH(readEntry(pak, e), d.detail);
+            CHECK(d.detail ==
+                  "parsed by known chunk readers to the end, every node slot filled "
+                  "(no checksum: the parse is the proof)");
+            // Plain CBC is the truth for the first segment and bytes 8..255 of every later one;
+            // the scan's best decode (all it could give before) agrees with the parse.
+            for (std::size_t i = 0; i < d.bytes.size(); ++i)
+                if (i < 256 || i % 256 >= 8) REQUIRE(d.bytes[i] == cbc[i]);
+            CHECK(scanned.bytes == d.bytes);
         }
     }
     CHECK(kinds ==
-          std::map<std::string, int>{{"plain", 13}, {"exact", 7}, {"verified", 5}, {"refused", 2}});
+          std::map<std::string, int>{{"plain", 13}, {"gbx compressed", 5}, {"gbx stored", 9}});
 }
 
-TEST_CASE(
-    "game's pack: the two stored multi-segment gbx files are refused, and --unverified "
-    "gives the scan's decode",
-    "[real-pack][fixtures]") {
+TEST_CASE("game's pack: each engine class reader pinned on the game's files",
+          "[real-pack][fixtures]") {
     auto pak = openRealPack();
-    const std::map<std::string, std::string> refused = {
+    // Per file: the classes of its nodes in the order they are read (inline bodies included)
+    // and values the readers note.
+    struct Want {
+        std::vector<std::string> classes;
+        std::vector<std::pair<std::string, std::string>> values;  // (node:key, value)
+    };
+    const std::vector<std::string> solid = {
+        "CPlugSolid",       "CPlugTree",        "CPlugVisualIndexedTriangles",
+        "CPlugIndexBuffer", "CPlugShaderApply", "CPlugSurface",
+        "CPlugSurfaceGeom"};
+    const std::map<std::string, Want> want = {
+        {"Media/Texture/Arrow.Texture.gbx", {{"CPlugBitmap"}, {{"0:image", "node 1"}}}},
+        {"Media/Solid/Field.Solid.Gbx",
+         {solid,
+          {{"0:tree", "node 1"},
+           {"1:name", "Box01"},
+           {"1:visual", "node 2"},
+           {"2:vertices", "24"},
+           {"3:indices", "36"},
+           {"6:shape", "box"}}}},
         {"Media/Shader/Default.ShaderSprite.Gbx",
-         "0900200E of CPlugShaderSprite (09068000) at "
-         "offset 86"},
+         {{"CPlugShaderSprite", "CPlugShaderPass"}, {{"0:passes", "1"}}}},
+        {"Media/Font/Arial.Font.Gbx",
+         {{"CPlugFontBitmap", "CPlugShaderApply", "CPlugBitmapApply"},
+          {{"0:characters", "1856"},
+           {"0:kerning pairs", "99"},
+           {"0:glyphs", "319"},
+           {"0:pages", "1"},
+           {"1:bitmap addresses", "1"},
+           {"2:bitmap", "node 3"}}}},
         {"Media/ControlStyle/Default.ControlStyle.Gbx",
-         "07017000 of CControlStyle (07017000) at "
-         "offset 81"}};
+         {{"CControlStyle", "CFuncEnum", "CPlugShaderApply", "CPlugShaderApply", "CPlugShaderApply",
+           "CPlugShaderApply", "CPlugMaterial", "CPlugShaderApply", "CPlugMaterial",
+           "CPlugShaderApply"},
+          {{"0:font", "node 6"},
+           {"0:button icons", "node 1"},
+           {"0:focus material", "node 7"},
+           {"0:focus material read-only", "node 9"},
+           {"1:values", "6"},
+           {"6:device shaders", "1"}}}},
+    };
+    std::size_t seen = 0;
     for (const auto& e : pak->entries()) {
-        auto it = refused.find(e.path);
-        if (it == refused.end()) continue;
+        auto it = want.find(e.path);
+        if (it == want.end()) continue;
         INFO(e.path);
-        GbxDecode d = decodeGbxEntryProven(pak, e);
-        REQUIRE(d.kind == GbxDecodeKind::Refused);
-        std::string want = pak->name();
-        want += ": ";
-        want += e.path;
-        want +=
-            ": stored gbx entry with chunks no reader knows: cannot be verified (unknown chunk ";
-        want += it->second;
-        want += " is not skippable (FFFFFFFF follows, not \"PIKS\"): cannot read further)";
-        CHECK(d.detail == want);
-        GbxDecodeOptions o;
-        o.unverified = true;
-        GbxDecode u = decodeGbxEntryProven(pak, e, o);
-        REQUIRE(u.kind == GbxDecodeKind::Unverified);
-        REQUIRE(u.bytes.size() == e.uncompressedSize);
-        CHECK(u.detail.find("written unverified") != std::string::npos);
-        // Only the first 8 bytes of segments after the first can differ from plain CBC.
-        Bytes cbc = plainCbc(*pak, e);
-        for (std::size_t i = 0; i < u.bytes.size(); ++i)
-            if (i < 256 || i % 256 >= 8) REQUIRE(u.bytes[i] == cbc[i]);
+        ++seen;
+        Bytes bytes = decodeGbxEntry(pak, e);
+        gbx::MemorySource src(bytes);
+        gbx::GbxFile f = gbx::readGbx(src);
+        CHECK(f.nodesComplete);
+        CHECK(f.trailingBytes == 0);
+        CHECK(f.unfilledSlots == 0);
+        std::vector<std::string> classes;
+        std::map<std::string, std::string> values;
+        for (std::size_t i = 0; i < f.nodes.size(); ++i) {
+            CHECK(f.nodes[i].complete);
+            for (const auto& c : f.nodes[i].chunks) CHECK(c.known);
+            classes.emplace_back(gbx::ClassRegistry::builtin().name(f.nodes[i].classId));
+            for (const auto& [k, v] : f.nodes[i].values) values[std::to_string(i) + ":" + k] = v;
+        }
+        CHECK(classes == it->second.classes);
+        for (const auto& [k, v] : it->second.values) {
+            INFO(k);
+            CHECK(values[k] == v);
+        }
     }
+    CHECK(seen == want.size());
 }
 
-TEST_CASE("game's pack: pak check reports every gbx entry and the counts", "[real-pack][cli]") {
+TEST_CASE("game's pack: pak check reports every gbx entry parsed and the counts",
+          "[real-pack][cli]") {
     auto dir = test::sharedDir("fixtures/real");
     std::string command = PAKFS_PAK_BINARY;
     command += " check '";
     command += (dir / "Resource.pak").string();
     command += "'";
     auto r = test::run(command);
-    CHECK(r.code == 1);
-    CHECK(r.out.find("gbx exact     Media/Texture/Arrow.Texture.gbx: ") != std::string::npos);
-    CHECK(r.out.find("gbx verified  Media/Font/Arial.Font.Gbx: scanned, ") != std::string::npos);
-    CHECK(r.out.find("gbx refused   ") != std::string::npos);
-    CHECK(r.out.find("\n27 files: 13 plain, 14 gbx (0 parsed, 7 exact, 5 verified, 2 refused), 0 "
-                     "undecodable\n") != std::string::npos);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("gbx parsed    Media/Texture/Arrow.Texture.gbx: parsed by known chunk "
+                     "readers to the end, every node slot filled (no checksum: the parse is the "
+                     "proof)\n") != std::string::npos);
+    CHECK(r.out.find("gbx parsed    Media/Font/Arial.Font.Gbx: parsed by known chunk readers to "
+                     "the end, every node slot filled; Adler-32 and size match\n") !=
+          std::string::npos);
+    CHECK(r.out.find("gbx refused") == std::string::npos);
+    CHECK(r.out.find("\n27 files: 13 plain, 14 gbx (14 parsed, 0 exact, 0 verified, 0 refused), "
+                     "0 undecodable\n") != std::string::npos);
 }
 
 TEST_CASE("game's pack: pak check --json and pak ls --json carry how each gbx file decodes",
@@ -154,23 +200,22 @@ TEST_CASE("game's pack: pak check --json and pak ls --json carry how each gbx fi
     std::string pak = PAKFS_PAK_BINARY;
     std::string target = "'" + (dir / "Resource.pak").string() + "'";
     auto r = test::run(pak + " check --json " + target);
-    CHECK(r.code == 1);
+    CHECK(r.code == 0);
     auto j = nlohmann::json::parse(r.out);
     CHECK(j["files"] == 27);
     CHECK(j["plain"] == 13);
-    CHECK(j["gbx"] == nlohmann::json{{"parsed", 0}, {"exact", 7}, {"verified", 5}, {"refused", 2}});
-    CHECK(j["failed"] == 2);
+    CHECK(j["gbx"] ==
+          nlohmann::json{{"parsed", 14}, {"exact", 0}, {"verified", 0}, {"refused", 0}});
+    CHECK(j["failed"] == 0);
     std::map<std::string, std::string> decode;
     for (const auto& e : j["entries"])
         if (e["gbx"] == true) decode[e["path"]] = e["decode"];
-    CHECK(decode["Media/Font/Arial.Font.Gbx"] == "verified");
-    CHECK(decode["Media/Texture/Arrow.Texture.gbx"] == "exact");
-    CHECK(decode["Media/Shader/Default.ShaderSprite.Gbx"] == "refused");
+    CHECK(decode["Media/Font/Arial.Font.Gbx"] == "parsed");
+    CHECK(decode["Media/Shader/Default.ShaderSprite.Gbx"] == "parsed");
     r = test::run(pak + " ls --json " + target);
     CHECK(r.code == 0);
     std::map<std::string, int> kinds;
     for (const auto& e : nlohmann::json::parse(r.out))
         ++kinds[e.contains("decode") ? e["decode"].get<std::string>() : "plain"];
-    CHECK(kinds ==
-          std::map<std::string, int>{{"plain", 13}, {"exact", 7}, {"verified", 5}, {"refused", 2}});
+    CHECK(kinds == std::map<std::string, int>{{"plain", 13}, {"parsed", 14}});
 }
