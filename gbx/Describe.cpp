@@ -29,6 +29,18 @@ json foldersJson(const std::vector<RefFolder>& folders) {
     return out;
 }
 
+// A value a chunk reader noted; "node N" of an external slot gets the file it names.
+std::string valueText(const GbxFile& f, const std::string& v) {
+    if (v.rfind("node ", 0) != 0) return v;
+    for (const auto& e : f.refs.externals) {
+        if (v != "node " + std::to_string(e.nodeIndex)) continue;
+        if (e.byResource()) return v + " (resource " + std::to_string(e.resourceIndex) + ")";
+        std::string folder = *e.folderIndex ? f.refs.folderPaths[*e.folderIndex - 1] : "";
+        return v + " (" + folder + e.name + ")";
+    }
+    return v;
+}
+
 json nodeJson(const GbxFile& f, std::size_t i, const ClassRegistry& classes) {
     const Node& n = f.nodes[i];
     json chunks = json::array();
@@ -51,7 +63,7 @@ json nodeJson(const GbxFile& f, std::size_t i, const ClassRegistry& classes) {
         chunks.push_back(std::move(jc));
     }
     json values = json::object();
-    for (const auto& [k, v] : n.values) values[k] = json(v);  // last one wins
+    for (const auto& [k, v] : n.values) values[k] = json(valueText(f, v));  // last one wins
     json jn = {{"node", i},
                {"class_id", hex32(n.classId)},
                {"class_name", std::string(classes.name(n.classId))},
@@ -74,7 +86,7 @@ void printTree(std::ostream& out, const GbxFile& f, std::size_t i, const ClassRe
     out << " " << describeClass(n.classId, classes);
     if (!n.complete) out << " (incomplete)";
     out << "\n";
-    for (const auto& [k, v] : n.values) out << pad << "  " << k << ": " << v << "\n";
+    for (const auto& [k, v] : n.values) out << pad << "  " << k << ": " << valueText(f, v) << "\n";
     for (const auto& c : n.chunks) {
         out << pad << "  chunk " << hex32(c.id) << " at " << c.offset;
         if (c.skippable) out << ", skippable, " << c.size << " bytes";

@@ -347,7 +347,11 @@ NodeRef NodeReader::directNode() {
 }
 
 void NodeReader::inlineNode(std::uint32_t classId) {
-    startNode(classId, -1, false);
+    // Listed with the chunk's references, as a node without an index, so the tree shows it.
+    NodeRef ref;
+    ref.node = startNode(classId, -1, false);
+    ref.kind = RefKind::New;
+    nodes_[frames_.back().node].chunks.back().refs.push_back(ref);
 }
 
 void NodeReader::mixIntoCipher(std::uint32_t value) {
