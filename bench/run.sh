@@ -162,6 +162,9 @@ log "gbx entries: chunk readers against the node scan"
 load G "$PB" gbxscan "$OUT" --files 2000
 R=$(calc "$G_gbxscan_scan_s / $G_gbxscan_parse_s")
 row "gbx entries through the node scan instead of the chunk readers ($G_gbxscan_entries zlib entries, $(calc "$G_gbxscan_bytes / 1e6" 1) MB; best of 3)" "$(calc "$G_gbxscan_bytes / $G_gbxscan_scan_s / 1e6" 1) MB/s (readers: $(calc "$G_gbxscan_bytes / $G_gbxscan_parse_s / 1e6" 1) MB/s)" "${R}x the readers' time" "<= 3x: $(verdict "$R <= 3")"
+load E "$PB" gbxscan "$OUT" --files 2000 --engine
+R=$(calc "$E_gbxengine_parse_s / $E_gbxengine_scan_s")
+row "engine-class gbx entries (solids, fonts, control styles, shader sprites) through the chunk readers instead of the node scan ($E_gbxengine_entries zlib entries the scan can decode, $(calc "$E_gbxengine_bytes / 1e6" 1) MB; $E_gbxengine_scan_fails more it cannot; best of 3)" "$(calc "$E_gbxengine_bytes / $E_gbxengine_parse_s / 1e6" 1) MB/s (scan: $(calc "$E_gbxengine_bytes / $E_gbxengine_scan_s / 1e6" 1) MB/s)" "${R}x the scan's time" "<= 1.0x: $(verdict "$R <= 1.0")"
 
 row "big.pak: one entry, $BB MB out" "" "" ""
 row "**limit** (Crypto++ + zlib inflate), 1 core" "$B_LIM_CPP MB/s out" "1.00" ""
