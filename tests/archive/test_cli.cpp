@@ -25,7 +25,13 @@ TEST_CASE("cli: usage errors exit 2, input errors exit 1 with the file named", "
     CHECK(run(kPak).code == 2);
     CHECK(run(kPak + " frobnicate").code == 2);
     CHECK(run(kPak + " ls").code == 2);
-    CHECK(run(kPak + " --help").code == 0);
+    auto help = run(kPak + " --help");
+    CHECK(help.code == 0);
+    // Its first lines name every version read and every way to give a key.
+    CHECK(help.out.rfind("pak: list, extract, check and build TrackMania .pak archives (version 3) "
+                         "and ManiaPlanet / Trackmania 2020 .Pack.Gbx packs (versions 6 to 18)",
+                         0) == 0);
+    CHECK(help.out.find("--base-key HEX32 or --ms-key HEX32") != std::string::npos);
     CHECK(run(kPak + " ls --help").code == 0);
     auto r = run(kPak + " ls /nonexistent/x.pak " + kKey);
     CHECK(r.code == 1);

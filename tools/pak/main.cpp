@@ -9,10 +9,12 @@
 
 int main(int argc, char** argv) {
     CLI::App app{
-        "pak: list, extract, check and build TrackMania .pak archives (version 3), "
-        "and inspect .gbx files.\n"
-        "Keys: --key HEX32, --key-file FILE or --packlist FILE; without them the key is "
-        "taken from a packlist.dat beside the pak."};
+        "pak: list, extract, check and build TrackMania .pak archives (version 3) and "
+        "ManiaPlanet / Trackmania 2020 .Pack.Gbx packs (versions 6 to 18), and inspect .gbx "
+        "files.\n"
+        "Keys: --key HEX32, --key-file FILE or --packlist FILE; for versions 6+ also "
+        "--base-key HEX32 or --ms-key HEX32. Without them the key is taken from a packlist.dat "
+        "beside the pak (versions 6+ may need none to list)."};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Show help for every subcommand");
     app.set_version_flag("-V,--version", std::string("pak ") + pakfs::archive::projectVersion() +
