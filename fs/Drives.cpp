@@ -119,17 +119,14 @@ std::vector<const DriveFile*> Drives::files() const {
 
 namespace {
 
-ResolvedReference resolveByResource(const Drives* drives, const gbx::ExternalRef& ref) {
-    ResolvedReference r{ref, std::nullopt, false, {}};
-    if (!drives || drives->resources().empty()) {
-        r.problem = "no Resource drive (Resource.pak) to look the index up in";
-    } else if (ref.resourceIndex >= drives->resources().size() ||
-               !drives->resources()[ref.resourceIndex]) {
-        r.problem = "resource index " + std::to_string(ref.resourceIndex) + " out of range";
-    } else {
-        r.resolved = drives->resources()[ref.resourceIndex]->path;
-        r.exists = true;
-    }
+// The game's own Resource.pak refutes the one mapping ever proposed (the index of a file in
+// Resource.pak's file table): its font and control style name by resource index files whose
+// chunks read them as a bitmap and a font, and the table's files at those indexes are a shader
+// and a DDS image. Until the mapping is known, such a reference is not resolved.
+ResolvedReference unresolvedByResource(const gbx::ExternalRef& ref) {
+    ResolvedReference r{ref, std::nullopt, false, {}, true};
+    r.problem = "resource index " + std::to_string(ref.resourceIndex) +
+                ": which file it names is not known (not Resource.pak's file table order)";
     return r;
 }
 
@@ -143,7 +140,7 @@ std::vector<ResolvedReference> resolveReferences(const Drives& drives,
     if (!folder.empty()) folder.pop_back();  // the file name
     for (const auto& ref : refs.externals) {
         if (ref.byResource()) {
-            out.push_back(resolveByResource(&drives, ref));
+            out.push_back(unresolvedByResource(ref));
             continue;
         }
         ResolvedReference r{ref, std::nullopt, false, {}};
@@ -161,8 +158,7 @@ std::vector<ResolvedReference> resolveReferences(const Drives& drives,
 }
 
 std::vector<ResolvedReference> resolveReferencesOnDisk(const std::filesystem::path& file,
-                                                       const gbx::RefTable& refs,
-                                                       const Drives* drives) {
+                                                       const gbx::RefTable& refs) {
     std::vector<ResolvedReference> out;
     std::filesystem::path dir = std::filesystem::absolute(file).parent_path();
     auto folder = splitPath(dir.string());
@@ -185,7 +181,7 @@ std::vector<ResolvedReference> resolveReferencesOnDisk(const std::filesystem::pa
     };
     for (const auto& ref : refs.externals) {
         if (ref.byResource()) {
-            out.push_back(resolveByResource(drives, ref));
+            out.push_back(unresolvedByResource(ref));
             continue;
         }
         ResolvedReference r{ref, std::nullopt, false, {}};

@@ -73,21 +73,23 @@ struct ResolvedReference {
     gbx::ExternalRef ref;
     std::optional<std::string> resolved;  // drive path, or nullopt when it cannot point anywhere
     bool exists = false;
-    std::string problem;  // why `resolved` is null (ancestor level too deep, bad index)
+    std::string problem;  // why `resolved` is null (ancestor level too deep, resource index)
+    // A reference by resource index: which file it names is not known, so it is neither
+    // resolved nor counted as missing.
+    bool unknown = false;
 };
 
 // Resolves a gbx file's external references. `fileDrivePath` is the gbx file's own drive path
 // ("Game/Tracks/a.Challenge.Gbx"): go up ancestorLevel folders from its folder, then into the
-// reference table's folder (depth-first index, 0 = that base folder); by-resource references
-// go to the Resource drive's file list.
+// reference table's folder (depth-first index, 0 = that base folder). References by resource
+// index are not resolved (ResolvedReference::unknown): which file they name is not known.
 std::vector<ResolvedReference> resolveReferences(const Drives& drives,
                                                  std::string_view fileDrivePath,
                                                  const gbx::RefTable& refs);
 
 // The same for a gbx file outside any pack: names are looked up on disk next to `file`
-// (case-insensitively); resource references use `drives` when given.
+// (case-insensitively).
 std::vector<ResolvedReference> resolveReferencesOnDisk(const std::filesystem::path& file,
-                                                       const gbx::RefTable& refs,
-                                                       const Drives* drives);
+                                                       const gbx::RefTable& refs);
 
 }  // namespace pakfs::fs

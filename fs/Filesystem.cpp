@@ -596,7 +596,10 @@ std::string Filesystem::xattrValue(const Node& node, std::string_view name, bool
             std::string lines;
             for (const auto& r :
                  resolveReferences(drives(), where, archive::readGbxEntryRefs(pak, e).refs))
-                lines += (r.resolved ? *r.resolved : "-") + (r.exists ? "" : " (missing)") + "\n";
+                lines += r.unknown ? "resource " + std::to_string(r.ref.resourceIndex) +
+                                         " (not resolved)\n"
+                         : r.resolved ? *r.resolved + (r.exists ? "\n" : " (missing)\n")
+                                      : "- (missing)\n";
             return lines;
         } catch (const Error& err) {
             logOnce(node, err.what());

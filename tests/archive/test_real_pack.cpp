@@ -253,3 +253,25 @@ TEST_CASE(
         CHECK(parsed == 14);
     }
 }
+
+TEST_CASE("game's pack: references by resource index are not resolved", "[real-pack][cli]") {
+    // The font's node 3 is read as a bitmap (0907E008) and the control style's node 6 as a font
+    // (0701701B); Resource.pak's file table holds a shader at index 24 and a DDS image at 5, so
+    // the file-table mapping is wrong: pak says it does not know.
+    auto dir = test::sharedDir("fixtures/real");
+    std::string pak = PAKFS_PAK_BINARY;
+    std::string target = "'" + (dir / "Resource.pak").string();
+    auto r = test::run(pak + " gbx refs " + target + ":Media/Font/Arial.Font.Gbx'");
+    CHECK(r.code == 0);
+    CHECK(r.out ==
+          "node 3\tresource #24\t-> (not resolved: resource index 24: which file it names is not "
+          "known (not Resource.pak's file table order))\tUNKNOWN\n");
+    r = test::run(pak + " gbx refs --json " + target +
+                  ":Media/ControlStyle/Default.ControlStyle.Gbx'");
+    CHECK(r.code == 0);
+    CHECK(nlohmann::json::parse(r.out) == nlohmann::json::array({{{"node_index", 6},
+                                                                  {"resource_index", 5},
+                                                                  {"resolved", nullptr},
+                                                                  {"exists", false},
+                                                                  {"unknown", true}}}));
+}

@@ -57,12 +57,18 @@ TEST_CASE("drives: references across folders, packs and into Resource.pak", "[dr
     REQUIRE(r.size() == 4);
     CHECK(r[0].resolved.value() == "Game/Stadium/Media/Texture/Road.dds");
     CHECK(r[0].exists);
-    CHECK(r[1].resolved.value() == "Resource/Media/Texture/B.dds");
-    CHECK(r[1].exists);
+    // By resource index: not resolved (the game's own pack refutes the file-table mapping).
+    CHECK_FALSE(r[1].resolved);
+    CHECK_FALSE(r[1].exists);
+    CHECK(r[1].unknown);
+    CHECK(r[1].problem ==
+          "resource index 1: which file it names is not known (not Resource.pak's file table "
+          "order)");
     CHECK(r[2].resolved.value() == "Game/Stadium/Media/Missing.dds");
     CHECK_FALSE(r[2].exists);
     CHECK_FALSE(r[3].resolved);
-    CHECK(r[3].problem == "resource index 99 out of range");
+    CHECK(r[3].unknown);
+    CHECK_FALSE(r[2].unknown);
     // An ancestor level above the drive's top points nowhere.
     refs.ancestorLevel = 9;
     auto deep = fs::resolveReferences(*d, f->path, refs);
@@ -84,8 +90,9 @@ TEST_CASE("drives: pak gbx refs and pak check --refs", "[drives][cli]") {
                                      {"exists", true}}));
     CHECK(list[1] == nlohmann::json({{"node_index", 2},
                                      {"resource_index", 1},
-                                     {"resolved", "Resource/Media/Texture/B.dds"},
-                                     {"exists", true}}));
+                                     {"resolved", nullptr},
+                                     {"exists", false},
+                                     {"unknown", true}}));
     CHECK(list[2]["exists"] == false);
     CHECK(list[3]["resolved"].is_null());
     // The PAK:PATH form, and --strict.
@@ -96,9 +103,9 @@ TEST_CASE("drives: pak gbx refs and pak check --refs", "[drives][cli]") {
           std::string::npos);
     r = run(kPak + " check --refs " + packs);
     CHECK(r.code == 1);
-    CHECK(
-        r.out.find("1 gbx files, 4 references, 2 broken, 0 unreadable, 1 hidden by another pack") !=
-        std::string::npos);
+    CHECK(r.out.find(
+              "1 gbx files, 4 references, 1 broken, 0 unreadable, 1 hidden by another pack, 2 by "
+              "resource index (not resolved)") != std::string::npos);
     CHECK(r.out.find("Game/Shared.txt: the file of pack Stadium is hidden by pack Common") !=
           std::string::npos);
 }
@@ -127,9 +134,9 @@ TEST_CASE("drives: the drive view of the filesystem, and user.gbx.refs", "[drive
     REQUIRE(n > 0);
     CHECK(std::string(buf, std::size_t(n)) ==
           "Game/Stadium/Media/Texture/Road.dds\n"
-          "Resource/Media/Texture/B.dds\n"
+          "resource 1 (not resolved)\n"
           "Game/Stadium/Media/Missing.dds (missing)\n"
-          "- (missing)\n");
+          "resource 99 (not resolved)\n");
     std::uint64_t fh = 0;
     REQUIRE(filesystem.open("/Game/Stadium/Media/Texture/Road.dds", O_RDONLY, &fh) == 0);
     CHECK(filesystem.read(fh, buf, sizeof buf, 0) == 300);

@@ -44,6 +44,7 @@ nlohmann::json refsJson(const std::vector<pakfs::fs::ResolvedReference>& refs) {
             item["name"] = r.ref.name;
         item["resolved"] = r.resolved ? nlohmann::json(*r.resolved) : nlohmann::json(nullptr);
         item["exists"] = r.exists;
+        if (r.unknown) item["unknown"] = true;
         list.push_back(item);
     }
     return list;
@@ -51,9 +52,14 @@ nlohmann::json refsJson(const std::vector<pakfs::fs::ResolvedReference>& refs) {
 
 void printRefs(const std::vector<pakfs::fs::ResolvedReference>& refs) {
     for (const auto& r : refs) {
-        std::string target = r.resolved ? *r.resolved : "(nowhere: " + r.problem + ")";
+        std::string target = r.resolved  ? *r.resolved
+                             : r.unknown ? "(not resolved: " + r.problem + ")"
+                                         : "(nowhere: " + r.problem + ")";
         std::printf("node %u\t%s\t-> %s\t%s\n", r.ref.nodeIndex, describeRef(r.ref).c_str(),
-                    target.c_str(), r.exists ? "ok" : "MISSING");
+                    target.c_str(),
+                    r.exists    ? "ok"
+                    : r.unknown ? "UNKNOWN"
+                                : "MISSING");
     }
 }
 
@@ -94,7 +100,7 @@ void addRefsCommands(CLI::App& app, int& exitCode) {
             try {
                 gbx::GbxHeader header = gbx::readHeader(src);
                 gbx::RefTable refs = gbx::readRefTable(src, header);
-                resolved = pakfs::fs::resolveReferencesOnDisk(*target, refs, drives.get());
+                resolved = pakfs::fs::resolveReferencesOnDisk(*target, refs);
             } catch (const Error& e) {
                 throw Error(*target + ": " + e.what());
             }
@@ -135,14 +141,14 @@ void addRefsCommands(CLI::App& app, int& exitCode) {
         else
             printRefs(resolved);
         bool missing = false;
-        for (const auto& r : resolved) missing = missing || !r.exists;
+        for (const auto& r : resolved) missing = missing || (!r.exists && !r.unknown);
         exitCode = (*strict && missing) ? kExitBadInput : kExitOk;
     });
 }
 
 int checkReferences(const std::string& packsDir, const KeyOptions& keys) {
     auto drives = loadDrives(packsDir, keys);
-    std::size_t gbxFiles = 0, references = 0, broken = 0, unreadable = 0;
+    std::size_t gbxFiles = 0, references = 0, broken = 0, unreadable = 0, unknown = 0;
     for (const pakfs::fs::DriveFile* f : drives->files()) {
         const auto& pak = drives->packs()[std::size_t(f->pack)].pak;
         if (!isGbxEntry(*pak, *f->entry)) continue;
@@ -152,6 +158,10 @@ int checkReferences(const std::string& packsDir, const KeyOptions& keys) {
             for (const auto& r : pakfs::fs::resolveReferences(*drives, f->path, refs)) {
                 ++references;
                 if (r.exists) continue;
+                if (r.unknown) {
+                    ++unknown;
+                    continue;
+                }
                 ++broken;
                 std::printf("%s: node %u: %s -> %s MISSING\n", f->path.c_str(), r.ref.nodeIndex,
                             describeRef(r.ref).c_str(),
@@ -167,8 +177,8 @@ int checkReferences(const std::string& packsDir, const KeyOptions& keys) {
                     s.hiddenPack.c_str(), s.winnerPack.c_str());
     std::printf(
         "%zu gbx files, %zu references, %zu broken, %zu unreadable, %zu hidden by "
-        "another pack\n",
-        gbxFiles, references, broken, unreadable, drives->shadowed().size());
+        "another pack, %zu by resource index (not resolved)\n",
+        gbxFiles, references, broken, unreadable, drives->shadowed().size(), unknown);
     return broken || unreadable ? kExitBadInput : kExitOk;
 }
 
