@@ -14,6 +14,7 @@
 #include "archive/PakIndex.hpp"
 #include "gbx/Classes.hpp"
 #include "gbx/GbxFile.hpp"
+#include "tests/support/NodeSummary.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
 
@@ -157,18 +158,13 @@ TEST_CASE("game's pack: each engine class reader pinned on the game's files",
         CHECK(f.nodesComplete);
         CHECK(f.trailingBytes == 0);
         CHECK(f.unfilledSlots == 0);
-        std::vector<std::string> classes;
-        std::map<std::string, std::string> values;
-        for (std::size_t i = 0; i < f.nodes.size(); ++i) {
-            CHECK(f.nodes[i].complete);
-            for (const auto& c : f.nodes[i].chunks) CHECK(c.known);
-            classes.emplace_back(gbx::ClassRegistry::builtin().name(f.nodes[i].classId));
-            for (const auto& [k, v] : f.nodes[i].values) values[std::to_string(i) + ":" + k] = v;
-        }
-        CHECK(classes == it->second.classes);
+        test::NodeSummary got = test::summarize(f);
+        CHECK(got.allNodesComplete);
+        CHECK(got.allChunksKnown);
+        CHECK(got.classes == it->second.classes);
         for (const auto& [k, v] : it->second.values) {
             INFO(k);
-            CHECK(values[k] == v);
+            CHECK(got.values[k] == v);
         }
     }
     CHECK(seen == want.size());

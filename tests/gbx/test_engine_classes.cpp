@@ -12,30 +12,22 @@
 #include "gbx/Classes.hpp"
 #include "gbx/EngineBuilder.hpp"
 #include "gbx/GbxFile.hpp"
+#include "tests/support/NodeSummary.hpp"
 
 using namespace pakfs;
 using namespace pakfs::gbx;
 
 namespace {
 
-struct Parsed {
-    std::vector<std::string> classes;
-    std::map<std::string, std::string> values;  // "node:key"
-};
-
-Parsed parse(const Bytes& file) {
+test::NodeSummary parse(const Bytes& file) {
     MemorySource src(file);
     GbxFile f = readGbx(src);
     REQUIRE(f.nodesComplete);
     CHECK(f.trailingBytes == 0);
     CHECK(f.unfilledSlots == 0);
-    Parsed p;
-    for (std::size_t i = 0; i < f.nodes.size(); ++i) {
-        CHECK(f.nodes[i].complete);
-        for (const auto& c : f.nodes[i].chunks) CHECK(c.known);
-        p.classes.emplace_back(ClassRegistry::builtin().name(f.nodes[i].classId));
-        for (const auto& [k, v] : f.nodes[i].values) p.values[std::to_string(i) + ":" + k] = v;
-    }
+    test::NodeSummary p = test::summarize(f);
+    CHECK(p.allNodesComplete);
+    CHECK(p.allChunksKnown);
     return p;
 }
 
@@ -76,7 +68,7 @@ Bytes patched(Bytes file, std::initializer_list<std::uint32_t> from,
 
 TEST_CASE("engine classes: a solid's tree, visual, index buffer, shader and surface read whole",
           "[gbx][engine]") {
-    Parsed p = parse(engine::solid());
+    test::NodeSummary p = parse(engine::solid());
     CHECK(p.classes == std::vector<std::string>{"CPlugSolid", "CPlugTree",
                                                 "CPlugVisualIndexedTriangles", "CPlugIndexBuffer",
                                                 "CPlugShaderApply", "CPlugSurface",
@@ -130,7 +122,7 @@ TEST_CASE("engine classes: CPlugSurfaceGeom 0900F004 mixes the box's minimum x i
 
 TEST_CASE("engine classes: bitmap, shader sprite, font and control style read whole",
           "[gbx][engine]") {
-    Parsed p = parse(engine::bitmap("Arrow.dds"));
+    test::NodeSummary p = parse(engine::bitmap("Arrow.dds"));
     CHECK(p.classes == std::vector<std::string>{"CPlugBitmap"});
     CHECK(p.values["0:image"] == "node 1");
 
