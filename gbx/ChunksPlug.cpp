@@ -38,10 +38,6 @@ std::uint32_t nodeRefArray(NodeReader& r) {
     return n;
 }
 
-void skipBytes(NodeReader& r, std::uint64_t n) {
-    r.skip(n);
-}
-
 // --- CPlugSolid (09005000) [T], proven on the game's four .Solid.Gbx files [R] ---
 
 void solidMass(NodeReader& r) {  // mass, centre of mass, inertia tensor
@@ -115,7 +111,7 @@ void visualHeader(NodeReader& r) {  // 0900600E
     for (std::uint32_t i = 0; i < texCoordSets; ++i) {
         std::uint32_t kind = r.u32() & 0xFF;
         if (kind > 2) r.fail("texture coordinate kind " + num(kind) + " is not known");
-        skipBytes(r, std::uint64_t(vertices) * 4 * (2 + kind));
+        r.skip(std::uint64_t(vertices) * 4 * (2 + kind));
     }
     // The low three flag bits select data no source describes.
     if (flags & 7) r.fail("visual flags " + hex32(flags) + " select data no source describes");
@@ -133,7 +129,7 @@ void visual3dVertices(NodeReader& r) {  // 0902C004
     if (flags & 0x20) stride += 4;  // normal, packed
     if (flags & 0x40) stride += 4;  // colour
     if (r.classes().ofClassOrAncestor(r.node().classId, kPlugVisualSprite)) stride += 8;
-    skipBytes(r, vertices * stride);
+    r.skip(vertices * stride);
     r.skipArray(4);  // tangents
     r.skipArray(4);  // binormals
 }
@@ -145,7 +141,7 @@ void visualIndexed(NodeReader& r) {  // 0906A001: the index buffer, archived inl
 void indexBuffer(NodeReader& r) {  // 09057000
     r.u32();                       // format
     std::uint32_t n = r.count(2);
-    skipBytes(r, std::uint64_t(n) * 2);
+    r.skip(std::uint64_t(n) * 2);
     r.note("indices", num(n));
 }
 
@@ -186,12 +182,12 @@ void surfaceShape(NodeReader& r) {
         case 7: {  // mesh: vertices, triangles, octree cells
             if (r.u32() != 3) r.fail("surface mesh vertex version is not 3");
             std::uint32_t v = r.count(12);
-            skipBytes(r, std::uint64_t(v) * 12);
+            r.skip(std::uint64_t(v) * 12);
             std::uint32_t t = r.count(32);
-            skipBytes(r, std::uint64_t(t) * 32);
+            r.skip(std::uint64_t(t) * 32);
             if (r.u32() != 3) r.fail("surface mesh octree version is not 3");
             std::uint32_t c = r.count(32);
-            skipBytes(r, std::uint64_t(c) * 32);
+            r.skip(std::uint64_t(c) * 32);
             r.note("shape", "mesh of " + num(v) + " vertices, " + num(t) + " triangles");
             break;
         }
@@ -271,10 +267,10 @@ void gpuProgram(NodeReader& r) {  // enabled, program file; when enabled its con
     std::uint32_t n = r.count(20);
     for (std::uint32_t i = 0; i < n; ++i) {
         r.lookback();
-        skipBytes(r, 16);
+        r.skip(16);
     }
     std::uint32_t m = r.count(16);
-    skipBytes(r, std::uint64_t(m) * 16);
+    r.skip(std::uint64_t(m) * 16);
 }
 
 void shaderPassPrograms(NodeReader& r) {  // 0906700A: ids, vertex program, pixel program
@@ -301,7 +297,7 @@ void bitmapImage(NodeReader& r) {  // 09011014/15/18/22
             r.nodeRef();  // the render
             break;
         case 7:
-            skipBytes(r, std::uint64_t(r.count(16)) * 16);  // highlights
+            r.skip(std::uint64_t(r.count(16)) * 16);  // highlights
             break;
         case 8:
             r.u32();
@@ -322,7 +318,7 @@ void bitmapTexCoords(NodeReader& r) {  // 0901101C: scale, translation, rotation
 void samplerBitmap(NodeReader& r) {  // 0907E008: name, bitmap, two words
     std::string name = r.lookback();
     NodeRef bitmap = r.nodeRef();
-    skipBytes(r, 8);
+    r.skip(8);
     if (bitmap.kind != RefKind::Null) r.note("bitmap", "node " + num(bitmap.index));
     if (!name.empty()) r.note("sampler", name);
 }
@@ -352,7 +348,7 @@ void fontCharMap(NodeReader& r) {  // 0904E004: character ranges, then the glyph
     }
     std::uint32_t n = r.count(2);
     if (n != chars) r.fail("font maps " + num(n) + " characters, its ranges hold " + num(chars));
-    skipBytes(r, std::uint64_t(n) * 2);
+    r.skip(std::uint64_t(n) * 2);
     r.note("characters", num(n));
 }
 
@@ -360,7 +356,7 @@ void fontKerning(NodeReader& r) {  // 0904E005: a hash table (buckets, entries) 
     std::uint32_t buckets = r.count(8);
     std::uint32_t used = r.u32();
     if (used > buckets) r.fail("font kerning table uses more buckets than it has");
-    skipBytes(r, std::uint64_t(buckets) * 8);
+    r.skip(std::uint64_t(buckets) * 8);
     r.note("kerning pairs", num(used));
 }
 
@@ -368,7 +364,7 @@ void fontGlyphs(NodeReader& r) {  // 0904E007: two metrics, glyphs, then the pag
     r.u32();
     r.u32();
     std::uint32_t glyphs = r.count(32);
-    skipBytes(r, std::uint64_t(glyphs) * 32);  // index, texture rectangle, metrics
+    r.skip(std::uint64_t(glyphs) * 32);  // index, texture rectangle, metrics
     r.nodeRef();
     std::uint32_t pages = r.count(8);
     for (std::uint32_t i = 0; i < pages; ++i) {
@@ -390,14 +386,14 @@ void registerPlug(ChunkRegistry& reg) {
     });
     reg.add(0x09005007, false, [](NodeReader& r) { r.u32(); });
     reg.add(0x0900500A, false, solidTreeModes);
-    reg.add(0x0900500B, false, [](NodeReader& r) { skipBytes(r, 32); });
-    reg.add(0x0900500C, false, [](NodeReader& r) { skipBytes(r, 72); });
+    reg.add(0x0900500B, false, [](NodeReader& r) { r.skip(32); });
+    reg.add(0x0900500C, false, [](NodeReader& r) { r.skip(72); });
     reg.add(0x0900500D, false, solidTreeOnly);
     reg.add(0x0900500E, false, [](NodeReader& r) {
         solidMass(r);
         floats(r, 3);  // fluid friction, response
     });
-    reg.add(0x0900500F, false, [](NodeReader& r) { skipBytes(r, 8); });
+    reg.add(0x0900500F, false, [](NodeReader& r) { r.skip(8); });
     reg.add(0x09005010, false, [](NodeReader& r) { r.nodeRef(); });
     reg.add(0x09005011, false, solidTree);
     reg.add(0x09005012, false, [](NodeReader& r) { r.u8(); });  // lightmap cells
@@ -446,8 +442,8 @@ void registerPlug(ChunkRegistry& reg) {
     reg.add(0x0902C002, false, [](NodeReader& r) { r.nodeRef(); });  // material
     reg.add(0x0902C004, false, visual3dVertices);
     reg.add(0x0906A001, false, visualIndexed);
-    reg.add(0x09010005, false, [](NodeReader& r) { skipBytes(r, 24); });
-    reg.add(0x09010006, false, [](NodeReader& r) { skipBytes(r, 4); });
+    reg.add(0x09010005, false, [](NodeReader& r) { r.skip(24); });
+    reg.add(0x09010006, false, [](NodeReader& r) { r.skip(4); });
     reg.add(0x09057000, false, indexBuffer);
 
     // CPlugSurface, CPlugSurfaceGeom
@@ -455,7 +451,7 @@ void registerPlug(ChunkRegistry& reg) {
     reg.add(0x0900C001, false, [](NodeReader& r) { r.u32(); });
     reg.add(0x0900F003, false, [](NodeReader& r) {
         r.lookback();
-        skipBytes(r, 24);
+        r.skip(24);
     });
     reg.add(0x0900F004, false, surfaceGeom);
 
@@ -476,10 +472,10 @@ void registerPlug(ChunkRegistry& reg) {
     reg.add(0x0900200E, false, shaderPasses);
     reg.add(0x09002016, false, shaderRequirements);
     for (std::uint32_t id : {0x09004001u, 0x09004002u, 0x09004003u})
-        reg.add(id, false, [](NodeReader& r) { skipBytes(r, 0x58); });  // render state block
+        reg.add(id, false, [](NodeReader& r) { r.skip(0x58); });  // render state block
     reg.add(0x09026002, false, shaderBitmapAddresses);
     reg.add(0x09026004, false, [](NodeReader& r) { r.u32(); });
-    reg.add(0x09026008, false, [](NodeReader& r) { skipBytes(r, 8); });
+    reg.add(0x09026008, false, [](NodeReader& r) { r.skip(8); });
     reg.add(0x09067006, false, [](NodeReader& r) { nodeRefArray(r); });  // vertex textures
     reg.add(0x09067007, false, [](NodeReader& r) { r.u32(); });
     reg.add(0x0906700A, false, shaderPassPrograms);
@@ -493,8 +489,8 @@ void registerPlug(ChunkRegistry& reg) {
     reg.add(0x0901101C, false, bitmapTexCoords);
     reg.add(0x0901101E, false, [](NodeReader& r) { r.skipArray(8); });  // atlas UV counts
     reg.add(0x09011020, false, [](NodeReader& r) { r.skipArray(4); });  // mip-map fade alphas
-    reg.add(0x09011025, false, [](NodeReader& r) { skipBytes(r, 24); });
-    reg.add(0x09011028, false, [](NodeReader& r) { skipBytes(r, 8); });
+    reg.add(0x09011025, false, [](NodeReader& r) { r.skip(24); });
+    reg.add(0x09011028, false, [](NodeReader& r) { r.skip(8); });
 
     // CPlugBitmapSampler, CPlugBitmapAddress, CPlugBitmapApply
     reg.add(0x0907E008, false, samplerBitmap);
