@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 
 #include "archive/EntryEncoder.hpp"
 #include "archive/EntryReader.hpp"
@@ -19,19 +20,6 @@ namespace pakfs::archive {
 
 namespace {
 
-struct SourceFolder {
-    std::int32_t parent;
-    std::string name;  // with trailing backslash, as the pak stores it
-    fs::path disk;
-};
-
-struct SourceFile {
-    std::int32_t folder;
-    std::string name;
-    std::string packPath;  // "/"-joined, for messages, globs and --base matching
-    fs::path disk;
-};
-
 std::string lowerExtension(const std::string& name) {
     auto dot = name.rfind('.');
     if (dot == std::string::npos) return {};
@@ -42,16 +30,14 @@ std::string lowerExtension(const std::string& name) {
 }
 
 void checkName(const fs::path& disk, const std::string& name) {
-    if (name.find('\\') != std::string::npos)
-        throw Error(disk.string() + ": a name with a backslash cannot be stored in a pak");
-    if (name.size() > 0x1000) throw Error(disk.string() + ": name too long for a pak");
+    if (auto why = unstorableName(name)) throw Error(disk.string() + ": " + *why);
 }
 
 // Folders in depth-first pre-order; files: root files first, then each folder's files in
 // folder order (the order the game's own packs use).
-void scan(const fs::path& root, std::vector<SourceFolder>& folders, std::vector<SourceFile>& files,
+void scan(const fs::path& root, std::vector<PlanFolder>& folders, std::vector<PlanFile>& files,
           const PackOptions& options) {
-    std::vector<std::vector<SourceFile>> filesByFolder(1);  // [0] = root
+    std::vector<std::vector<PlanFile>> filesByFolder(1);  // [0] = root
     std::function<void(const fs::path&, std::int32_t, const std::string&)> walk =
         [&](const fs::path& dir, std::int32_t folderIndex, const std::string& prefix) {
             std::vector<fs::directory_entry> items;
@@ -78,7 +64,7 @@ void scan(const fs::path& root, std::vector<SourceFolder>& folders, std::vector<
             for (const auto& sub : subdirs) {
                 std::string name = sub.path().filename().string();
                 checkName(sub.path(), name);
-                folders.push_back({folderIndex, name + "\\", sub.path()});
+                folders.push_back({folderIndex, name + "\\"});
                 filesByFolder.emplace_back();
                 std::int32_t index = std::int32_t(folders.size() - 1);
                 walk(sub.path(), index, prefix + name + "/");
@@ -117,7 +103,56 @@ std::uint64_t randomU64() {
     return loadLE64(b);
 }
 
+// The bytes a planned file will hold (for progress).
+std::uint64_t plannedSize(const PlanFile& f, std::error_code& ec) {
+    return f.copy ? f.copy->uncompressedSize : fs::file_size(f.disk, ec);
+}
+
+// The encrypted slot of a base entry as it is: its IV and data (never decoded), with its file
+// table fields and (version 3) its metadata record.
+EncodedEntry copiedEntry(const PakIndex& base, const PakEntry& b) {
+    EncodedEntry encoded;
+    encoded.blob =
+        base.file()->readAt(base.entryOffset(b), std::size_t(b.ivSize() + b.cipherSize()));
+    encoded.compressedSize = b.compressedSize;
+    encoded.flags = b.flags;
+    encoded.classId = b.classId;
+    encoded.unknown = b.unknown;
+    encoded.compressed = b.compressed();
+    if (auto m = base.metadata().find(b.index); m != base.metadata().end())
+        encoded.metadata = m->second;
+    return encoded;
+}
+
+// One planned file's slot and table fields, copied or encoded; `size` gets its decoded size.
+EncodedEntry produceEntry(const PackPlan& plan, const PlanFile& f, const Blowfish& cipher,
+                          const PackOptions& options, std::uint32_t& size, PackResult& result) {
+    if (f.copy) {
+        size = f.copy->uncompressedSize;
+        result.bytesIn += size;
+        ++result.copiedFromBase;
+        return copiedEntry(*plan.base, *f.copy);
+    }
+    Bytes content = readWholeFile(f.disk);
+    size = std::uint32_t(content.size());
+    result.bytesIn += content.size();
+    if (f.baseCandidate && f.baseCandidate->uncompressedSize == content.size() &&
+        sameContent(plan.base, *f.baseCandidate, content)) {
+        ++result.copiedFromBase;
+        return copiedEntry(*plan.base, *f.baseCandidate);
+    }
+    return encodeEntry(content, f.packPath, f.name, cipher, options);
+}
+
 }  // namespace
+
+std::optional<std::string> unstorableName(std::string_view name) {
+    if (name.empty()) return "an empty name cannot be stored in a pak";
+    if (name.find('\\') != std::string_view::npos)
+        return "a name with a backslash cannot be stored in a pak";
+    if (name.size() > 0x1000) return "name too long for a pak";
+    return std::nullopt;
+}
 
 std::uint32_t classIdForExtension(const std::string& fileName) {
     static const std::pair<const char*, std::uint32_t> table[] = {
@@ -160,8 +195,8 @@ struct TableRow {
 };
 
 // Bytes the folder and file tables take (they depend on names only).
-std::uint64_t tablesSize(const std::vector<SourceFolder>& folders,
-                         const std::vector<SourceFile>& files, std::uint32_t version) {
+std::uint64_t tablesSize(const std::vector<PlanFolder>& folders, const std::vector<PlanFile>& files,
+                         std::uint32_t version) {
     std::uint64_t n = 4 + 4;
     for (const auto& f : folders) n += 4 + 4 + f.name.size();
     const std::size_t row = 4 * 5 + 8 + (version >= 17 ? 4 : 0) + (version >= 14 ? 16 : 0);
@@ -171,8 +206,8 @@ std::uint64_t tablesSize(const std::vector<SourceFolder>& folders,
 
 // Writes the folder and file tables as PakIndex::readTables reads them; returns where the
 // folder list ends in `header` (where the reader mixes the folder ivXor).
-std::uint64_t writeTables(Bytes& header, const std::vector<SourceFolder>& folders,
-                          const std::vector<SourceFile>& files, const std::vector<TableRow>& rows,
+std::uint64_t writeTables(Bytes& header, const std::vector<PlanFolder>& folders,
+                          const std::vector<PlanFile>& files, const std::vector<TableRow>& rows,
                           std::uint32_t version, std::vector<std::string>& folderNames) {
     ByteWriter w(header);
     w.u32(std::uint32_t(folders.size()));
@@ -253,9 +288,10 @@ Bytes packGbxPublicHeader(std::uint32_t version, const PackHeaderFields& h,
 
 namespace {
 
-PackResult writePackGbx(const fs::path& sourceDir, const fs::path& output, const PakKey& key,
-                        const PackOptions& options, std::vector<SourceFolder>& folders,
-                        std::vector<SourceFile>& files) {
+PackResult writePackGbx(const PackPlan& plan, const fs::path& output, const PakKey& key,
+                        const PackOptions& options) {
+    const auto& folders = plan.folders;
+    const auto& files = plan.files;
     const std::uint32_t version = options.version;
     const CipherVariant variant = CipherVariant::forPakVersion(version);
     Blowfish cipher(key, variant);
@@ -284,25 +320,23 @@ PackResult writePackGbx(const fs::path& sourceDir, const fs::path& output, const
     std::uint64_t dataPos = 0, bytesDone = 0, bytesTotal = 0;
     if (options.progress) {
         std::error_code ec;
-        for (const auto& f : files) bytesTotal += fs::file_size(f.disk, ec);
+        for (const auto& f : files) bytesTotal += plannedSize(f, ec);
     }
     for (std::size_t i = 0; i < files.size(); ++i) {
-        const SourceFile& f = files[i];
-        Bytes content = readWholeFile(f.disk);
-        result.bytesIn += content.size();
-        EncodedEntry encoded = encodeEntry(content, f.packPath, f.name, cipher, options);
+        const PlanFile& f = files[i];
+        std::uint32_t size = 0;
+        EncodedEntry encoded = produceEntry(plan, f, cipher, options, size, result);
         if (encoded.compressed) ++result.compressed;
         // A slot: the IV, the bytes, zero padding to a multiple of 64.
         Bytes slot = std::move(encoded.blob);
         slot.resize((slot.size() + 63) & ~std::size_t(63), 0);
         if (dataStart + dataPos + slot.size() > 0xFFFFFFFFu)
             throw Error(output.string() + ": the pak would exceed 4 GiB, the format's limit");
-        rows.push_back({std::uint32_t(content.size()), encoded.compressedSize,
-                        std::uint32_t(dataPos), encoded.classId, encoded.flags, encoded.unknown,
-                        std::uint32_t(slot.size()), md5(slot)});
+        rows.push_back({size, encoded.compressedSize, std::uint32_t(dataPos), encoded.classId,
+                        encoded.flags, encoded.unknown, std::uint32_t(slot.size()), md5(slot)});
         out.writeAt(dataStart + dataPos, slot);
         dataPos += slot.size();
-        bytesDone += content.size();
+        bytesDone += size;
         if (options.progress) options.progress(i + 1, files.size(), bytesDone, bytesTotal);
     }
     // No gbx headers section is written (the reader does not need one): it starts and ends at
@@ -362,7 +396,6 @@ PackResult writePackGbx(const fs::path& sourceDir, const fs::path& output, const
     result.bytesOut = out.size();
     result.files = files.size();
     out.commit();
-    (void)sourceDir;
     return result;
 }
 
@@ -373,16 +406,41 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
     if (options.version != 3 && (options.version < 6 || options.version > 18))
         throw Error("pack --version " + std::to_string(options.version) +
                     ": pakfs writes versions 3 and 6 to 18");
-    std::vector<SourceFolder> folders;
-    std::vector<SourceFile> files;
-    scan(sourceDir, folders, files, options);
-    if (folders.size() > 0x7FFFFFFF || files.size() > 0x7FFFFFFF)
-        throw Error(sourceDir.string() + ": too many files for a pak");
-    if (options.version >= 6) {
-        if (!options.base.empty())
-            throw Error("--base is for version 3 paks (it copies their encrypted bytes)");
-        return writePackGbx(sourceDir, output, key, options, folders, files);
+    PackPlan plan;
+    scan(sourceDir, plan.folders, plan.files, options);
+    // Repack: files whose content an entry of the base decodes to are copied as its original
+    // encrypted bytes.
+    if (!options.base.empty()) {
+        try {
+            plan.base = PakIndex::open(options.base, key);
+        } catch (const Error& e) {
+            throw Error(std::string(e.what()) +
+                        " (--base is copied as encrypted bytes, so it must use the output's key)");
+        }
+        if (plan.base->version() != options.version)
+            throw Error(options.base.string() + ": a version " +
+                        std::to_string(plan.base->version()) + " pak, and the output is version " +
+                        std::to_string(options.version) +
+                        " (--base is copied as encrypted bytes, so the versions must match)");
+        std::map<std::string, const PakEntry*> baseByPath;
+        for (const auto& e : plan.base->entries()) baseByPath.emplace(e.path, &e);
+        for (auto& f : plan.files)
+            if (auto found = baseByPath.find(f.packPath); found != baseByPath.end())
+                f.baseCandidate = found->second;
     }
+    return writePlan(plan, output, key, options);
+}
+
+PackResult writePlan(const PackPlan& plan, const fs::path& output, const PakKey& key,
+                     const PackOptions& options) {
+    if (options.version != 3 && (options.version < 6 || options.version > 18))
+        throw Error("pack --version " + std::to_string(options.version) +
+                    ": pakfs writes versions 3 and 6 to 18");
+    const auto& folders = plan.folders;
+    const auto& files = plan.files;
+    if (folders.size() > 0x7FFFFFFF || files.size() > 0x7FFFFFFF)
+        throw Error(output.string() + ": too many files for a pak");
+    if (options.version >= 6) return writePackGbx(plan, output, key, options);
 
     Blowfish cipher(key);
     PackResult result;
@@ -393,19 +451,6 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
     const std::uint64_t dataOffset = 0x14 + roundUp8(headerSize);
     if (dataOffset > 0xFFFFFFFFu) throw Error(output.string() + ": header too large");
 
-    // Repack: unchanged entries are copied as their original encrypted bytes.
-    std::shared_ptr<const PakIndex> base;
-    std::map<std::string, const PakEntry*> baseByPath;
-    if (!options.base.empty()) {
-        try {
-            base = PakIndex::open(options.base, key);
-        } catch (const Error& e) {
-            throw Error(std::string(e.what()) +
-                        " (--base is copied as encrypted bytes, so it must use the output's key)");
-        }
-        for (const auto& e : base->entries()) baseByPath.emplace(e.path, &e);
-    }
-
     AtomicOutputFile out(output);
     std::vector<TableRow> rows;
     std::map<std::uint32_t, Bytes> metadata;
@@ -413,36 +458,14 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
     std::uint64_t bytesDone = 0, bytesTotal = 0;
     if (options.progress) {
         std::error_code ec;
-        for (const auto& f : files) bytesTotal += fs::file_size(f.disk, ec);
+        for (const auto& f : files) bytesTotal += plannedSize(f, ec);
     }
     for (std::size_t i = 0; i < files.size(); ++i) {
-        const SourceFile& f = files[i];
-        Bytes content = readWholeFile(f.disk);
-        result.bytesIn += content.size();
-        EncodedEntry encoded;
-        auto found = baseByPath.find(f.packPath);
-        if (found != baseByPath.end() && found->second->uncompressedSize == content.size() &&
-            sameContent(base, *found->second, content)) {
-            const PakEntry& b = *found->second;
-            encoded.blob =
-                base->file()->readAt(base->entryOffset(b), std::size_t(8 + b.cipherSize()));
-            encoded.compressedSize = b.compressedSize;
-            encoded.flags = b.flags;
-            encoded.classId = b.classId;
-            encoded.unknown = b.unknown;
-            encoded.compressed = b.compressed();
-            if (auto m = base->metadata().find(b.index); m != base->metadata().end())
-                encoded.metadata = m->second;
-            ++result.copiedFromBase;
-        } else {
-            encoded = encodeEntry(content, f.packPath, f.name, cipher, options);
-        }
-        TableRow row{std::uint32_t(content.size()),
-                     encoded.compressedSize,
-                     std::uint32_t(dataPos),
-                     encoded.classId,
-                     encoded.flags,
-                     encoded.unknown};
+        const PlanFile& f = files[i];
+        std::uint32_t size = 0;
+        EncodedEntry encoded = produceEntry(plan, f, cipher, options, size, result);
+        TableRow row{size,          encoded.compressedSize, std::uint32_t(dataPos), encoded.classId,
+                     encoded.flags, encoded.unknown};
         if (encoded.compressed) ++result.compressed;
         if (!encoded.metadata.empty()) metadata[std::uint32_t(i)] = std::move(encoded.metadata);
         if (dataOffset + dataPos + encoded.blob.size() > 0xFFFFFFFFu)
@@ -450,7 +473,7 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
         out.writeAt(dataOffset + dataPos, encoded.blob);
         dataPos += encoded.blob.size();
         rows.push_back(row);
-        bytesDone += content.size();
+        bytesDone += size;
         if (options.progress) options.progress(i + 1, files.size(), bytesDone, bytesTotal);
     }
 

@@ -3,7 +3,9 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "archive/GbxEntry.hpp"
@@ -47,10 +49,44 @@ struct PackResult {
     std::uint64_t bytesOut = 0;
 };
 
+// A folder of the pack to write: `parent` indexes PackPlan::folders (-1 = the root) and must
+// come before it.
+struct PlanFolder {
+    std::int32_t parent = -1;
+    std::string name;  // with trailing backslash, as the pak stores it
+};
+
+// A file of the pack to write. Its bytes are the encrypted slot of `copy` (an entry of
+// PackPlan::base, never decoded), or else the content of `disk`, which is still copied from
+// `baseCandidate` when that entry decodes to exactly the same bytes (--base).
+struct PlanFile {
+    std::int32_t folder = -1;
+    std::string name;      // as the pak stores it
+    std::string packPath;  // "/"-joined, for messages and globs
+    std::filesystem::path disk;
+    const PakEntry* copy = nullptr;
+    const PakEntry* baseCandidate = nullptr;
+};
+
+struct PackPlan {
+    std::vector<PlanFolder> folders;
+    std::vector<PlanFile> files;
+    std::shared_ptr<const PakIndex> base;  // the pak `copy` and `baseCandidate` entries are of
+};
+
+// Why a file or folder name cannot be stored in a pak (nullopt: it can).
+std::optional<std::string> unstorableName(std::string_view name);
+
 // Builds a pak (version 3, or 6 to 18 with options.version) from a folder tree; writes to a
 // temp file and renames it into place.
 PackResult writePak(const std::filesystem::path& sourceDir, const std::filesystem::path& output,
                     const PakKey& key, const PackOptions& options);
+
+// Writes the pack a plan describes (options.base is not read: the plan says what is copied).
+// The output goes to a temp file in its folder, fsynced and renamed into place: an
+// interrupted or failed write leaves `output` as it was.
+PackResult writePlan(const PackPlan& plan, const std::filesystem::path& output, const PakKey& key,
+                     const PackOptions& options);
 
 // The public header of a version 6+ pack as the writer makes it (PACK-V6-NOTES, Layout), with
 // the contents checksum left zero.

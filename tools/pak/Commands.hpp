@@ -20,6 +20,7 @@ void addArchiveCommands(CLI::App& app, int& exitCode);   // info ls cat extract 
 void addPacklistCommands(CLI::App& app, int& exitCode);  // packlist ls/add
 void addGbxCommands(CLI::App& app, int& exitCode);       // gbx info
 void addRefsCommands(CLI::App& app, int& exitCode);      // gbx refs (after addGbxCommands)
+void addCommitCommands(CLI::App& app, int& exitCode);    // commit
 
 // Opens a pak with the key the options name (or the packlist beside it); key and metadata
 // warnings go to stderr.

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
     pakfs::cli::addPacklistCommands(app, exitCode);
     pakfs::cli::addGbxCommands(app, exitCode);
     pakfs::cli::addRefsCommands(app, exitCode);
+    pakfs::cli::addCommitCommands(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "fs/Commit.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "archive/EntryReader.hpp"
+#include "archive/PackList.hpp"
+#include "fs/OverlayLayout.hpp"
+#include "fs/Tree.hpp"
+
+namespace stdfs = std::filesystem;
+
+namespace pakfs::fs {
+
+std::optional<std::string> unusableName(std::string_view name) {
+    if (name == "." || name == "..") return "not a name";
+    if (isLayoutName(name))
+        return "names starting with " + std::string(kWhiteoutPrefix) +
+               " are the overlay's whiteouts";
+    return archive::unstorableName(name);
+}
+
+stdfs::path overlayFolderOf(const stdfs::path& overlayRoot, const archive::PakIndex& pak) {
+    return overlayRoot / archive::packNameOf(pak.name());
+}
+
+namespace {
+
+std::string parentOf(const std::string& path) {
+    auto slash = path.rfind('/');
+    return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
+std::string join(const std::string& dir, const std::string& name) {
+    return dir.empty() ? name : dir + "/" + name;
+}
+
+// What the overlay folder says, by pack path.
+struct OverlayContents {
+    std::map<std::string, stdfs::path> files;  // upper files
+    std::vector<std::string> folders;          // upper folders, parents first
+    std::set<std::string> folderSet;
+    std::set<std::string> opaque;     // folders whose pack contents are hidden
+    std::set<std::string> whiteouts;  // pack paths deleted
+};
+
+const char* kindOfNonFile(mode_t mode) {
+    if (S_ISLNK(mode)) return "a symbolic link";
+    if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device file";
+    if (S_ISFIFO(mode)) return "a named pipe";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file or folder";
+}
+
+void readOverlay(const stdfs::path& disk, const std::string& at, OverlayContents& out) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (stdfs::directory_iterator it(disk, ec), end; !ec && it != end; it.increment(ec))
+        names.push_back(it->path().filename().string());
+    if (ec) throw Error(disk.string() + ": cannot list the overlay folder: " + ec.message());
+    std::sort(names.begin(), names.end());
+    for (const auto& name : names) {
+        const stdfs::path item = disk / name;
+        struct stat st {};
+        if (::lstat(item.c_str(), &st) != 0)
+            throw Error(item.string() + ": " + std::strerror(errno));
+        if (name == kOpaqueMarker) {
+            out.opaque.insert(at);
+            continue;
+        }
+        if (isLayoutName(name)) {
+            std::string target = name.substr(kWhiteoutPrefix.size());
+            if (auto why = archive::unstorableName(target))
+                throw Error(item.string() + ": a whiteout of a name no pak holds (" + *why + ")");
+            out.whiteouts.insert(join(at, target));
+            continue;
+        }
+        if (auto why = unusableName(name))
+            throw Error(item.string() + ": " + *why + ", so a pak cannot hold it");
+        if (S_ISDIR(st.st_mode)) {
+            const std::string path = join(at, name);
+            out.folders.push_back(path);
+            out.folderSet.insert(path);
+            readOverlay(item, path, out);
+        } else if (S_ISREG(st.st_mode)) {
+            if (st.st_size > 0xFFFFFFFFll)
+                throw Error(item.string() + ": too large for a pak (4 GiB)");
+            out.files.emplace(join(at, name), item);
+        } else {
+            throw Error(item.string() + ": " + kindOfNonFile(st.st_mode) +
+                        ", which a pak cannot hold");
+        }
+    }
+}
+
+bool decodesTo(const std::shared_ptr<const archive::PakIndex>& pak, const archive::PakEntry& e,
+               const stdfs::path& disk) {
+    std::error_code ec;
+    auto size = stdfs::file_size(disk, ec);
+    if (ec) throw Error(disk.string() + ": " + ec.message());
+    if (size != e.uncompressedSize) return false;
+    Bytes decoded = archive::readEntry(pak, e);
+    Bytes content = archive::InputFile::open(disk)->readAt(0, std::size_t(size));
+    return decoded == content;
+}
+
+}  // namespace
+
+CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
+                      const stdfs::path& packOverlay) {
+    OverlayContents upper;
+    std::error_code ec;
+    if (stdfs::exists(packOverlay, ec)) {
+        if (!stdfs::is_directory(packOverlay, ec))
+            throw Error(packOverlay.string() + ": not a folder");
+        readOverlay(packOverlay, "", upper);
+    }
+
+    // The pack as it is: paths of folders and files, and each folder's names case-folded.
+    std::map<std::string, std::size_t> lowerFolders, lowerFiles;
+    for (std::size_t i = 0; i < pak->folders().size(); ++i)
+        lowerFolders.emplace(pak->folders()[i].path, i);
+    for (std::size_t i = 0; i < pak->entries().size(); ++i)
+        lowerFiles.emplace(pak->entries()[i].path, i);
+    auto lowerHas = [&](const std::string& p) {
+        return lowerFolders.count(p) > 0 || lowerFiles.count(p) > 0;
+    };
+    // Folders that exist only as the parents of a file named with a path (no folder row).
+    std::set<std::string> impliedFolders;
+    for (const auto& [path, index] : lowerFiles)
+        for (std::string p = parentOf(path); !p.empty() && !lowerFolders.count(p); p = parentOf(p))
+            impliedFolders.insert(p);
+
+    // A pack path is gone when it or a folder above it is whited out or replaced by an upper
+    // file, or when a folder above it is opaque; a pack file is also gone under an upper folder
+    // of its name, and a pack folder under an upper file of its name.
+    auto hidden = [&](const std::string& path, bool folder) {
+        if (upper.whiteouts.count(path)) return true;
+        if (folder ? upper.files.count(path) > 0 : upper.folderSet.count(path) > 0) return true;
+        for (std::string p = parentOf(path);; p = parentOf(p)) {
+            if (upper.opaque.count(p) || upper.whiteouts.count(p) || upper.files.count(p))
+                return true;
+            if (p.empty()) return false;
+        }
+    };
+
+    for (const auto& w : upper.whiteouts) {
+        const bool present = lowerHas(w) || impliedFolders.count(w);
+        const std::string parent = parentOf(w);
+        bool under = false;  // a whiteout inside a folder that is new or opaque hides nothing
+        for (std::string p = parent;; p = parentOf(p)) {
+            if (upper.opaque.count(p) ||
+                (upper.folderSet.count(p) && !lowerFolders.count(p) && !impliedFolders.count(p)))
+                under = true;
+            if (p.empty()) break;
+        }
+        const stdfs::path disk =
+            packOverlay / parent / whiteoutName(w.substr(parent.empty() ? 0 : parent.size() + 1));
+        if (!present || under)
+            throw Error(disk.string() + ": a whiteout of " + w + ", which the pack does not hold");
+        if (upper.files.count(w) || upper.folderSet.count(w))
+            throw Error(disk.string() + ": " + w + " is both deleted and in the overlay");
+    }
+    // A new name must not differ only in case from one the pack keeps: the game would see two.
+    std::map<std::string, std::string> foldedLower;
+    for (const auto& [p, i] : lowerFolders)
+        if (!hidden(p, true)) foldedLower.emplace(foldCase(p), p);
+    for (const auto& p : impliedFolders)
+        if (!hidden(p, true)) foldedLower.emplace(foldCase(p), p);
+    for (const auto& [p, i] : lowerFiles)
+        if (!hidden(p, false)) foldedLower.emplace(foldCase(p), p);
+    auto checkCase = [&](const std::string& p) {
+        auto it = foldedLower.find(foldCase(p));
+        if (it != foldedLower.end() && it->second != p)
+            throw Error((packOverlay / p).string() + ": differs only in case from " + it->second +
+                        " in the pack, which the game would not tell apart");
+    };
+    for (const auto& p : upper.folders) checkCase(p);
+    for (const auto& [p, disk] : upper.files) checkCase(p);
+
+    CommitPlan result;
+    result.plan.base = pak;
+    std::map<std::string, std::int32_t> folderIndex;  // new index by path
+    for (std::size_t i = 0; i < pak->folders().size(); ++i) {
+        const auto& f = pak->folders()[i];
+        if (hidden(f.path, true)) {
+            result.changes.push_back({'D', f.path + "/"});
+            continue;
+        }
+        std::int32_t parent = -1;
+        if (f.parent >= 0) {
+            auto it = folderIndex.find(pak->folders()[std::size_t(f.parent)].path);
+            if (it == folderIndex.end())  // a parent after its child: a damaged table
+                throw Error(pak->name() + ": folder " + f.path + " comes before its parent");
+            parent = it->second;
+        }
+        folderIndex.emplace(f.path, std::int32_t(result.plan.folders.size()));
+        result.plan.folders.push_back({parent, f.name});
+    }
+    auto folderOf = [&](const std::string& path) -> std::int32_t {
+        const std::string p = parentOf(path);
+        if (p.empty()) return -1;
+        auto it = folderIndex.find(p);
+        if (it == folderIndex.end()) throw Error("internal error: no folder for " + path);
+        return it->second;
+    };
+    for (const auto& p : upper.folders) {
+        if (folderIndex.count(p)) continue;
+        if (impliedFolders.count(p) && !hidden(p, true)) {
+            // Files of the pack name this folder in their own names: keep it that way.
+            continue;
+        }
+        folderIndex.emplace(p, std::int32_t(result.plan.folders.size()));
+        const std::string name = p.substr(p.rfind('/') == std::string::npos ? 0 : p.rfind('/') + 1);
+        result.plan.folders.push_back({folderOf(p), name + "\\"});
+        if (!impliedFolders.count(p)) result.changes.push_back({'A', p + "/"});
+    }
+
+    std::set<std::string> placed;
+    for (const auto& e : pak->entries()) {
+        if (hidden(e.path, false)) {
+            result.changes.push_back({'D', e.path});
+            continue;
+        }
+        archive::PlanFile f;
+        f.folder = -1;
+        if (e.folder >= 0) {
+            auto it = folderIndex.find(pak->folders()[std::size_t(e.folder)].path);
+            if (it == folderIndex.end()) throw Error("internal error: no folder for " + e.path);
+            f.folder = it->second;
+        }
+        f.name = e.name;
+        f.packPath = e.path;
+        if (auto up = upper.files.find(e.path); up != upper.files.end()) {
+            placed.insert(e.path);
+            if (decodesTo(pak, e, up->second)) {
+                f.copy = &e;
+            } else {
+                f.disk = up->second;
+                result.changes.push_back({'M', e.path});
+            }
+        } else {
+            f.copy = &e;
+        }
+        result.plan.files.push_back(std::move(f));
+    }
+    for (const auto& [p, disk] : upper.files) {
+        if (placed.count(p)) continue;
+        archive::PlanFile f;
+        const std::string parent = parentOf(p);
+        if (!parent.empty() && !folderIndex.count(parent)) {
+            // Under a folder the pack only names in its files' names: name it the same way.
+            f.folder = -1;
+            for (std::string q = parent; !q.empty(); q = parentOf(q))
+                if (folderIndex.count(q)) {
+                    f.folder = folderIndex[q];
+                    f.name = p.substr(q.size() + 1);
+                    break;
+                }
+            if (f.name.empty()) f.name = p;
+            std::replace(f.name.begin(), f.name.end(), '/', '\\');
+        } else {
+            f.folder = folderOf(p);
+            f.name = p.substr(parent.empty() ? 0 : parent.size() + 1);
+        }
+        f.packPath = p;
+        f.disk = disk;
+        result.changes.push_back({lowerFiles.count(p) ? 'M' : 'A', p});
+        result.plan.files.push_back(std::move(f));
+    }
+    std::sort(result.changes.begin(), result.changes.end(),
+              [](const CommitChange& a, const CommitChange& b) { return a.path < b.path; });
+
+    archive::PackOptions& o = result.options;
+    o.version = pak->version();
+    if (const auto& h = pak->packHeader()) {
+        o.header.authorLogin = h->authorLogin;
+        o.header.authorNick = h->authorNick;
+        o.header.authorZone = h->authorZone;
+        o.header.comment = h->comment;
+        o.header.titleId = h->titleId;
+        o.header.headerFlags = h->decryptFlags;
+    }
+    return result;
+}
+
+}  // namespace pakfs::fs

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// `pak commit`: a pack with the changes of an overlay folder (OverlayLayout.hpp) applied.
+// Entries the overlay does not touch keep their encrypted bytes; files it adds or changes are
+// encoded as `pak pack` does.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "archive/PakWriter.hpp"
+
+namespace pakfs::fs {
+
+struct CommitChange {
+    char kind;         // 'A' added, 'M' changed, 'D' deleted
+    std::string path;  // "/"-joined in the pack; a folder's ends in '/'
+};
+
+struct CommitPlan {
+    archive::PackPlan plan;
+    std::vector<CommitChange> changes;  // sorted by path
+    // The pack's version, key, header fields and flags, for writePlan.
+    archive::PackOptions options;
+};
+
+// The overlay folder of `pak` under an overlay root given to the mount.
+std::filesystem::path overlayFolderOf(const std::filesystem::path& overlayRoot,
+                                      const archive::PakIndex& pak);
+
+// Plans `pak` with the changes in `packOverlay` (the pack's own folder in the overlay; absent:
+// no changes). A changed file whose content is the pack's is no change. Throws Error naming the
+// overlay path and the reason for anything a pak cannot hold (symbolic links, devices, names
+// it cannot store, a whiteout of what the pack does not hold, a name that differs only in case
+// from one the pack holds): nothing is written then.
+CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
+                      const std::filesystem::path& packOverlay);
+
+}  // namespace pakfs::fs
