@@ -650,7 +650,7 @@ long Filesystem::listxattr(const Node& node, char* list, std::size_t size) const
     return long(names.size());
 }
 
-int Filesystem::statfs(struct statvfs* st) const {
+int Filesystem::statfs(struct statvfs* st) {
     std::memset(st, 0, sizeof *st);
     st->f_bsize = kPreferredIo;
     st->f_frsize = kBlockSize;
@@ -671,6 +671,66 @@ int Filesystem::access(const Node& node, int mask) const {
     if (mask & W_OK) return -EROFS;
     if ((mask & X_OK) && !node.dir) return -EACCES;
     return 0;
+}
+
+int Filesystem::lookup(Ino parent, std::string_view name, struct stat* st) {
+    const Node* dir = tree_.byIno(parent);
+    if (!dir) return -ENOENT;
+    if (!dir->dir) return -ENOTDIR;
+    const Node* node = tree_.child(*dir, name);
+    if (!node) return -ENOENT;
+    fillStat(*node, st);
+    return 0;
+}
+
+int Filesystem::getattr(Ino ino, struct stat* st) {
+    const Node* node = tree_.byIno(ino);
+    if (!node) return -ENOENT;
+    fillStat(*node, st);
+    return 0;
+}
+
+int Filesystem::locate(Ino ino, Ino* parent, std::string* name) {
+    const Node* node = tree_.byIno(ino);
+    if (!node) return -ENOENT;
+    *parent = node->parent ? node->parent->ino : node->ino;
+    name->assign(node->name);
+    return 0;
+}
+
+int Filesystem::readdir(Ino ino, std::int64_t offset, const FillDirAt& fill) {
+    const Node* node = tree_.byIno(ino);
+    return node ? readdir(*node, offset, fill) : -ENOENT;
+}
+
+int Filesystem::open(Ino ino, int flags, std::uint64_t* fh) {
+    const Node* node = tree_.byIno(ino);
+    return node ? open(*node, flags, fh) : -ENOENT;
+}
+
+long Filesystem::read(Ino ino, std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset) {
+    if (fh) return read(fh, buf, size, offset);
+    const Node* node = tree_.byIno(ino);
+    return node ? read(*node, buf, size, offset) : -ENOENT;
+}
+
+int Filesystem::release(Ino, std::uint64_t fh) {
+    return fh ? release(fh) : 0;
+}
+
+long Filesystem::getxattr(Ino ino, std::string_view name, char* value, std::size_t size) {
+    const Node* node = tree_.byIno(ino);
+    return node ? getxattr(*node, name, value, size) : -ENOENT;
+}
+
+long Filesystem::listxattr(Ino ino, char* list, std::size_t size) {
+    const Node* node = tree_.byIno(ino);
+    return node ? listxattr(*node, list, size) : -ENOENT;
+}
+
+int Filesystem::access(Ino ino, int mask) {
+    const Node* node = tree_.byIno(ino);
+    return node ? access(*node, mask) : -ENOENT;
 }
 
 }  // namespace pakfs::fs

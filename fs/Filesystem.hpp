@@ -28,6 +28,7 @@
 #include "fs/Drives.hpp"
 #include "fs/EntryCache.hpp"
 #include "fs/Tree.hpp"
+#include "fs/View.hpp"
 
 namespace pakfs::fs {
 
@@ -80,7 +81,8 @@ inline constexpr const char* kXattrGbxClass = "user.gbx.class";
 // points nowhere), with " (missing)" when no such file is in the drives.
 inline constexpr const char* kXattrGbxRefs = "user.gbx.refs";
 
-class Filesystem {
+// The read-only pack view: the packs' files as the tree lays them out, decoded on demand.
+class Filesystem : public View {
 public:
     Filesystem(std::vector<Pack> packs, Options options,
                const std::function<void(const std::string&)>& warn = {});
@@ -89,9 +91,20 @@ public:
     Filesystem& operator=(const Filesystem&) = delete;
 
     using FillDir = std::function<bool(const std::string& name, const struct stat& st)>;
-    // `next` is the offset to resume at after this entry.
-    using FillDirAt =
-        std::function<bool(const char* name, const struct stat& st, std::int64_t next)>;
+
+    // The View, by the tree's inode numbers.
+    Ino inoLimit() const override { return tree_.nodeCount(); }
+    int lookup(Ino parent, std::string_view name, struct stat* st) override;
+    int getattr(Ino ino, struct stat* st) override;
+    int locate(Ino ino, Ino* parent, std::string* name) override;
+    int readdir(Ino ino, std::int64_t offset, const FillDirAt& fill) override;
+    int open(Ino ino, int flags, std::uint64_t* fh) override;
+    long read(Ino ino, std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset) override;
+    int release(Ino ino, std::uint64_t fh) override;
+    long getxattr(Ino ino, std::string_view name, char* value, std::size_t size) override;
+    long listxattr(Ino ino, char* list, std::size_t size) override;
+    int statfs(struct statvfs* st) override;
+    int access(Ino ino, int mask) override;
 
     // By path ("/pack/folder/file"), for tests and callers that have one.
     int getattr(std::string_view path, struct stat* st) const;
@@ -111,7 +124,6 @@ public:
     long getxattr(std::string_view path, std::string_view name, char* value,
                   std::size_t size) const;
     long listxattr(std::string_view path, char* list, std::size_t size) const;
-    int statfs(struct statvfs* st) const;
     int access(std::string_view path, int mask) const;
 
     // The same by node (tree().byIno), for the kernel's requests, which name inodes.

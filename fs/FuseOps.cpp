@@ -4,6 +4,7 @@
 
 #include <fuse_lowlevel.h>
 
+#include <fcntl.h>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -19,16 +20,23 @@ namespace pakfs::fs {
 
 namespace {
 
-// Nothing in a pack ever changes while it is mounted, so the kernel may keep everything.
+// Nothing in a pack ever changes while it is mounted, so the kernel may keep everything. A
+// writable mount changes only through the kernel, which updates what it keeps itself.
 constexpr double kCacheSeconds = 3600.0;
 
-// The low-level API: the kernel names inodes, which are the tree's (no path is built per
+static_assert(View::kSetMode == FUSE_SET_ATTR_MODE && View::kSetUid == FUSE_SET_ATTR_UID &&
+              View::kSetGid == FUSE_SET_ATTR_GID && View::kSetSize == FUSE_SET_ATTR_SIZE &&
+              View::kSetAtime == FUSE_SET_ATTR_ATIME && View::kSetMtime == FUSE_SET_ATTR_MTIME &&
+              View::kSetAtimeNow == FUSE_SET_ATTR_ATIME_NOW &&
+              View::kSetMtimeNow == FUSE_SET_ATTR_MTIME_NOW);
+
+// The low-level API: the kernel names inodes, which are the view's (no path is built per
 // request), and files decoded ahead can be pushed into the kernel's page cache by inode
 // (fuse_lowlevel_notify_store), which the high-level API cannot do.
 struct Session {
-    Filesystem* fs = nullptr;
+    View* view = nullptr;
     // Set at init: the kernel takes ENOSYS from open as "no open needed" (no OPEN, no RELEASE
-    // for any file from then on, and reads carry no handle).
+    // for any file from then on, and reads carry no handle). Read-only mounts only.
     std::atomic<bool> openless{false};
 };
 
@@ -36,18 +44,15 @@ Session& state(fuse_req_t req) {
     return *static_cast<Session*>(fuse_req_userdata(req));
 }
 
-// The node an inode number names, or nullptr (after replying ENOENT).
-const Node* nodeFor(fuse_req_t req, fuse_ino_t ino) {
-    const Node* node = state(req).fs->tree().byIno(ino);
-    if (!node) fuse_reply_err(req, ENOENT);
-    return node;
+View& viewOf(fuse_req_t req) {
+    return *state(req).view;
 }
 
 void replyStatus(fuse_req_t req, long rc) {
     fuse_reply_err(req, rc < 0 ? int(-rc) : 0);
 }
 
-// The entry the kernel keeps for a name whose attributes are `st` (st_ino is the tree's).
+// The entry the kernel keeps for a name whose attributes are `st` (st_ino is the view's).
 fuse_entry_param entryOf(const struct stat& st) {
     fuse_entry_param e{};
     e.ino = st.st_ino;
@@ -66,29 +71,36 @@ void opInit(void* userdata, fuse_conn_info* conn) {
         conn->want |= FUSE_CAP_READDIRPLUS;
         conn->want &= ~unsigned(FUSE_CAP_READDIRPLUS_AUTO);
     }
-    s.openless = (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
+    if (s.view->writable()) {
+        // Writes gather in the kernel's page cache and come in large pieces.
+        if (conn->capable & FUSE_CAP_WRITEBACK_CACHE) conn->want |= FUSE_CAP_WRITEBACK_CACHE;
+        conn->max_write = 1 << 20;
+        if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC) conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
+    } else {
+        s.openless = (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
+    }
+}
+
+void replyEntry(fuse_req_t req, int rc, const struct stat& st) {
+    if (rc != 0) return replyStatus(req, rc);
+    fuse_entry_param e = entryOf(st);
+    fuse_reply_entry(req, &e);
 }
 
 void opLookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
-    const Node* dir = nodeFor(req, parent);
-    if (!dir) return;
-    if (!dir->dir) return (void)fuse_reply_err(req, ENOTDIR);
-    const Filesystem& fs = *state(req).fs;
-    const Node* node = fs.tree().child(*dir, name);
-    if (!node) {
+    struct stat st;
+    int rc = viewOf(req).lookup(parent, name, &st);
+    if (rc == -ENOENT) {
         // A negative entry, kept as long as the positive ones.
         fuse_entry_param e{};
         e.entry_timeout = kCacheSeconds;
         fuse_reply_entry(req, &e);
         return;
     }
-    struct stat st;
-    fs.getattr(*node, &st);
-    fuse_entry_param e = entryOf(st);
-    fuse_reply_entry(req, &e);
+    replyEntry(req, rc, st);
 }
 
-// The tree outlives the session, so there is nothing to forget.
+// Inode numbers stay valid for the life of the mount, so there is nothing to forget.
 void opForget(fuse_req_t req, fuse_ino_t, uint64_t) {
     fuse_reply_none(req);
 }
@@ -97,35 +109,30 @@ void opForgetMulti(fuse_req_t req, size_t, fuse_forget_data*) {
 }
 
 void opGetattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
-    const Node* node = nodeFor(req, ino);
-    if (!node) return;
     struct stat st;
-    state(req).fs->getattr(*node, &st);
+    if (int rc = viewOf(req).getattr(ino, &st); rc != 0) return replyStatus(req, rc);
     fuse_reply_attr(req, &st, kCacheSeconds);
 }
 
 void opAccess(fuse_req_t req, fuse_ino_t ino, int mask) {
-    if (const Node* node = nodeFor(req, ino)) replyStatus(req, state(req).fs->access(*node, mask));
+    replyStatus(req, viewOf(req).access(ino, mask));
 }
 
 void opOpendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
-    const Node* node = nodeFor(req, ino);
-    if (!node) return;
-    if (!node->dir) return (void)fuse_reply_err(req, ENOTDIR);
-    // Listings never change: the kernel may keep them.
+    struct stat st;
+    if (int rc = viewOf(req).getattr(ino, &st); rc != 0) return replyStatus(req, rc);
+    if (!S_ISDIR(st.st_mode)) return (void)fuse_reply_err(req, ENOTDIR);
+    // The kernel may keep listings: a change made through it drops the folder's.
     fi->cache_readdir = 1;
     fi->keep_cache = 1;
     fuse_reply_open(req, fi);
 }
 
 void readdirCommon(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, bool plus) {
-    const Node* node = nodeFor(req, ino);
-    if (!node) return;
-    const Filesystem& fs = *state(req).fs;
     std::vector<char> buf(size);
     std::size_t used = 0;
-    int rc =
-        fs.readdir(*node, offset, [&](const char* name, const struct stat& st, std::int64_t next) {
+    int rc = viewOf(req).readdir(
+        ino, offset, [&](const char* name, const struct stat& st, std::int64_t next) {
             std::size_t need;
             if (plus) {
                 fuse_entry_param e{};
@@ -155,35 +162,35 @@ void opReaddirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fu
 }
 
 void opOpen(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
-    const Node* node = nodeFor(req, ino);
-    if (!node) return;
     Session& s = state(req);
-    if (int rc = Filesystem::checkOpen(*node, fi->flags); rc != 0) return replyStatus(req, rc);
-    // ENOSYS on a successful open: the kernel stops sending OPEN and RELEASE for every file
-    // (two requests of three when reading a small file). The mount is read-only, so the
-    // kernel refuses opens for writing before they get here.
-    if (s.openless) return (void)fuse_reply_err(req, ENOSYS);
+    if (!s.view->writable()) {
+        struct stat st;
+        if (int rc = s.view->getattr(ino, &st); rc != 0) return replyStatus(req, rc);
+        if (S_ISDIR(st.st_mode)) return (void)fuse_reply_err(req, EISDIR);
+        if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC))
+            return (void)fuse_reply_err(req, EROFS);
+        // ENOSYS on a successful open: the kernel stops sending OPEN and RELEASE for every
+        // file (two requests of three when reading a small file). The mount is read-only, so
+        // the kernel refuses opens for writing before they get here.
+        if (s.openless) return (void)fuse_reply_err(req, ENOSYS);
+    }
     std::uint64_t fh = 0;
-    if (int rc = s.fs->open(*node, fi->flags, &fh); rc != 0) return replyStatus(req, rc);
+    if (int rc = s.view->open(ino, fi->flags, &fh); rc != 0) return replyStatus(req, rc);
     fi->fh = fh;
     fi->keep_cache = 1;
-    if (fuse_reply_open(req, fi) != 0) s.fs->release(fh);  // interrupted: no release will come
+    if (fuse_reply_open(req, fi) != 0) s.view->release(ino, fh);  // interrupted: no release
 }
 
 void opRead(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info* fi) {
-    const Node* node = nodeFor(req, ino);
-    if (!node) return;
-    Filesystem& fs = *state(req).fs;
     thread_local std::vector<char> buf;
     if (buf.size() < size) buf.resize(size);
-    long n = fi && fi->fh ? fs.read(fi->fh, buf.data(), size, offset)
-                          : fs.read(*node, buf.data(), size, offset);
+    long n = viewOf(req).read(ino, fi ? fi->fh : 0, buf.data(), size, offset);
     if (n < 0) return replyStatus(req, n);
     fuse_reply_buf(req, buf.data(), std::size_t(n));
 }
 
-void opRelease(fuse_req_t req, fuse_ino_t, fuse_file_info* fi) {
-    if (fi->fh) state(req).fs->release(fi->fh);
+void opRelease(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
+    viewOf(req).release(ino, fi->fh);
     fuse_reply_err(req, 0);
 }
 
@@ -201,59 +208,87 @@ void replyXattr(fuse_req_t req, size_t size, const std::function<long(char*, std
 }
 
 void opGetxattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) {
-    const Node* node = nodeFor(req, ino);
-    if (!node) return;
-    const Filesystem& fs = *state(req).fs;
-    replyXattr(req, size, [&](char* v, std::size_t n) { return fs.getxattr(*node, name, v, n); });
+    View& v = viewOf(req);
+    replyXattr(req, size, [&](char* b, std::size_t n) { return v.getxattr(ino, name, b, n); });
 }
 
 void opListxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
-    const Node* node = nodeFor(req, ino);
-    if (!node) return;
-    const Filesystem& fs = *state(req).fs;
-    replyXattr(req, size, [&](char* l, std::size_t n) { return fs.listxattr(*node, l, n); });
+    View& v = viewOf(req);
+    replyXattr(req, size, [&](char* l, std::size_t n) { return v.listxattr(ino, l, n); });
 }
 
 void opStatfs(fuse_req_t req, fuse_ino_t) {
     struct statvfs st;
-    state(req).fs->statfs(&st);
+    if (int rc = viewOf(req).statfs(&st); rc != 0) return replyStatus(req, rc);
     fuse_reply_statfs(req, &st);
 }
 
-// Everything that would change the tree (the kernel refuses most of it on a read-only mount
-// before it gets here).
-void roSetattr(fuse_req_t req, fuse_ino_t, struct stat*, int, fuse_file_info*) {
-    fuse_reply_err(req, -Filesystem::readOnly());
+// Changes: a read-only view answers EROFS (the kernel refuses most of them on a read-only
+// mount before they get here).
+void opSetattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int toSet, fuse_file_info* fi) {
+    struct stat st;
+    int rc = viewOf(req).setattr(ino, *attr, toSet, fi ? fi->fh : 0, &st);
+    if (rc != 0) return replyStatus(req, rc);
+    fuse_reply_attr(req, &st, kCacheSeconds);
 }
-void roMknod(fuse_req_t req, fuse_ino_t, const char*, mode_t, dev_t) {
-    fuse_reply_err(req, -Filesystem::readOnly());
+void opMkdir(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode) {
+    struct stat st;
+    replyEntry(req, viewOf(req).mkdir(parent, name, mode, &st), st);
 }
-void roMkdir(fuse_req_t req, fuse_ino_t, const char*, mode_t) {
-    fuse_reply_err(req, -Filesystem::readOnly());
+void opUnlink(fuse_req_t req, fuse_ino_t parent, const char* name) {
+    replyStatus(req, viewOf(req).unlink(parent, name));
 }
-void roName(fuse_req_t req, fuse_ino_t, const char*) {
-    fuse_reply_err(req, -Filesystem::readOnly());
+void opRmdir(fuse_req_t req, fuse_ino_t parent, const char* name) {
+    replyStatus(req, viewOf(req).rmdir(parent, name));
 }
-void roSymlink(fuse_req_t req, const char*, fuse_ino_t, const char*) {
-    fuse_reply_err(req, -Filesystem::readOnly());
+void opRename(fuse_req_t req, fuse_ino_t parent, const char* name, fuse_ino_t newParent,
+              const char* newName, unsigned flags) {
+    replyStatus(req, viewOf(req).rename(parent, name, newParent, newName, flags));
 }
-void roRename(fuse_req_t req, fuse_ino_t, const char*, fuse_ino_t, const char*, unsigned) {
-    fuse_reply_err(req, -Filesystem::readOnly());
+void opCreate(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
+              fuse_file_info* fi) {
+    View& v = viewOf(req);
+    struct stat st;
+    std::uint64_t fh = 0;
+    if (int rc = v.create(parent, name, mode, fi->flags, &st, &fh); rc != 0)
+        return replyStatus(req, rc);
+    fi->fh = fh;
+    fuse_entry_param e = entryOf(st);
+    if (fuse_reply_create(req, &e, fi) != 0) v.release(st.st_ino, fh);
 }
-void roLink(fuse_req_t req, fuse_ino_t, fuse_ino_t, const char*) {
-    fuse_reply_err(req, -Filesystem::readOnly());
+void opWrite(fuse_req_t req, fuse_ino_t ino, const char* buf, size_t size, off_t offset,
+             fuse_file_info* fi) {
+    long n = viewOf(req).write(ino, fi ? fi->fh : 0, buf, size, offset);
+    if (n < 0) return replyStatus(req, n);
+    fuse_reply_write(req, std::size_t(n));
 }
-void roWrite(fuse_req_t req, fuse_ino_t, const char*, size_t, off_t, fuse_file_info*) {
-    fuse_reply_err(req, -Filesystem::readOnly());
+void opFsync(fuse_req_t req, fuse_ino_t ino, int datasync, fuse_file_info* fi) {
+    replyStatus(req, viewOf(req).fsync(ino, fi ? fi->fh : 0, datasync != 0));
 }
-void roSetxattr(fuse_req_t req, fuse_ino_t, const char*, const char*, size_t, int) {
-    fuse_reply_err(req, -Filesystem::readOnly());
+void opFlush(fuse_req_t req, fuse_ino_t, fuse_file_info*) {
+    fuse_reply_err(req, 0);
 }
-void roCreate(fuse_req_t req, fuse_ino_t, const char*, mode_t, fuse_file_info*) {
-    fuse_reply_err(req, -Filesystem::readOnly());
+void opFsyncdir(fuse_req_t req, fuse_ino_t, int, fuse_file_info*) {
+    fuse_reply_err(req, 0);
 }
-void roFallocate(fuse_req_t req, fuse_ino_t, int, off_t, off_t, fuse_file_info*) {
-    fuse_reply_err(req, -Filesystem::readOnly());
+void opMknod(fuse_req_t req, fuse_ino_t, const char* name, mode_t, dev_t) {
+    replyStatus(req, viewOf(req).unsupported(std::string("mknod ") + name + " (a device file)"));
+}
+void opSymlink(fuse_req_t req, const char*, fuse_ino_t, const char* name) {
+    replyStatus(req,
+                viewOf(req).unsupported(std::string("symlink ") + name + " (a symbolic link)"));
+}
+void opLink(fuse_req_t req, fuse_ino_t, fuse_ino_t, const char* name) {
+    replyStatus(req, viewOf(req).unsupported(std::string("link ") + name + " (a hard link)"));
+}
+void opSetxattr(fuse_req_t req, fuse_ino_t, const char*, const char*, size_t, int) {
+    fuse_reply_err(req, viewOf(req).writable() ? ENOTSUP : EROFS);
+}
+void opRemovexattr(fuse_req_t req, fuse_ino_t, const char*) {
+    fuse_reply_err(req, viewOf(req).writable() ? ENOTSUP : EROFS);
+}
+void opFallocate(fuse_req_t req, fuse_ino_t, int, off_t, off_t, fuse_file_info*) {
+    fuse_reply_err(req, viewOf(req).writable() ? EOPNOTSUPP : EROFS);
 }
 
 fuse_lowlevel_ops makeOperations() {
@@ -273,19 +308,22 @@ fuse_lowlevel_ops makeOperations() {
     ops.getxattr = opGetxattr;
     ops.listxattr = opListxattr;
     ops.statfs = opStatfs;
-    ops.setattr = roSetattr;
-    ops.mknod = roMknod;
-    ops.mkdir = roMkdir;
-    ops.unlink = roName;
-    ops.rmdir = roName;
-    ops.removexattr = roName;
-    ops.symlink = roSymlink;
-    ops.rename = roRename;
-    ops.link = roLink;
-    ops.write = roWrite;
-    ops.setxattr = roSetxattr;
-    ops.create = roCreate;
-    ops.fallocate = roFallocate;
+    ops.setattr = opSetattr;
+    ops.mknod = opMknod;
+    ops.mkdir = opMkdir;
+    ops.unlink = opUnlink;
+    ops.rmdir = opRmdir;
+    ops.removexattr = opRemovexattr;
+    ops.symlink = opSymlink;
+    ops.rename = opRename;
+    ops.link = opLink;
+    ops.write = opWrite;
+    ops.flush = opFlush;
+    ops.fsync = opFsync;
+    ops.fsyncdir = opFsyncdir;
+    ops.setxattr = opSetxattr;
+    ops.create = opCreate;
+    ops.fallocate = opFallocate;
     return ops;
 }
 
@@ -304,13 +342,14 @@ private:
 
 }  // namespace
 
-int serve(Filesystem& fs, const std::string& program, const std::vector<std::string>& fuseArgs,
-          const std::string& mountpoint) {
+int serve(View& view, Filesystem& packs, const std::string& program,
+          const std::vector<std::string>& fuseArgs, const std::string& mountpoint) {
     Args args;
     args.add(program);
     // Ours first so that the user's -o options can override the names.
     args.add("-o");
-    args.add("ro,default_permissions,fsname=pakfs,subtype=pakfs");
+    args.add(std::string(view.writable() ? "rw" : "ro") +
+             ",default_permissions,fsname=pakfs,subtype=pakfs");
     for (const auto& a : fuseArgs) args.add(a);
     args.add(mountpoint);
 
@@ -323,7 +362,7 @@ int serve(Filesystem& fs, const std::string& program, const std::vector<std::str
     }
 
     Session state;
-    state.fs = &fs;
+    state.view = &view;
     fuse_lowlevel_ops ops = makeOperations();
     fuse_session* session = fuse_session_new(args.get(), &ops, sizeof ops, &state);
     if (!session) return 2;  // libfuse printed why (usually an unknown option)
@@ -339,10 +378,13 @@ int serve(Filesystem& fs, const std::string& program, const std::vector<std::str
     // Files decoded ahead go into the kernel's page cache: reading them then needs no request.
     // A store the kernel refuses (an inode it dropped, an unmount under way) only costs the
     // request it would have saved.
-    fs.setStoreAhead([session](const Node& node, const Bytes& content) {
-        fuse_bufvec bufv = FUSE_BUFVEC_INIT(content.size());
-        bufv.buf[0].mem = const_cast<std::uint8_t*>(content.data());
-        return fuse_lowlevel_notify_store(session, node.ino, 0, &bufv, fuse_buf_copy_flags(0)) == 0;
+    packs.setStoreAhead([session, &view](const Node& node, const Bytes& content) {
+        return view.storeIfBelow(node.ino, [&] {
+            fuse_bufvec bufv = FUSE_BUFVEC_INIT(content.size());
+            bufv.buf[0].mem = const_cast<std::uint8_t*>(content.data());
+            return fuse_lowlevel_notify_store(session, node.ino, 0, &bufv,
+                                              fuse_buf_copy_flags(0)) == 0;
+        });
     });
     int rc = 1;
     if (opts.singlethread) {
@@ -359,8 +401,8 @@ int serve(Filesystem& fs, const std::string& program, const std::vector<std::str
         fuse_loop_cfg_destroy(config);
     }
     // No request comes any more: once the read-ahead thread is idle, nothing stores.
-    fs.settleReadAhead();
-    fs.setStoreAhead({});
+    packs.settleReadAhead();
+    packs.setStoreAhead({});
     fuse_remove_signal_handlers(session);
     fuse_session_unmount(session);
     fuse_session_destroy(session);

@@ -10,12 +10,13 @@
 
 namespace pakfs::fs {
 
-// Mounts `fs` at `mountpoint` read-only and serves requests until the file system is unmounted
-// (fusermount3 -u) or the process gets SIGINT, SIGTERM or SIGHUP, then unmounts. `fuseArgs` are
-// libfuse's own options (-f, -d, -s, -o ...). Returns the process exit code; problems go to
-// stderr.
-int serve(Filesystem& fs, const std::string& program, const std::vector<std::string>& fuseArgs,
-          const std::string& mountpoint);
+// Mounts `view` at `mountpoint` (read-only unless the view is writable) and serves requests until
+// the file system is unmounted (fusermount3 -u) or the process gets SIGINT, SIGTERM or SIGHUP, then
+// unmounts. `fuseArgs` are libfuse's own options (-f, -d, -s, -o ...). Returns the process exit
+// code; problems go to stderr. `packs` is the pack view under `view` (or `view` itself): its files
+// decoded ahead go to the kernel's page cache.
+int serve(View& view, Filesystem& packs, const std::string& program,
+          const std::vector<std::string>& fuseArgs, const std::string& mountpoint);
 
 // libfuse's help for its own options (mount options, -f, -d, -s ...).
 void printFuseHelp(const std::string& program);

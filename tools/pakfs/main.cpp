@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include "common/Error.hpp"
 #include "fs/Drives.hpp"
 #include "fs/FuseOps.hpp"
+#include "fs/Overlay.hpp"
 #include "fs/Sources.hpp"
 
 namespace {
@@ -65,7 +67,16 @@ const char* const kUsage =
     "                           (Resource.pak) and /Game (every other pack merged in\n"
     "                           packlist.dat order; on a path held by two packs, the pack\n"
     "                           loaded later wins)\n"
-    "    -o ro, defaults        taken (pakfs is always read-only); -o rw is refused\n"
+    "    -o overlay=DIR, --overlay DIR\n"
+    "                           writable: every change (new, changed, renamed and deleted\n"
+    "                           files and folders, times) goes to the folder DIR, never to a\n"
+    "                           pak: DIR/PACK/... mirrors the mount, deletions are .wh.NAME\n"
+    "                           files, a replaced folder holds .wh..wh..opq (the OCI layer\n"
+    "                           layout). Remounting with DIR shows the same; `pak commit PAK\n"
+    "                           DIR OUT` makes a pak of it. Symbolic and hard links, device\n"
+    "                           files and chown are refused (EPERM), names a pak cannot\n"
+    "                           hold too (EINVAL), renaming a folder of a pack gives EXDEV\n"
+    "    -o ro, defaults        taken; -o rw is refused without -o overlay\n"
     "    -o noauto, auto, user, users, nouser, _netdev, nofail\n"
     "                           taken for mount(8) and fstab; no effect on pakfs\n"
     "    -o uid=N, gid=N        owner and group of every file (default: the user mounting)\n"
@@ -119,6 +130,8 @@ struct CommandLine {
     pakfs::archive::KeyOptions keys;
     pakfs::fs::Options fsOptions;
     bool resolveNames = false;  // -o resolve_names
+    std::string overlay;        // -o overlay=DIR, --overlay DIR: writable
+    bool rw = false;            // -o rw
     std::optional<uid_t> uid;   // -o uid= (default: the user mounting)
     std::optional<gid_t> gid;   // -o gid=
     bool foreground = false;
@@ -147,9 +160,10 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
         } else if (opt.rfind("ms_key=", 0) == 0) {
             cl.keys.msKeyHex = opt.substr(7);
         } else if (opt == "rw") {
-            throw pakfs::Error(
-                "-o rw: pakfs mounts read-only; give -o ro (mount(8) passes rw unless ro is "
-                "given)");
+            cl.rw = true;
+        } else if (opt.rfind("overlay=", 0) == 0) {
+            cl.overlay = opt.substr(8);
+            if (cl.overlay.empty()) throw pakfs::Error("-o overlay= needs a folder");
         } else if (opt == "ro" || opt == "defaults" || opt == "auto" || opt == "noauto" ||
                    opt == "user" || opt == "users" || opt == "nouser" || opt == "_netdev" ||
                    opt == "nofail") {
@@ -233,6 +247,9 @@ CommandLine parseCommandLine(int argc, char** argv) {
             cl.keys.baseKeyHex = value(i, "--base-key");
         } else if (arg == "--ms-key" || arg.rfind("--ms-key=", 0) == 0) {
             cl.keys.msKeyHex = value(i, "--ms-key");
+        } else if (arg == "--overlay" || arg.rfind("--overlay=", 0) == 0) {
+            cl.overlay = value(i, "--overlay");
+            if (cl.overlay.empty()) throw pakfs::Error("--overlay needs a folder");
         } else if (arg == "-o" || arg.rfind("-o", 0) == 0) {
             std::string list =
                 arg == "-o" ? (i + 1 < argc ? argv[++i] : throw pakfs::Error("-o needs a value"))
@@ -264,6 +281,12 @@ int main(int argc, char** argv) {
         cl = parseCommandLine(argc, argv);
     } catch (const pakfs::Error& e) {
         std::fprintf(stderr, "pakfs: %s\n", e.what());
+        return kExitUsage;
+    }
+    if (cl.rw && cl.overlay.empty()) {
+        std::fprintf(stderr,
+                     "pakfs: -o rw: a pak is never changed; give -o overlay=DIR to keep changes "
+                     "there, or -o ro (mount(8) passes rw unless ro is given)\n");
         return kExitUsage;
     }
     if (cl.help) {
@@ -313,5 +336,18 @@ int main(int argc, char** argv) {
         cl.fsOptions.log = [](const std::string& line) { syslog(LOG_ERR, "%s", line.c_str()); };
     }
     pakfs::fs::Filesystem filesystem(std::move(loaded.packs), cl.fsOptions, warn);
-    return pakfs::fs::serve(filesystem, "pakfs", cl.fuseArgs, mountpoint);
+    if (cl.overlay.empty())
+        return pakfs::fs::serve(filesystem, filesystem, "pakfs", cl.fuseArgs, mountpoint);
+    std::unique_ptr<pakfs::fs::Overlay> overlay;
+    try {
+        // Absolute: the mount's daemon runs from /.
+        overlay = std::make_unique<pakfs::fs::Overlay>(
+            filesystem,
+            pakfs::fs::OverlayOptions{std::filesystem::absolute(cl.overlay), cl.fsOptions.uid,
+                                      cl.fsOptions.gid, cl.fsOptions.umask, cl.fsOptions.log});
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "pakfs: %s\n", e.what());
+        return kExitMountFailed;
+    }
+    return pakfs::fs::serve(*overlay, filesystem, "pakfs", cl.fuseArgs, mountpoint);
 }
