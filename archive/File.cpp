@@ -129,7 +129,10 @@ void AtomicOutputFile::writeAt(std::uint64_t offset, ByteSpan data) {
 }
 
 void AtomicOutputFile::commit() {
-    if (::fchmod(fd_, 0644) != 0 || ::fsync(fd_) != 0)
+    // A file replaced keeps its mode; a new one is 0644.
+    struct stat old;
+    const mode_t mode = ::stat(dest_.c_str(), &old) == 0 ? old.st_mode & 07777 : 0644;
+    if (::fchmod(fd_, mode) != 0 || ::fsync(fd_) != 0)
         throw Error(sysError("cannot finish writing", dest_.string()));
     if (::close(fd_) != 0) {
         fd_ = -1;
@@ -142,6 +145,13 @@ void AtomicOutputFile::commit() {
         ::unlink(tempPath_.c_str());
         errno = err;
         throw Error(sysError("cannot rename the finished file into place", dest_.string()));
+    }
+    // The rename itself reaches the disk with its folder.
+    const std::filesystem::path folder = dest_.has_parent_path() ? dest_.parent_path() : ".";
+    int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) {
+        ::fsync(dir);
+        ::close(dir);
     }
 }
 

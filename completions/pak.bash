@@ -164,7 +164,7 @@ _pak() {
   [[ $prog == */* ]] || prog=pak
 
   local keyopts='--key --key-file --packlist --base-key --ms-key' help='-h --help --help-all'
-  local subcommands='info ls cat extract pack check packlist gbx'
+  local subcommands='info ls cat extract pack commit check packlist gbx'
 
   # The subcommand (and that of packlist and gbx) before the word being completed.
   local cmd='' at=0
@@ -207,6 +207,10 @@ _pak() {
       flags='--fold-skippable -q --quiet --data-public'
       argopts="--level --raw --base --version --header-key --public --author-login --author-nick"
       argopts+=" --author-zone --comment --title-id $keyopts" pos='dir pak'
+      ;;
+    commit)
+      flags='-n --dry-run --json --in-place -q --quiet'
+      argopts="--level $keyopts" pos='pak dir pak'
       ;;
     check) flags='--refs --json -q --quiet' argopts=$keyopts pos='pak' ;;
     'packlist ls') pos='file' ;;

@@ -103,7 +103,12 @@ bool decodesTo(const std::shared_ptr<const archive::PakIndex>& pak, const archiv
     auto size = stdfs::file_size(disk, ec);
     if (ec) throw Error(disk.string() + ": " + ec.message());
     if (size != e.uncompressedSize) return false;
-    Bytes decoded = archive::readEntry(pak, e);
+    Bytes decoded;
+    try {
+        decoded = archive::readEntry(pak, e);
+    } catch (const Error&) {
+        return false;  // the pack's file cannot be decoded: the overlay's replaces it
+    }
     Bytes content = archive::InputFile::open(disk)->readAt(0, std::size_t(size));
     return decoded == content;
 }
@@ -173,11 +178,18 @@ CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
         if (!hidden(p, true)) foldedLower.emplace(foldCase(p), p);
     for (const auto& [p, i] : lowerFiles)
         if (!hidden(p, false)) foldedLower.emplace(foldCase(p), p);
+    // Nor from another name of the overlay (folders first, then files, each sorted).
+    std::map<std::string, std::string> foldedUpper;
     auto checkCase = [&](const std::string& p) {
-        auto it = foldedLower.find(foldCase(p));
+        const std::string folded = foldCase(p);
+        auto it = foldedLower.find(folded);
         if (it != foldedLower.end() && it->second != p)
             throw Error((packOverlay / p).string() + ": differs only in case from " + it->second +
                         " in the pack, which the game would not tell apart");
+        auto [other, fresh] = foldedUpper.emplace(folded, p);
+        if (!fresh && other->second != p)
+            throw Error((packOverlay / p).string() + ": differs only in case from " +
+                        other->second + " in the overlay, which the game would not tell apart");
     };
     for (const auto& p : upper.folders) checkCase(p);
     for (const auto& [p, disk] : upper.files) checkCase(p);
@@ -187,7 +199,9 @@ CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
     std::map<std::string, std::int32_t> folderIndex;  // new index by path
     for (std::size_t i = 0; i < pak->folders().size(); ++i) {
         const auto& f = pak->folders()[i];
-        if (hidden(f.path, true)) {
+        // Under an opaque folder, a folder the overlay has again at the same path stays (its
+        // pack contents are still hidden): it is no change of its own.
+        if (hidden(f.path, true) && !upper.folderSet.count(f.path)) {
             result.changes.push_back({'D', f.path + "/"});
             continue;
         }
@@ -214,15 +228,27 @@ CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
             // Files of the pack name this folder in their own names: keep it that way.
             continue;
         }
+        // Under the nearest folder the pack has a row for: a folder only named in the names of
+        // the pack's files has none, so it goes into this folder's name as files name it.
+        std::int32_t parent = -1;
+        std::string name = p;
+        for (std::string q = parentOf(p); !q.empty(); q = parentOf(q))
+            if (auto it = folderIndex.find(q); it != folderIndex.end()) {
+                parent = it->second;
+                name = p.substr(q.size() + 1);
+                break;
+            }
+        std::replace(name.begin(), name.end(), '/', '\\');
         folderIndex.emplace(p, std::int32_t(result.plan.folders.size()));
-        const std::string name = p.substr(p.rfind('/') == std::string::npos ? 0 : p.rfind('/') + 1);
-        result.plan.folders.push_back({folderOf(p), name + "\\"});
+        result.plan.folders.push_back({parent, name + "\\"});
         if (!impliedFolders.count(p)) result.changes.push_back({'A', p + "/"});
     }
 
     std::set<std::string> placed;
     for (const auto& e : pak->entries()) {
-        if (hidden(e.path, false)) {
+        // Under an opaque folder, a file the overlay has again at the same path replaces it:
+        // changed (or no change when equal), not both deleted and changed.
+        if (hidden(e.path, false) && !upper.files.count(e.path)) {
             result.changes.push_back({'D', e.path});
             continue;
         }

@@ -272,7 +272,8 @@ void opFsyncdir(fuse_req_t req, fuse_ino_t, int, fuse_file_info*) {
     fuse_reply_err(req, 0);
 }
 void opMknod(fuse_req_t req, fuse_ino_t, const char* name, mode_t, dev_t) {
-    replyStatus(req, viewOf(req).unsupported(std::string("mknod ") + name + " (a device file)"));
+    replyStatus(req,
+                viewOf(req).unsupported(std::string("mknod ") + name + " (a device file or pipe)"));
 }
 void opSymlink(fuse_req_t req, const char*, fuse_ino_t, const char* name) {
     replyStatus(req,

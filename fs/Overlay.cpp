@@ -221,11 +221,13 @@ int Overlay::locate(Ino ino, Ino* parent, std::string* name) {
 
 bool Overlay::isEmptyDir(Ino ino) {
     bool empty = true;
-    (void)readdirLocked(ino, 2, [&](const char*, const struct stat&, std::int64_t) {
+    auto any = [&](const char*, const struct stat&, std::int64_t) {
         empty = false;
         return false;
-    });
-    return empty;
+    };
+    // Entries from 2 on: not "." and "..".
+    int rc = hasUpperDir(ino) ? readdirLocked(ino, 2, any) : below_.readdir(ino, 2, any);
+    return rc == 0 && empty;
 }
 
 int Overlay::readdir(Ino ino, std::int64_t offset, const FillDirAt& fill) {

@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(build-essential cmake pkg-config libcrypto++-dev zlib1g-dev liblzo2-dev libfuse3-dev
   fuse3 attr catch2 libcli11-dev nlohmann-json3-dev ninja-build clang libclang-rt-dev man-db
-  bsdutils liblz4-dev libdeflate-dev libisal-dev)
+  bsdutils liblz4-dev libdeflate-dev libisal-dev rsync)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -18,6 +18,7 @@
 #include "archive/EntryReader.hpp"
 #include "archive/PackList.hpp"
 #include "tests/fs/DrivesFixture.hpp"
+#include "tests/fs/MountFixture.hpp"
 #include "tests/fs/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 
@@ -26,136 +27,6 @@ using namespace pakfs::test;
 namespace stdfs = std::filesystem;
 
 namespace {
-
-#ifdef PAKFS_MOUNT_BINARY
-const std::string kPakfs = PAKFS_MOUNT_BINARY;
-#else
-const std::string kPakfs = (stdfs::path(PAKFS_PAK_BINARY).parent_path() / "pakfs").string();
-#endif
-const std::string kPak = PAKFS_PAK_BINARY;
-
-void skipUnlessFuse() {
-    const char* reason = nullptr;
-    if (::access("/dev/fuse", R_OK | W_OK) != 0)
-        reason = "/dev/fuse is missing or not usable";
-    else if (run("command -v fusermount3").code != 0)
-        reason = "fusermount3 is not installed";
-    else if (!stdfs::exists(kPakfs))
-        reason = "the pakfs binary was not built";
-    if (reason) {
-        std::printf("SKIPPED: %s\n", reason);
-        std::fflush(stdout);
-        std::_Exit(kSkipExitCode);
-    }
-}
-
-bool isMounted(const stdfs::path& mountpoint) {
-    std::ifstream in("/proc/self/mounts");
-    std::string device, dir, rest;
-    while (in >> device >> dir && std::getline(in, rest))
-        if (dir == mountpoint.string()) return true;
-    return false;
-}
-
-std::string quote(const std::string& s) {
-    return "'" + s + "'";
-}
-
-// pakfs running in the foreground in a child process; unmounted and reaped on destruction.
-class Mount {
-public:
-    Mount(const std::vector<std::string>& args, const stdfs::path& mountpoint, const TempDir& dir)
-        : mountpoint_(stdfs::weakly_canonical(mountpoint)), errPath_(dir / "pakfs.err") {
-        stdfs::create_directories(mountpoint_);
-        std::vector<std::string> argv{kPakfs, "-f"};
-        argv.insert(argv.end(), args.begin(), args.end());
-        argv.push_back(mountpoint_.string());
-        pid_ = fork();
-        if (pid_ == 0) {
-            int fd = ::open(errPath_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            if (fd >= 0) {
-                dup2(fd, 2);
-                dup2(fd, 1);
-            }
-            std::vector<char*> cargv;
-            for (auto& a : argv) cargv.push_back(a.data());
-            cargv.push_back(nullptr);
-            execv(cargv[0], cargv.data());
-            _exit(127);
-        }
-    }
-    ~Mount() {
-        if (pid_ > 0) {
-            if (isMounted(mountpoint_)) run("fusermount3 -u " + quote(mountpoint_.string()));
-            if (waitExit(std::chrono::seconds(10)) == kTimedOut) {
-                kill(pid_, SIGKILL);
-                waitpid(pid_, nullptr, 0);
-            }
-        }
-        if (isMounted(mountpoint_)) run("fusermount3 -uz " + quote(mountpoint_.string()));
-    }
-    Mount(const Mount&) = delete;
-    Mount& operator=(const Mount&) = delete;
-
-    // Waits until the kernel lists the mount (or the process ended).
-    bool waitMounted(std::chrono::seconds timeout = std::chrono::seconds(10)) {
-        auto end = std::chrono::steady_clock::now() + timeout;
-        while (std::chrono::steady_clock::now() < end) {
-            if (isMounted(mountpoint_)) return true;
-            if (waitpid(pid_, &status_, WNOHANG) == pid_) {
-                pid_ = -1;
-                return false;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-        return false;
-    }
-
-    static constexpr int kTimedOut = -1000;
-    // Exit code of pakfs, or kTimedOut.
-    int waitExit(std::chrono::milliseconds timeout) {
-        auto end = std::chrono::steady_clock::now() + timeout;
-        while (pid_ > 0) {
-            if (waitpid(pid_, &status_, WNOHANG) == pid_) {
-                pid_ = -1;
-                break;
-            }
-            if (std::chrono::steady_clock::now() > end) return kTimedOut;
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-        return WIFEXITED(status_) ? WEXITSTATUS(status_) : 128 + WTERMSIG(status_);
-    }
-
-    pid_t pid() const { return pid_; }
-    const stdfs::path& path() const { return mountpoint_; }
-    std::string errors() const {
-        Bytes b = readFile(errPath_);
-        return std::string(b.begin(), b.end());
-    }
-
-private:
-    stdfs::path mountpoint_;
-    stdfs::path errPath_;
-    pid_t pid_ = -1;
-    int status_ = 0;
-};
-
-struct MountedPack {
-    TestPack pack = makeTestPack(true);
-    TempDir dir;
-    std::unique_ptr<Mount> mount;
-
-    explicit MountedPack(std::vector<std::string> extra = {}) {
-        skipUnlessFuse();
-        std::vector<std::string> args{"--key", kTestKeyHex};
-        args.insert(args.end(), extra.begin(), extra.end());
-        args.push_back(pack.pak.string());
-        mount = std::make_unique<Mount>(args, dir / "mnt", dir);
-        INFO(mount->errors());
-        REQUIRE(mount->waitMounted());
-    }
-    stdfs::path operator/(const std::string& p) const { return mount->path() / "Test" / p; }
-};
 
 Bytes preadExact(int fd, std::uint64_t off, std::size_t n) {
     Bytes out(n);
@@ -592,7 +463,8 @@ TEST_CASE("pakfs mount: mount -t fuse.pakfs, an fstab line (mount -T), then umou
     // Without ro, mount(8) passes rw: refused with a message, nothing mounted.
     r = run(mount + " -o key=" + std::string(kTestKeyHex));
     CHECK(r.code != 0);
-    CHECK((r.out + r.err).find("pakfs: -o rw: pakfs mounts read-only") != std::string::npos);
+    CHECK((r.out + r.err).find("pakfs: -o rw: a pak is never changed; give -o overlay=DIR") !=
+          std::string::npos);
     CHECK_FALSE(isMounted(mnt));
     // A wrong key: the mount fails and says so before mount returns.
     r = run(mount + " -o ro,key=00000000000000000000000000000000");

@@ -40,7 +40,8 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
     cmd->add_option("OUT", *out, "The pak to write (not with --in-place)");
     cmd->add_flag("--in-place", *inPlace, "Replace PAK (atomically) instead of writing OUT");
     cmd->add_flag("-n,--dry-run", *dryRun,
-                  "Write nothing: list what would change, one line each: A added, M changed, D "
+                  "Write nothing (OUT is not needed): list what would change, one line each: A "
+                  "added, M changed, D "
                   "deleted (a folder's path ends in /)");
     cmd->add_flag("--json", *json,
                   "With --dry-run: {pak, overlay, changes: [{change, path}]}; otherwise the "
@@ -50,9 +51,9 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
     cmd->add_flag("-q,--quiet", *quiet, "No progress line");
     addKeyOptions(cmd, *keys);
     cmd->callback([=, &exitCode] {
-        if (*inPlace == !out->empty())
-            throw Error(*inPlace ? "give OUT or --in-place, not both"
-                                 : "give OUT, or --in-place to replace PAK");
+        if (*inPlace && !out->empty()) throw Error("give OUT or --in-place, not both");
+        if (!*inPlace && out->empty() && !*dryRun)
+            throw Error("give OUT, or --in-place to replace PAK");
         if (!keys->msKeyHex.empty())
             throw Error(
                 "--ms-key cannot be used to write a pack (the key would depend on the checksum "

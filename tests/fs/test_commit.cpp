@@ -1,0 +1,968 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// pak commit: the changes of an overlay folder (fs/OverlayLayout.hpp) applied to a pack, by the
+// library (fs/Commit.hpp, archive::writePlan) and by the pak command: the changes listed, what
+// is copied as encrypted bytes and what is encoded, the errors, and what an interrupted commit
+// leaves behind.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "archive/EntryReader.hpp"
+#include "archive/PackList.hpp"
+#include "fs/Commit.hpp"
+#include "gbx/GbxBuilder.hpp"
+#include "tests/fs/PakFixture.hpp"
+#include "tests/support/Shared.hpp"
+
+using namespace pakfs;
+using namespace pakfs::test;
+namespace stdfs = std::filesystem;
+
+namespace {
+
+const std::string kPak = PAKFS_PAK_BINARY;
+
+std::string q(const stdfs::path& p) {
+    return "'" + p.string() + "'";
+}
+
+Bytes text(const std::string& s) {
+    return Bytes(s.begin(), s.end());
+}
+
+void touch(const stdfs::path& p) {
+    writeFile(p, Bytes{});
+}
+
+// A map file with a chunk no reader knows, skipped by its size.
+Bytes gbxFile(std::uint64_t seed) {
+    gbx::GbxBuilder b;
+    b.classId = 0x03043000;
+    gbx::BodyWriter w;
+    w.beginSkippable(0x03043099);
+    for (std::uint8_t byte : randomBytes(3000, seed)) w.u8(byte);
+    w.endSkippable();
+    w.endNode();
+    b.body = w.bytes();
+    return b.build();
+}
+
+// The pack the library and command tests start from (and an empty folder, EmptyFolder).
+std::map<std::string, Bytes> packFiles() {
+    std::map<std::string, Bytes> f;
+    f["Config/default.xml"] = text("<config>\n  <volume>7</volume>\n</config>\n");
+    f["Config/extra.txt"] = compressibleText(5000, 21);
+    f["Data/r1024.bin"] = randomBytes(1024, 22);
+    f["Data/c100k.txt"] = compressibleText(100 * 1024 + 13, 23);
+    f["Data/Deep/Er/c1024.txt"] = compressibleText(1024, 24);
+    f["Gone/a.txt"] = text("in a folder the overlay deletes\n");
+    f["Gone/Sub/b.txt"] = compressibleText(2000, 25);
+    f["Maps/Thing.Challenge.Gbx"] = gbxFile(26);
+    f["Media/Sound/s.wav"] = randomBytes(5000, 27);
+    f["Media/Sound/t.ogg"] = randomBytes(300, 28);
+    f["Media/Texture/a.dds"] = randomBytes(700, 29);
+    f["Old/file.txt"] = text("in a folder a file replaces\n");
+    f["Swap"] = text("a file a folder replaces\n");
+    f["root.txt"] = compressibleText(3000, 30);
+    return f;
+}
+
+archive::PackOptions packOptions(std::uint32_t version) {
+    archive::PackOptions o;
+    o.version = version;
+    o.level = 6;
+    if (version >= 6) {
+        o.header.authorLogin = "commit_tester";
+        o.header.authorNick = "Commit Tester";
+        o.header.authorZone = "World|Europe";
+        o.header.comment = "a pack to commit to";
+        o.header.titleId = "TMStadium";
+        o.header.headerFlags = version == 17 ? 3 : 7;
+    }
+    o.warn = [](const std::string&) {};
+    return o;
+}
+
+struct Packed {
+    std::unique_ptr<TempDir> dir = std::make_unique<TempDir>();
+    stdfs::path pak;
+    std::map<std::string, Bytes> files;
+};
+
+// A pack of `files` named `fileName` in a new temp folder; its overlay folder is named like
+// the file without extension.
+Packed makePack(std::uint32_t version, std::map<std::string, Bytes> files,
+                const std::string& fileName, int level = 6) {
+    Packed p;
+    p.files = std::move(files);
+    const stdfs::path src = p.dir->path() / "src";
+    stdfs::create_directories(src / "EmptyFolder");
+    for (const auto& [path, data] : p.files) writeFile(src / path, data);
+    p.pak = p.dir->path() / fileName;
+    archive::PackOptions o = packOptions(version);
+    o.level = level;
+    archive::writePak(src, p.pak, kTestKey, o);
+    stdfs::remove_all(src);
+    return p;
+}
+
+std::string pakFileName(std::uint32_t version) {
+    return version >= 6 ? "Test.Pack.Gbx" : "Test.pak";
+}
+
+using Changes = std::vector<std::pair<char, std::string>>;
+
+Changes changesOf(const fs::CommitPlan& plan) {
+    Changes out;
+    for (const auto& c : plan.changes) out.emplace_back(c.kind, c.path);
+    return out;
+}
+
+// The overlay every full test uses: each kind of change once, and things that are no change.
+// Returns what the pack holds after the commit.
+std::map<std::string, Bytes> makeOverlay(const stdfs::path& up,
+                                         std::map<std::string, Bytes> files) {
+    files["Config/default.xml"] = text("<config>\n  <volume>3</volume>\n</config>\n");
+    writeFile(up / "Config/default.xml", files["Config/default.xml"]);
+    writeFile(up / "Config/extra.txt", files["Config/extra.txt"]);  // the same: no change
+    stdfs::create_directories(up / "Data/Deep");  // folders of the pack: they merge
+    files["new.txt"] = text("a new file\n");
+    writeFile(up / "new.txt", files["new.txt"]);
+    files["New/Nested/Deep/n.bin"] = randomBytes(3000, 40);
+    writeFile(up / "New/Nested/Deep/n.bin", files["New/Nested/Deep/n.bin"]);
+    touch(up / ".wh.root.txt");
+    files.erase("root.txt");
+    touch(up / ".wh.Gone");
+    files.erase("Gone/a.txt");
+    files.erase("Gone/Sub/b.txt");
+    touch(up / "Media/Sound/.wh..wh..opq");
+    files.erase("Media/Sound/s.wav");
+    files.erase("Media/Sound/t.ogg");
+    files["Media/Sound/new.ogg"] = randomBytes(4000, 41);
+    writeFile(up / "Media/Sound/new.ogg", files["Media/Sound/new.ogg"]);
+    files.erase("Old/file.txt");
+    files["Old"] = text("a file where a folder was\n");
+    writeFile(up / "Old", files["Old"]);
+    files.erase("Swap");
+    files["Swap/inner.txt"] = text("in a folder where a file was\n");
+    writeFile(up / "Swap/inner.txt", files["Swap/inner.txt"]);
+    return files;
+}
+
+const Changes kOverlayChanges = {
+    {'M', "Config/default.xml"},
+    {'D', "Gone/"},
+    {'D', "Gone/Sub/"},
+    {'D', "Gone/Sub/b.txt"},
+    {'D', "Gone/a.txt"},
+    {'A', "Media/Sound/new.ogg"},
+    {'D', "Media/Sound/s.wav"},
+    {'D', "Media/Sound/t.ogg"},
+    {'A', "New/"},
+    {'A', "New/Nested/"},
+    {'A', "New/Nested/Deep/"},
+    {'A', "New/Nested/Deep/n.bin"},
+    {'A', "Old"},
+    {'D', "Old/"},
+    {'D', "Old/file.txt"},
+    {'D', "Swap"},
+    {'A', "Swap/"},
+    {'A', "Swap/inner.txt"},
+    {'A', "new.txt"},
+    {'D', "root.txt"},
+};
+
+// Files of the pack the overlay does not touch (or holds unchanged): copied as they were.
+const std::vector<std::string> kUntouched = {"Config/extra.txt",         "Data/r1024.bin",
+                                             "Data/c100k.txt",           "Data/Deep/Er/c1024.txt",
+                                             "Maps/Thing.Challenge.Gbx", "Media/Texture/a.dds"};
+
+const std::set<std::string> kFoldersAfter = {
+    "Config",      "Data",          "Data/Deep", "Data/Deep/Er", "EmptyFolder",     "Maps", "Media",
+    "Media/Sound", "Media/Texture", "New",       "New/Nested",   "New/Nested/Deep", "Swap"};
+
+std::map<std::string, Bytes> contents(const std::shared_ptr<const archive::PakIndex>& pak) {
+    std::map<std::string, Bytes> out;
+    for (const auto& e : pak->entries()) {
+        INFO(e.path);
+        CHECK(out.emplace(e.path, archive::readEntry(pak, e)).second);
+    }
+    return out;
+}
+
+std::set<std::string> folderPaths(const archive::PakIndex& pak) {
+    std::set<std::string> out;
+    for (const auto& f : pak.folders()) out.insert(f.path);
+    return out;
+}
+
+const archive::PakEntry* entryAt(const archive::PakIndex& pak, const std::string& path) {
+    for (const auto& e : pak.entries())
+        if (e.path == path) return &e;
+    return nullptr;
+}
+
+// An entry's slot as stored: its IV and encrypted bytes.
+Bytes slotOf(const archive::PakIndex& pak, const archive::PakEntry& e) {
+    return pak.file()->readAt(pak.entryOffset(e), std::size_t(e.ivSize() + e.cipherSize()));
+}
+
+// The entry at `path` of both packs is the same slot with the same table fields (and metadata
+// record).
+void checkCopied(const archive::PakIndex& before, const archive::PakIndex& after,
+                 const std::string& path) {
+    INFO("copied: " << path);
+    const archive::PakEntry* a = entryAt(before, path);
+    const archive::PakEntry* b = entryAt(after, path);
+    REQUIRE(a);
+    REQUIRE(b);
+    CHECK(slotOf(before, *a) == slotOf(after, *b));
+    CHECK(a->flags == b->flags);
+    CHECK(a->classId == b->classId);
+    CHECK(a->unknown == b->unknown);
+    CHECK(a->compressedSize == b->compressedSize);
+    CHECK(a->uncompressedSize == b->uncompressedSize);
+    auto ma = before.metadata().find(a->index);
+    auto mb = after.metadata().find(b->index);
+    REQUIRE((ma == before.metadata().end()) == (mb == after.metadata().end()));
+    if (ma != before.metadata().end()) CHECK(ma->second == mb->second);
+}
+
+void checkHeaderKept(const archive::PakIndex& before, const archive::PakIndex& after) {
+    CHECK(after.version() == before.version());
+    REQUIRE(before.packHeader().has_value() == after.packHeader().has_value());
+    if (!before.packHeader()) return;
+    const auto& a = *before.packHeader();
+    const auto& b = *after.packHeader();
+    CHECK(b.authorLogin == a.authorLogin);
+    CHECK(b.authorNick == a.authorNick);
+    CHECK(b.authorZone == a.authorZone);
+    CHECK(b.comment == a.comment);
+    CHECK(b.titleId == a.titleId);
+    CHECK(b.decryptFlags == a.decryptFlags);
+}
+
+archive::PackResult writeCommit(const fs::CommitPlan& plan, const stdfs::path& out) {
+    archive::PackOptions o = plan.options;
+    o.level = 6;
+    o.warn = [](const std::string&) {};
+    return archive::writePlan(plan.plan, out, kTestKey, o);
+}
+
+// Names in a folder (not recursive).
+std::set<std::string> namesIn(const stdfs::path& dir) {
+    std::set<std::string> out;
+    for (const auto& item : stdfs::directory_iterator(dir)) out.insert(item.path().filename());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("commit: adds, changes, deletes, opaque folder and replacements, in versions 3, 17, 18",
+          "[commit]") {
+    const std::uint32_t version = GENERATE(3u, 17u, 18u);
+    INFO("version " << version);
+    Packed p = makePack(version, packFiles(), pakFileName(version));
+    auto pak = archive::PakIndex::open(p.pak, kTestKey);
+    REQUIRE(pak->version() == version);
+    const stdfs::path overlay = p.dir->path() / "overlay";
+    const stdfs::path up = overlay / "Test";
+    CHECK(fs::overlayFolderOf(overlay, *pak) == up);
+    const auto expected = makeOverlay(up, p.files);
+
+    fs::CommitPlan plan = fs::planCommit(pak, up);
+    CHECK(changesOf(plan) == kOverlayChanges);
+    CHECK(plan.options.version == version);
+    if (version >= 6) {
+        CHECK(plan.options.header.authorLogin == "commit_tester");
+        CHECK(plan.options.header.authorNick == "Commit Tester");
+        CHECK(plan.options.header.authorZone == "World|Europe");
+        CHECK(plan.options.header.comment == "a pack to commit to");
+        CHECK(plan.options.header.titleId == "TMStadium");
+        CHECK(plan.options.header.headerFlags == (version == 17 ? 3u : 7u));
+    }
+    // Copied: the untouched files, and the one the overlay holds unchanged; the rest from disk.
+    std::set<std::string> copied, encoded;
+    for (const auto& f : plan.plan.files) {
+        CHECK((f.copy != nullptr) != !f.disk.empty());
+        (f.copy ? copied : encoded).insert(f.packPath);
+    }
+    CHECK(copied == std::set<std::string>(kUntouched.begin(), kUntouched.end()));
+    CHECK(encoded == std::set<std::string>{"Config/default.xml", "Media/Sound/new.ogg",
+                                           "New/Nested/Deep/n.bin", "Old", "Swap/inner.txt",
+                                           "new.txt"});
+    CHECK(plan.plan.base == pak);
+
+    const stdfs::path out = p.dir->path() / ("Out" + pakFileName(version).substr(4));
+    archive::PackResult r = writeCommit(plan, out);
+    CHECK(r.files == 12);
+    CHECK(r.folders == kFoldersAfter.size());
+    CHECK(r.copiedFromBase == 6);
+
+    auto after = archive::PakIndex::open(out, kTestKey);
+    CHECK(after->warnings().empty());
+    checkHeaderKept(*pak, *after);
+    CHECK(folderPaths(*after) == kFoldersAfter);
+    CHECK(contents(after) == expected);
+    for (const auto& path : kUntouched) checkCopied(*pak, *after, path);
+    if (version == 3) {  // the gbx file's metadata record came along
+        const archive::PakEntry* map = entryAt(*after, "Maps/Thing.Challenge.Gbx");
+        REQUIRE(map);
+        CHECK(after->metadata().count(map->index) == 1);
+    }
+    // The pack and its overlay are as they were.
+    CHECK(contents(archive::PakIndex::open(p.pak, kTestKey)) == p.files);
+    CHECK(readFile(up / "Config/extra.txt") == p.files.at("Config/extra.txt"));
+}
+
+TEST_CASE("commit: no overlay folder, or one with only unchanged files, copies every entry",
+          "[commit]") {
+    const std::uint32_t version = GENERATE(3u, 18u);
+    INFO("version " << version);
+    Packed p = makePack(version, packFiles(), pakFileName(version));
+    auto pak = archive::PakIndex::open(p.pak, kTestKey);
+    const stdfs::path overlay = p.dir->path() / "overlay";
+    const stdfs::path up = overlay / "Test";
+    for (int way = 0; way < 3; ++way) {
+        INFO("way " << way);
+        if (way == 1) stdfs::create_directories(up);  // an empty folder
+        if (way == 2) {
+            // Every file again with its content, and every folder: all merge.
+            for (const auto& [path, data] : p.files) writeFile(up / path, data);
+            stdfs::create_directories(up / "EmptyFolder");
+        }
+        fs::CommitPlan plan = fs::planCommit(pak, up);
+        CHECK(plan.changes.empty());
+        for (const auto& f : plan.plan.files) CHECK(f.copy != nullptr);
+        const stdfs::path out = p.dir->path() / ("Same" + std::to_string(way));
+        archive::PackResult r = writeCommit(plan, out);
+        CHECK(r.files == p.files.size());
+        CHECK(r.copiedFromBase == p.files.size());
+        auto after = archive::PakIndex::open(out, kTestKey);
+        checkHeaderKept(*pak, *after);
+        // The same folders and files in the same order, every slot as it was.
+        REQUIRE(after->folders().size() == pak->folders().size());
+        for (std::size_t i = 0; i < pak->folders().size(); ++i) {
+            CHECK(after->folders()[i].path == pak->folders()[i].path);
+            CHECK(after->folders()[i].parent == pak->folders()[i].parent);
+        }
+        REQUIRE(after->entries().size() == pak->entries().size());
+        for (std::size_t i = 0; i < pak->entries().size(); ++i)
+            CHECK(after->entries()[i].path == pak->entries()[i].path);
+        for (const auto& [path, data] : p.files) checkCopied(*pak, *after, path);
+        CHECK(contents(after) == p.files);
+    }
+}
+
+TEST_CASE("commit: an opaque folder keeps what the overlay has again at the same paths",
+          "[commit]") {
+    Packed p = makePack(3, packFiles(), "Test.pak");
+    auto pak = archive::PakIndex::open(p.pak, kTestKey);
+    const stdfs::path up = p.dir->path() / "overlay/Test";
+    touch(up / "Data/.wh..wh..opq");
+    writeFile(up / "Data/r1024.bin", p.files.at("Data/r1024.bin"));  // the same content
+    const Bytes changed = compressibleText(100 * 1024, 50);
+    writeFile(up / "Data/c100k.txt", changed);
+    stdfs::create_directories(up / "Data/Deep");  // again, but empty
+    fs::CommitPlan plan = fs::planCommit(pak, up);
+    // Not "D Data/c100k.txt" and "M Data/c100k.txt", nor "D Data/Deep/" and "A Data/Deep/".
+    CHECK(changesOf(plan) == Changes{{'D', "Data/Deep/Er/"},
+                                     {'D', "Data/Deep/Er/c1024.txt"},
+                                     {'M', "Data/c100k.txt"}});
+    auto expected = p.files;
+    expected.erase("Data/Deep/Er/c1024.txt");
+    expected["Data/c100k.txt"] = changed;
+    const stdfs::path out = p.dir->path() / "Out.pak";
+    archive::PackResult r = writeCommit(plan, out);
+    CHECK(r.copiedFromBase == p.files.size() - 2);
+    auto after = archive::PakIndex::open(out, kTestKey);
+    CHECK(contents(after) == expected);
+    CHECK(folderPaths(*after) == std::set<std::string>{"Config", "Data", "Data/Deep", "EmptyFolder",
+                                                       "Gone", "Gone/Sub", "Maps", "Media",
+                                                       "Media/Sound", "Media/Texture", "Old"});
+    checkCopied(*pak, *after, "Data/r1024.bin");
+
+    // A name that differs only in case from one the overlay deletes is no clash.
+    const stdfs::path up2 = p.dir->path() / "overlay2/Test";
+    touch(up2 / ".wh.root.txt");
+    writeFile(up2 / "ROOT.txt", text("upper case\n"));
+    plan = fs::planCommit(pak, up2);
+    CHECK(changesOf(plan) == Changes{{'A', "ROOT.txt"}, {'D', "root.txt"}});
+}
+
+TEST_CASE("commit: what a pak cannot hold is an error naming the overlay path, nothing written",
+          "[commit][cli]") {
+    Packed p = makePack(3, packFiles(), "Test.pak");
+    auto pak = archive::PakIndex::open(p.pak, kTestKey);
+    const Bytes before = readFile(p.pak);
+    struct Case {
+        std::string what;
+        std::function<stdfs::path(const stdfs::path& up)> make;  // returns the path named
+        std::string reason;
+    };
+    const std::vector<Case> cases = {
+        {"symbolic link",
+         [](const stdfs::path& up) {
+             stdfs::create_directories(up / "Config");
+             stdfs::create_symlink("default.xml", up / "Config/link.xml");
+             return up / "Config/link.xml";
+         },
+         ": a symbolic link, which a pak cannot hold"},
+        {"symbolic link to a folder",
+         [](const stdfs::path& up) {
+             stdfs::create_directories(up);
+             stdfs::create_directory_symlink("/tmp", up / "Linked");
+             return up / "Linked";
+         },
+         ": a symbolic link, which a pak cannot hold"},
+        {"named pipe",
+         [](const stdfs::path& up) {
+             stdfs::create_directories(up / "Data");
+             REQUIRE(::mkfifo((up / "Data/pipe").c_str(), 0644) == 0);
+             return up / "Data/pipe";
+         },
+         ": a named pipe, which a pak cannot hold"},
+        {"socket",
+         [](const stdfs::path& up) {
+             stdfs::create_directories(up);
+             const std::string at = (up / "sock").string();
+             int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
+             REQUIRE(s >= 0);
+             sockaddr_un addr{};
+             addr.sun_family = AF_UNIX;
+             REQUIRE(at.size() < sizeof addr.sun_path);
+             std::memcpy(addr.sun_path, at.c_str(), at.size() + 1);
+             REQUIRE(::bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+             ::close(s);
+             return up / "sock";
+         },
+         ": a socket, which a pak cannot hold"},
+        {"backslash in a file name",
+         [](const stdfs::path& up) {
+             writeFile(up / "Data/a\\b.txt", text("x"));
+             return up / "Data/a\\b.txt";
+         },
+         ": a name with a backslash cannot be stored in a pak, so a pak cannot hold it"},
+        {"backslash in a folder name",
+         [](const stdfs::path& up) {
+             writeFile(up / "x\\y/f.txt", text("x"));
+             return up / "x\\y";
+         },
+         ": a name with a backslash cannot be stored in a pak, so a pak cannot hold it"},
+        {"whiteout of a file the pack does not hold",
+         [](const stdfs::path& up) {
+             touch(up / "Data/.wh.missing.bin");
+             return up / "Data/.wh.missing.bin";
+         },
+         ": a whiteout of Data/missing.bin, which the pack does not hold"},
+        {"whiteout of a folder the pack does not hold",
+         [](const stdfs::path& up) {
+             touch(up / ".wh.Nowhere");
+             return up / ".wh.Nowhere";
+         },
+         ": a whiteout of Nowhere, which the pack does not hold"},
+        {"whiteout in a new folder",
+         [](const stdfs::path& up) {
+             touch(up / "Brand/.wh.x.txt");
+             return up / "Brand/.wh.x.txt";
+         },
+         ": a whiteout of Brand/x.txt, which the pack does not hold"},
+        {"whiteout in an opaque folder",
+         [](const stdfs::path& up) {
+             touch(up / "Data/.wh..wh..opq");
+             touch(up / "Data/.wh.r1024.bin");
+             return up / "Data/.wh.r1024.bin";
+         },
+         ": a whiteout of Data/r1024.bin, which the pack does not hold"},
+        {"whiteout of no name",
+         [](const stdfs::path& up) {
+             touch(up / ".wh.");
+             return up / ".wh.";
+         },
+         ": a whiteout of a name no pak holds (an empty name cannot be stored in a pak)"},
+        {"deleted and present",
+         [](const stdfs::path& up) {
+             touch(up / ".wh.root.txt");
+             writeFile(up / "root.txt", text("again"));
+             return up / ".wh.root.txt";
+         },
+         ": root.txt is both deleted and in the overlay"},
+        {"folder name differing in case",
+         [](const stdfs::path& up) {
+             writeFile(up / "config/new.txt", text("x"));
+             return up / "config";
+         },
+         ": differs only in case from Config in the pack, which the game would not tell apart"},
+        {"file name differing in case",
+         [](const stdfs::path& up) {
+             writeFile(up / "Config/Default.xml", text("x"));
+             return up / "Config/Default.xml";
+         },
+         ": differs only in case from Config/default.xml in the pack, which the game would not "
+         "tell apart"},
+        {"two new file names differing in case",
+         [](const stdfs::path& up) {
+             writeFile(up / "Foo.txt", text("x"));
+             writeFile(up / "foo.txt", text("y"));
+             return up / "foo.txt";
+         },
+         ": differs only in case from Foo.txt in the overlay, which the game would not tell "
+         "apart"},
+        {"two new folder names differing in case",
+         [](const stdfs::path& up) {
+             writeFile(up / "Newdir/a.txt", text("x"));
+             writeFile(up / "NEWDIR/b.txt", text("y"));
+             return up / "Newdir";
+         },
+         ": differs only in case from NEWDIR in the overlay, which the game would not tell "
+         "apart"},
+        {"pack folder that is a file",
+         [](const stdfs::path& up) {
+             writeFile(up, text("x"));
+             return up;
+         },
+         ": not a folder"},
+    };
+    int n = 0;
+    for (const auto& c : cases) {
+        INFO(c.what);
+        const stdfs::path overlay = p.dir->path() / ("overlay" + std::to_string(n++));
+        const stdfs::path named = c.make(overlay / "Test");
+        const std::string message = named.string() + c.reason;
+        try {
+            fs::planCommit(pak, overlay / "Test");
+            FAIL("no error");
+        } catch (const Error& e) {
+            CHECK(std::string(e.what()) == message);
+        }
+        const stdfs::path out = p.dir->path() / "Out.pak";
+        auto r = run(kPak + " commit -q " + q(p.pak) + " " + q(overlay) + " " + q(out) + " --key " +
+                     kTestKeyHex);
+        CHECK(r.code == 1);
+        CHECK(r.err == "pak: " + message + "\n");
+        CHECK(r.out.empty());
+        CHECK(!stdfs::exists(stdfs::symlink_status(out)));
+        r = run(kPak + " commit -q " + q(p.pak) + " " + q(overlay) + " --in-place --key " +
+                kTestKeyHex);
+        CHECK(r.code == 1);
+        CHECK(r.err == "pak: " + message + "\n");
+    }
+    // A device file, where this user may make one.
+    const stdfs::path overlay = p.dir->path() / "overlay-dev";
+    stdfs::create_directories(overlay / "Test");
+    if (::mknod((overlay / "Test/null").c_str(), S_IFCHR | 0600, makedev(1, 3)) == 0) {
+        const std::string message =
+            (overlay / "Test/null").string() + ": a device file, which a pak cannot hold";
+        try {
+            fs::planCommit(pak, overlay / "Test");
+            FAIL("no error");
+        } catch (const Error& e) {
+            CHECK(std::string(e.what()) == message);
+        }
+        auto r = run(kPak + " commit -q " + q(p.pak) + " " + q(overlay) + " " +
+                     q(p.dir->path() / "Out.pak") + " --key " + kTestKeyHex);
+        CHECK(r.code == 1);
+        CHECK(r.err == "pak: " + message + "\n");
+    } else {
+        WARN("mknod not permitted here: the device file case is not run");
+    }
+    // Nothing was written beside the pack, and the pack is as it was.
+    for (const auto& name : namesIn(p.dir->path())) {
+        INFO(name);
+        CHECK((name == "Test.pak" || name.rfind("overlay", 0) == 0));
+    }
+    CHECK(readFile(p.pak) == before);
+}
+
+TEST_CASE("commit: pak commit --dry-run lists the changes, --json, OUT and --in-place",
+          "[commit][cli]") {
+    Packed p = makePack(3, packFiles(), "Test.pak");
+    const Bytes before = readFile(p.pak);
+    const stdfs::path overlay = p.dir->path() / "overlay";
+    const auto expected = makeOverlay(overlay / "Test", p.files);
+    const std::string key = " --key " + std::string(kTestKeyHex);
+    const stdfs::path out = p.dir->path() / "Out.pak";
+    const std::string args = q(p.pak) + " " + q(overlay) + " ";
+
+    // --dry-run: one line per change, a count on stderr, nothing written.
+    std::string lines;
+    for (const auto& [kind, path] : kOverlayChanges)
+        lines += std::string(1, kind) + " " + path + "\n";
+    for (const std::string flag : {"--dry-run", "-n"}) {
+        auto r = run(kPak + " commit " + flag + " " + args + q(out) + key);
+        CHECK(r.code == 0);
+        CHECK(r.out == lines);
+        CHECK(r.err == p.pak.string() + ": 20 changes from " + (overlay / "Test").string() + "\n");
+        CHECK(!stdfs::exists(out));
+    }
+    CHECK(lines.rfind("M Config/default.xml\nD Gone/\nD Gone/Sub/\n", 0) == 0);
+    auto r = run(kPak + " commit -n " + args + "--in-place" + key);
+    CHECK(r.code == 0);
+    CHECK(r.out == lines);
+    CHECK(readFile(p.pak) == before);
+    r = run(kPak + " commit -n " + args + key);  // OUT is not needed to list
+    CHECK(r.code == 0);
+    CHECK(r.out == lines);
+    r = run(kPak + " commit --dry-run --json " + args + q(out) + key);
+    CHECK(r.code == 0);
+    nlohmann::json changes = nlohmann::json::array();
+    for (const auto& [kind, path] : kOverlayChanges)
+        changes.push_back({{"change", std::string(1, kind)}, {"path", path}});
+    CHECK(nlohmann::json::parse(r.out) == nlohmann::json{{"pak", p.pak.string()},
+                                                         {"overlay", (overlay / "Test").string()},
+                                                         {"changes", changes}});
+    CHECK(!stdfs::exists(out));
+
+    // To OUT, with the summary as JSON.
+    r = run(kPak + " commit --json " + args + q(out) + key);
+    CHECK(r.code == 0);
+    CHECK(nlohmann::json::parse(r.out) == nlohmann::json{{"out", out.string()},
+                                                         {"files", 12},
+                                                         {"folders", 13},
+                                                         {"copied", 6},
+                                                         {"encoded", 6},
+                                                         {"changes", 20}});
+    CHECK(readFile(p.pak) == before);
+    auto pak = archive::PakIndex::open(p.pak, kTestKey);
+    auto after = archive::PakIndex::open(out, kTestKey);
+    CHECK(contents(after) == expected);
+    for (const auto& path : kUntouched) checkCopied(*pak, *after, path);
+    r = run(kPak + " check -q " + q(out) + key);
+    CHECK(r.code == 0);
+
+    // OUT and --in-place together, or neither: usage errors, nothing written.
+    stdfs::remove(out);
+    r = run(kPak + " commit " + args + q(out) + " --in-place" + key);
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: give OUT or --in-place, not both\n");
+    r = run(kPak + " commit " + args + key);
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: give OUT, or --in-place to replace PAK\n");
+    r = run(kPak + " commit " + q(p.pak) + " " + q(p.dir->path() / "nowhere") + " " + q(out) + key);
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (p.dir->path() / "nowhere").string() + ": no such folder\n");
+    CHECK(!stdfs::exists(out));
+    CHECK(readFile(p.pak) == before);
+
+    // --in-place: PAK replaced (keeping its mode), no temporary file left, and it checks clean.
+    stdfs::permissions(p.pak, stdfs::perms::owner_read | stdfs::perms::owner_write);
+    r = run(kPak + " commit -q " + args + "--in-place" + key);
+    CHECK(stdfs::status(p.pak).permissions() ==
+          (stdfs::perms::owner_read | stdfs::perms::owner_write));
+    CHECK(r.code == 0);
+    CHECK(r.err == p.pak.string() +
+                       ": 12 files in 13 folders (6 copied as they were, 6 encoded), 20 changes\n");
+    CHECK(namesIn(p.dir->path()) == std::set<std::string>{"Test.pak", "overlay"});
+    auto replaced = archive::PakIndex::open(p.pak, kTestKey);
+    CHECK(contents(replaced) == expected);
+    for (const auto& path : kUntouched) checkCopied(*pak, *replaced, path);
+    r = run(kPak + " check " + q(p.pak) + key);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("\n12 files: ") != std::string::npos);
+    CHECK(r.out.find("0 undecodable\n") != std::string::npos);
+}
+
+TEST_CASE("commit: pak commit --in-place with no changes leaves PAK byte-identical",
+          "[commit][cli]") {
+    Packed p = makePack(18, packFiles(), "Test.Pack.Gbx");
+    const Bytes before = readFile(p.pak);
+    const auto mtime = stdfs::last_write_time(p.pak);
+    const std::string key = " --key " + std::string(kTestKeyHex);
+    const stdfs::path overlay = p.dir->path() / "overlay";
+    stdfs::create_directories(overlay);
+    for (int way = 0; way < 3; ++way) {
+        INFO("way " << way);
+        if (way == 1) stdfs::create_directories(overlay / "Test/Data/Deep");
+        if (way == 2) writeFile(overlay / "Test/Config/extra.txt", p.files.at("Config/extra.txt"));
+        auto r = run(kPak + " commit " + q(p.pak) + " " + q(overlay) + " --in-place" + key);
+        CHECK(r.code == 0);
+        CHECK(r.out.empty());
+        CHECK(r.err == p.pak.string() + ": no changes in " + (overlay / "Test").string() +
+                           "; left as it is\n");
+        CHECK(readFile(p.pak) == before);
+        CHECK(stdfs::last_write_time(p.pak) == mtime);
+        CHECK(namesIn(p.dir->path()) == std::set<std::string>{"Test.Pack.Gbx", "overlay"});
+    }
+}
+
+TEST_CASE("commit: pak commit killed with SIGKILL leaves PAK as it was and OUT absent or whole",
+          "[commit][cli][kill]") {
+    // 30 files of 2 MiB (half random, half text), each changed in the overlay so that all of
+    // them are encoded: a commit that takes a while (about 1.5 s here).
+    std::map<std::string, Bytes> files;
+    std::map<std::string, Bytes> changed;
+    for (int i = 0; i < 30; ++i) {
+        const std::string path =
+            "Big/" + std::to_string(i / 10) + "/f" + std::to_string(i) + ".bin";
+        Bytes a = randomBytes(1 << 20, 100 + std::uint64_t(i));
+        Bytes b = compressibleText(1 << 20, 200 + std::uint64_t(i));
+        a.insert(a.end(), b.begin(), b.end());
+        files[path] = a;
+        a[0] ^= 0xFF;
+        a[a.size() - 1] ^= 0xFF;
+        changed[path] = std::move(a);
+    }
+    files["small.txt"] = text("untouched\n");
+    Packed p = makePack(3, files, "Test.pak", 1);
+    files.clear();
+    const stdfs::path overlay = p.dir->path() / "overlay";
+    for (const auto& [path, data] : changed) writeFile(overlay / "Test" / path, data);
+    changed["small.txt"] = p.files.at("small.txt");
+    p.files.clear();
+    const std::string pakSha = sha256Hex(readFile(p.pak));
+    const stdfs::path out = p.dir->path() / "Out.pak";
+
+    const std::vector<std::string> toOut = {
+        kPak,           "commit",         "-q",         "--level", "1",
+        p.pak.string(), overlay.string(), out.string(), "--key",   kTestKeyHex};
+    const std::vector<std::string> inPlace = {
+        kPak,           "commit",         "-q",         "--level", "1",
+        p.pak.string(), overlay.string(), "--in-place", "--key",   kTestKeyHex};
+    // Forks and runs pak with these arguments, its output thrown away.
+    auto spawn = [](const std::vector<std::string>& args) {
+        std::vector<char*> argv;
+        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        pid_t pid = ::fork();
+        if (pid == 0) {
+            int null = ::open("/dev/null", O_WRONLY);
+            ::dup2(null, 1);
+            ::dup2(null, 2);
+            ::execv(argv[0], argv.data());
+            ::_exit(127);
+        }
+        REQUIRE(pid > 0);
+        return pid;
+    };
+    // A whole pak that holds the committed files.
+    auto checkCommitted = [&](const stdfs::path& path) {
+        auto pak = archive::PakIndex::open(path, kTestKey);
+        REQUIRE(pak->entries().size() == changed.size());
+        for (const auto& e : pak->entries()) {
+            INFO(e.path);
+            auto want = changed.find(e.path);
+            REQUIRE(want != changed.end());
+            CHECK(archive::readEntry(pak, e) == want->second);
+        }
+    };
+    // Temporary files a killed run left beside its output (AtomicOutputFile names them
+    // .NAME.tmp-XXXXXX); every other name there is one the test made.
+    std::size_t leftTemps = 0;
+    auto sweep = [&](const stdfs::path& dest) {
+        const std::string prefix = "." + dest.filename().string() + ".tmp-";
+        for (const auto& name : namesIn(p.dir->path())) {
+            if (name == "Test.pak" || name == "overlay") continue;
+            INFO(name);
+            CHECK(name != out.filename().string());
+            CHECK(name.rfind(prefix, 0) == 0);
+            ++leftTemps;
+            stdfs::remove(p.dir->path() / name);
+        }
+    };
+    // Runs a commit and kills it `at` after its start; whether it was killed (not finished).
+    auto killAfter = [&](const std::vector<std::string>& args, std::chrono::milliseconds at) {
+        pid_t pid = spawn(args);
+        std::this_thread::sleep_for(at);
+        ::kill(pid, SIGKILL);
+        int status = 0;
+        REQUIRE(::waitpid(pid, &status, 0) == pid);
+        if (WIFSIGNALED(status)) {
+            CHECK(WTERMSIG(status) == SIGKILL);
+            return true;
+        }
+        CHECK(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 0);  // finished before the kill
+        return false;
+    };
+
+    // One whole run (--level 1 keeps it short), to spread the kills over its length.
+    const auto start = std::chrono::steady_clock::now();
+    pid_t pid = spawn(toOut);
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    const auto full = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - start);
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
+    REQUIRE(stdfs::exists(out));
+    checkCommitted(out);
+    stdfs::remove(out);
+    sweep(out);
+    CHECK(leftTemps == 0);
+
+    // To OUT, killed at 10 moments from its start to 9/10 of its run: PAK as it was, OUT
+    // absent or whole.
+    int killed = 0;
+    for (int i = 0; i < 10; ++i) {
+        const auto at = full * i / 10;
+        INFO("to OUT, killed after " << at.count() << " ms of " << full.count());
+        killed += killAfter(toOut, at);
+        CHECK(sha256Hex(readFile(p.pak)) == pakSha);
+        if (stdfs::exists(out)) {
+            checkCommitted(out);
+            stdfs::remove(out);
+        }
+        sweep(out);
+    }
+    CHECK(killed >= 7);
+    // --in-place, killed at 4 moments: PAK as it was (or, had it finished, the committed pak).
+    const Bytes original = readFile(p.pak);
+    int inPlaceKilled = 0;
+    for (int i = 1; i < 8; i += 2) {
+        const auto at = full * i / 8;
+        INFO("--in-place, killed after " << at.count() << " ms of " << full.count());
+        inPlaceKilled += killAfter(inPlace, at);
+        if (sha256Hex(readFile(p.pak)) != pakSha) {
+            checkCommitted(p.pak);
+            writeFile(p.pak, original);
+        }
+        CHECK(!stdfs::exists(out));
+        sweep(p.pak);
+    }
+    CHECK(inPlaceKilled >= 3);
+    if (leftTemps > 0)
+        WARN(leftTemps << " killed runs left a temporary file (.NAME.tmp-XXXXXX) beside their "
+                          "output; none was named like the output");
+}
+
+TEST_CASE("commit: a folder the pack names only in its files' names keeps that form", "[commit]") {
+    // A pack whose file is named "A\\B\\c.txt" in the root: folders A and A/B have no row.
+    Packed p;
+    writeFile(p.dir->path() / "c.txt", text("c\n"));
+    archive::PackPlan written;
+    written.files.push_back({-1, "A\\B\\c.txt", "A/B/c.txt", p.dir->path() / "c.txt"});
+    written.files.push_back({-1, "top.txt", "top.txt", p.dir->path() / "c.txt"});
+    p.pak = p.dir->path() / "Test.pak";
+    archive::writePlan(written, p.pak, kTestKey, packOptions(3));
+    auto pak = archive::PakIndex::open(p.pak, kTestKey);
+    REQUIRE(pak->folders().empty());
+    REQUIRE(pak->entries()[0].path == "A/B/c.txt");
+
+    const stdfs::path up = p.dir->path() / "overlay/Test";
+    writeFile(up / "A/B/g.txt", text("g\n"));
+    writeFile(up / "A/B/New/f.txt", text("f\n"));
+    fs::CommitPlan plan = fs::planCommit(pak, up);
+    CHECK(changesOf(plan) ==
+          Changes{{'A', "A/B/New/"}, {'A', "A/B/New/f.txt"}, {'A', "A/B/g.txt"}});
+    REQUIRE(plan.plan.folders.size() == 1);
+    CHECK(plan.plan.folders[0].parent == -1);
+    CHECK(plan.plan.folders[0].name == "A\\B\\New\\");
+    const stdfs::path out = p.dir->path() / "Out.pak";
+    writeCommit(plan, out);
+    auto after = archive::PakIndex::open(out, kTestKey);
+    CHECK(contents(after) == std::map<std::string, Bytes>{{"A/B/c.txt", text("c\n")},
+                                                          {"top.txt", text("c\n")},
+                                                          {"A/B/g.txt", text("g\n")},
+                                                          {"A/B/New/f.txt", text("f\n")}});
+    const archive::PakEntry* g = entryAt(*after, "A/B/g.txt");
+    REQUIRE(g);
+    CHECK(g->folder == -1);
+    CHECK(g->name == "A\\B\\g.txt");
+    checkCopied(*pak, *after, "A/B/c.txt");
+    checkCopied(*pak, *after, "top.txt");
+}
+
+TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or copied as it is",
+          "[commit]") {
+    Packed p = makePack(3, packFiles(), "Test.pak");
+    {
+        auto pak = archive::PakIndex::open(p.pak, kTestKey);
+        const archive::PakEntry* e = entryAt(*pak, "Data/c100k.txt");
+        REQUIRE(e);
+        REQUIRE(e->compressed());
+        // One byte of its ciphertext flipped: the zlib stream no longer decodes.
+        Bytes all = readFile(p.pak);
+        all[std::size_t(pak->entryOffset(*e) + 8 + e->cipherSize() / 2)] ^= 0x5A;
+        writeFile(p.pak, all);
+    }
+    auto pak = archive::PakIndex::open(p.pak, kTestKey);
+    const archive::PakEntry* damaged = entryAt(*pak, "Data/c100k.txt");
+    REQUIRE_THROWS_AS(archive::readEntry(pak, *damaged), Error);
+
+    // Untouched, it is copied as it is.
+    const stdfs::path up = p.dir->path() / "overlay/Test";
+    writeFile(up / "new.txt", text("new\n"));
+    fs::CommitPlan plan = fs::planCommit(pak, up);
+    CHECK(changesOf(plan) == Changes{{'A', "new.txt"}});
+    writeCommit(plan, p.dir->path() / "Copied.pak");
+    auto copied = archive::PakIndex::open(p.dir->path() / "Copied.pak", kTestKey);
+    checkCopied(*pak, *copied, "Data/c100k.txt");
+
+    // Replaced by a file of the same size, it is changed (its old bytes cannot be compared).
+    const Bytes replacement = compressibleText(damaged->uncompressedSize, 60);
+    writeFile(up / "Data/c100k.txt", replacement);
+    plan = fs::planCommit(pak, up);
+    CHECK(changesOf(plan) == Changes{{'M', "Data/c100k.txt"}, {'A', "new.txt"}});
+    writeCommit(plan, p.dir->path() / "Replaced.pak");
+    auto replaced = archive::PakIndex::open(p.dir->path() / "Replaced.pak", kTestKey);
+    auto expected = p.files;
+    expected["Data/c100k.txt"] = replacement;
+    expected["new.txt"] = text("new\n");
+    CHECK(contents(replaced) == expected);
+}
+
+// Last in this file: without ../shared the test ends the program (reported as skipped).
+TEST_CASE("commit: the game's pack with one plain file changed and one deleted checks clean",
+          "[commit][real-pack][fixtures]") {
+    const stdfs::path real = sharedDir("fixtures/real") / "Resource.pak";
+    auto pak = archive::PakIndex::open(real, archive::resolveKey(real, {}));
+    const std::string keyHex = hexString(ByteSpan(pak->key().data(), pak->key().size()));
+    std::vector<const archive::PakEntry*> plain;
+    for (const auto& e : pak->entries())
+        if (!archive::isGbxEntry(*pak, e)) plain.push_back(&e);
+    REQUIRE(plain.size() >= 2);
+    const archive::PakEntry& change = *plain.front();
+    const archive::PakEntry& remove = *plain.back();
+    TempDir dir;
+    const stdfs::path up = dir / "overlay/Resource";
+    Bytes changedBytes = archive::readEntry(pak, change);
+    const std::string extra = "\nchanged by pak commit\n";
+    changedBytes.insert(changedBytes.end(), extra.begin(), extra.end());
+    writeFile(up / change.path, changedBytes);
+    const stdfs::path removePath(remove.path);
+    touch(up / removePath.parent_path() / (".wh." + removePath.filename().string()));
+
+    auto r = run(kPak + " commit -n " + q(real) + " " + q(dir / "overlay") + " " +
+                 q(dir / "Resource.pak") + " --key " + keyHex);
+    CHECK(r.code == 0);
+    CHECK(r.out == (change.path < remove.path ? "M " + change.path + "\nD " + remove.path + "\n"
+                                              : "D " + remove.path + "\nM " + change.path + "\n"));
+    r = run(kPak + " commit -q " + q(real) + " " + q(dir / "overlay") + " " +
+            q(dir / "Resource.pak") + " --key " + keyHex);
+    CHECK(r.code == 0);
+    CHECK(r.err == (dir / "Resource.pak").string() + ": 26 files in " +
+                       std::to_string(pak->folders().size()) +
+                       " folders (25 copied as they were, 1 encoded), 2 changes\n");
+    r = run(kPak + " check " + q(dir / "Resource.pak") + " --key " + keyHex);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("gbx refused") == std::string::npos);
+    CHECK(r.out.find("\n26 files: 12 plain, 14 gbx (14 parsed, 0 exact, 0 verified, 0 refused), "
+                     "0 undecodable\n") != std::string::npos);
+
+    auto after = archive::PakIndex::open(dir / "Resource.pak", pak->key());
+    REQUIRE(after->entries().size() == 26);
+    CHECK(after->version() == 3);
+    CHECK(entryAt(*after, remove.path) == nullptr);
+    for (const auto& e : pak->entries()) {
+        if (e.path == change.path || e.path == remove.path) continue;
+        checkCopied(*pak, *after, e.path);
+    }
+    const archive::PakEntry* c = entryAt(*after, change.path);
+    REQUIRE(c);
+    CHECK(archive::readEntry(after, *c) == changedBytes);
+    CHECK(c->classId == change.classId);
+}

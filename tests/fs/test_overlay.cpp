@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The writable mount (-o overlay=DIR) through the kernel: everyday tools, what is refused,
+// crashes, a full overlay, an overlay edited by hand, and pak commit of what it holds.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <thread>
+
+#include "tests/fs/MountFixture.hpp"
+
+using namespace pakfs;
+using namespace pakfs::test;
+namespace stdfs = std::filesystem;
+
+namespace {
+
+// Every file under `root` by relative path, and every folder (content "<dir>").
+std::map<std::string, std::string> snapshot(const stdfs::path& root, bool folders = true) {
+    std::map<std::string, std::string> out;
+    for (auto it = stdfs::recursive_directory_iterator(root);
+         it != stdfs::recursive_directory_iterator(); ++it) {
+        const std::string rel = stdfs::relative(it->path(), root).string();
+        if (it->is_directory()) {
+            if (folders) out[rel + "/"] = "<dir>";
+        } else {
+            Bytes b = readFile(it->path());
+            out[rel] = std::string(b.begin(), b.end());
+        }
+    }
+    return out;
+}
+
+std::string str(const Bytes& b) {
+    return std::string(b.begin(), b.end());
+}
+
+struct OverlayMount {
+    TestPack pack = makeTestPack(true);
+    TempDir dir;
+    stdfs::path overlay = dir / "overlay";
+    std::unique_ptr<Mount> mount;
+
+    OverlayMount() {
+        skipUnlessFuse();
+        stdfs::create_directories(overlay);
+        start();
+    }
+    void start(const std::string& how = "-o") {
+        std::vector<std::string> args{"--key", kTestKeyHex};
+        if (how == "-o") {
+            args.insert(args.end(), {"-o", "overlay=" + overlay.string()});
+        } else {
+            args.insert(args.end(), {"--overlay", overlay.string()});
+        }
+        args.push_back(pack.pak.string());
+        mount = std::make_unique<Mount>(args, dir / "mnt", dir);
+        INFO(mount->errors());
+        REQUIRE(mount->waitMounted());
+    }
+    void remount(const std::string& how = "-o") {
+        mount.reset();
+        start(how);
+    }
+    stdfs::path operator/(const std::string& p) const { return mount->path() / "Test" / p; }
+    std::string sh(const std::string& command) const {
+        // In a subshell: run() adds its own redirections after the command.
+        auto r = run("cd " + quote((mount->path() / "Test").string()) + " && (" + command + ")");
+        INFO(command << "\n" << r.out << r.err);
+        REQUIRE(r.code == 0);
+        return r.out;
+    }
+};
+
+// One test key for pak commands.
+std::string keyArg() {
+    std::string arg = " --key ";
+    arg.append(kTestKeyHex).push_back(' ');
+    return arg;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "pakfs overlay: cp, cp -a, mv, rm -r, tar x, rsync, an editor's save, truncate, mmap and two "
+    "writers go to the overlay; remount and pak commit show the same tree",
+    "[mount][overlay]") {
+    OverlayMount m;
+    const stdfs::path outside = m.dir / "outside";
+    stdfs::create_directories(outside / "tree" / "sub");
+    writeFile(outside / "new.txt", Bytes{'n', 'e', 'w', '\n'});
+    writeFile(outside / "tree" / "a.txt", compressibleText(5000, 11));
+    writeFile(outside / "tree" / "sub" / "b.bin", randomBytes(70000, 12));
+    const Bytes readme = m.pack.file("Text/readme.txt");
+
+    m.sh("cp " + quote((outside / "new.txt").string()) + " Text/new.txt");
+    m.sh("cp -a Data DataCopy");
+    m.sh("mv Text/one.txt Text/uno.txt");
+    m.sh("rm -r Data/Deep");
+    m.sh("mkdir Tar && tar -C " + quote(outside.string()) + " -cf - tree | tar -C Tar -xf -");
+    m.sh("rsync -a " + quote((outside / "tree").string() + "/") + " Rsync/");
+    // An editor: the new content goes to a temporary name, which replaces the file.
+    m.sh("printf 'edited\\n' > Text/.readme.txt.swp && mv Text/.readme.txt.swp Text/readme.txt");
+    m.sh("truncate -s 100 Data/c100k.txt && truncate -s 5000 Text/empty.txt");
+    m.sh("touch -d '2001-02-03 04:05:06' Data/r255.bin");
+    m.sh("echo tail >> Media/compress6m.txt");
+    {
+        // A shared writable mapping of a file of the pack.
+        int fd = ::open((m / "root.txt").c_str(), O_RDWR);
+        REQUIRE(fd >= 0);
+        void* p = ::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        REQUIRE(p != MAP_FAILED);
+        std::memcpy(static_cast<char*>(p) + 10, "MMAPWRITE", 9);
+        REQUIRE(::msync(p, 4096, MS_SYNC) == 0);
+        ::munmap(p, 4096);
+        ::close(fd);
+    }
+    const Bytes big1 = randomBytes(2 << 20, 21), big2 = compressibleText(2 << 20, 22);
+    {
+        auto writer = [&](const std::string& name, const Bytes& data) {
+            int fd = ::open((m / name).c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+            REQUIRE(fd >= 0);
+            for (std::size_t at = 0; at < data.size(); at += 65536)
+                REQUIRE(::write(fd, data.data() + at,
+                                std::min<std::size_t>(65536, data.size() - at)) > 0);
+            REQUIRE(::fsync(fd) == 0);
+            ::close(fd);
+        };
+        std::thread a(writer, "Media/w1.bin", std::cref(big1));
+        std::thread b(writer, "Media/w2.txt", std::cref(big2));
+        a.join();
+        b.join();
+    }
+
+    // What the mount shows.
+    CHECK(str(readFile(m / "Text/new.txt")) == "new\n");
+    CHECK(readFile(m / "DataCopy/r1024.bin") == m.pack.file("Data/r1024.bin"));
+    CHECK(readFile(m / "DataCopy/Deep/Er/c1024.txt") == m.pack.file("Data/Deep/Er/c1024.txt"));
+    CHECK_FALSE(stdfs::exists(m / "Text/one.txt"));
+    CHECK(str(readFile(m / "Text/uno.txt")) == "x");
+    CHECK_FALSE(stdfs::exists(m / "Data/Deep"));
+    CHECK(readFile(m / "Tar/tree/sub/b.bin") == readFile(outside / "tree" / "sub" / "b.bin"));
+    CHECK(readFile(m / "Rsync/a.txt") == readFile(outside / "tree" / "a.txt"));
+    CHECK(str(readFile(m / "Text/readme.txt")) == "edited\n");
+    Bytes c100 = m.pack.file("Data/c100k.txt");
+    c100.resize(100);
+    CHECK(sha256Hex(readFile(m / "Data/c100k.txt")) == sha256Hex(c100));
+    CHECK(readFile(m / "Text/empty.txt") == Bytes(5000, 0));
+    Bytes big6 = m.pack.file("Media/compress6m.txt");
+    for (char c : std::string("tail\n")) big6.push_back(std::uint8_t(c));
+    {
+        const Bytes got = readFile(m / "Media/compress6m.txt");
+        INFO("size " << got.size() << " of " << big6.size());
+        std::size_t firstDiff = 0;
+        while (firstDiff < std::min(got.size(), big6.size()) && got[firstDiff] == big6[firstDiff])
+            ++firstDiff;
+        INFO("first difference at " << firstDiff);
+        CHECK(sha256Hex(got) == sha256Hex(big6));
+    }
+    Bytes root = m.pack.file("root.txt");
+    std::memcpy(root.data() + 10, "MMAPWRITE", 9);
+    CHECK(sha256Hex(readFile(m / "root.txt")) == sha256Hex(root));
+    CHECK(sha256Hex(readFile(m / "Media/w1.bin")) == sha256Hex(big1));
+    CHECK(sha256Hex(readFile(m / "Media/w2.txt")) == sha256Hex(big2));
+    CHECK(readFile(m / "Data/r256.bin") == m.pack.file("Data/r256.bin"));  // untouched
+    struct stat st;
+    REQUIRE(::stat((m / "Data/r255.bin").c_str(), &st) == 0);
+    const time_t touched = st.st_mtime;
+
+    // The overlay folder, in the OCI layout.
+    CHECK(stdfs::is_regular_file(m.overlay / "Test/Text/.wh.one.txt"));
+    CHECK(stdfs::is_regular_file(m.overlay / "Test/Data/.wh.Deep"));
+    CHECK(str(readFile(m.overlay / "Test/Text/readme.txt")) == "edited\n");
+    CHECK_FALSE(stdfs::exists(m.overlay / "Test/Data/r256.bin"));
+    CHECK(stdfs::is_empty(m.overlay / ".pakfs-work"));
+
+    const auto seen = snapshot(m.mount->path() / "Test");
+    m.remount("--overlay");
+    CHECK(snapshot(m.mount->path() / "Test") == seen);
+    REQUIRE(::stat((m / "Data/r255.bin").c_str(), &st) == 0);
+    CHECK(st.st_mtime == touched);
+    m.mount.reset();
+
+    // pak commit: the pak with these changes, every entry proven, the same files.
+    const stdfs::path out = m.dir / "Out.pak";
+    auto r = run(kPak + " commit -q" + keyArg() + quote(m.pack.pak.string()) + " " +
+                 quote(m.overlay.string()) + " " + quote(out.string()));
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    r = run(kPak + " check -q" + keyArg() + quote(out.string()));
+    INFO(r.out << r.err);
+    CHECK(r.code == 0);
+    r = run(kPak + " extract -q" + keyArg() + quote(out.string()) + " " +
+            quote((m.dir / "x").string()));
+    REQUIRE(r.code == 0);
+    auto files = seen;
+    std::erase_if(files, [](const auto& kv) { return kv.second == "<dir>"; });
+    CHECK(snapshot(m.dir / "x", false) == files);
+}
+
+TEST_CASE("pakfs overlay: what a pak cannot hold is refused with the usual errno and a log line",
+          "[mount][overlay]") {
+    OverlayMount m;
+    errno = 0;
+    CHECK(::symlink("root.txt", (m / "link").c_str()) == -1);
+    CHECK(errno == EPERM);
+    CHECK(::link((m / "root.txt").c_str(), (m / "hard").c_str()) == -1);
+    CHECK(errno == EPERM);
+    CHECK(::mkfifo((m / "fifo").c_str(), 0644) == -1);
+    CHECK(errno == EPERM);
+    CHECK(::chown((m / "root.txt").c_str(), 12345, 12345) == -1);
+    CHECK(errno == EPERM);
+    // Owners every file has already: nothing to change (cp -a, mv as root).
+    CHECK(::chown((m / "root.txt").c_str(), getuid(), getgid()) == 0);
+    CHECK(::open((m / "Text/a\\b.txt").c_str(), O_CREAT | O_WRONLY, 0644) == -1);
+    CHECK(errno == EINVAL);
+    CHECK(::mkdir((m / "Text/.wh.x").c_str(), 0755) == -1);
+    CHECK(errno == EINVAL);
+    CHECK(::open((m.mount->path() / "top.txt").c_str(), O_CREAT | O_WRONLY, 0644) == -1);
+    CHECK(errno == EPERM);
+    CHECK(::rename((m / "Data").c_str(), (m / "Data2").c_str()) == -1);
+    CHECK(errno == EXDEV);
+    CHECK(::rmdir((m / "Text").c_str()) == -1);
+    CHECK(errno == ENOTEMPTY);
+    // A folder made in the overlay can be renamed.
+    REQUIRE(::mkdir((m / "Made").c_str(), 0755) == 0);
+    writeFile(m / "Made/f.txt", Bytes{'f'});
+    CHECK(::rename((m / "Made").c_str(), (m / "Made2").c_str()) == 0);
+    CHECK(str(readFile(m / "Made2/f.txt")) == "f");
+    CHECK(stdfs::is_regular_file(m.overlay / "Test/Made2/f.txt"));
+    CHECK_FALSE(stdfs::exists(m.overlay / "Test/.wh.Made"));
+    m.mount.reset();
+    const std::string log = Mount::errorsOf(m.dir);
+    CHECK(log.find("symlink link (a symbolic link): a pak cannot hold it") != std::string::npos);
+    CHECK(log.find("link hard (a hard link): a pak cannot hold it") != std::string::npos);
+    CHECK(log.find("chown Test/root.txt: a pak stores no owners") != std::string::npos);
+    CHECK(log.find("a name with a backslash cannot be stored in a pak") != std::string::npos);
+    CHECK(log.find("top.txt: the top level holds the packs") != std::string::npos);
+    // Nothing of the refused changes reached the overlay.
+    CHECK(snapshot(m.overlay / "Test") ==
+          std::map<std::string, std::string>{{"Made2/", "<dir>"}, {"Made2/f.txt", "f"}});
+}
+
+TEST_CASE("pakfs overlay: kill -9 during a copy-up leaves the old or the new content",
+          "[mount][overlay]") {
+    OverlayMount m;
+    const Bytes old = m.pack.file("Media/compress6m.txt");
+    Bytes appended = old;
+    appended.push_back('!');
+    int sawOld = 0, sawNew = 0;
+    for (int delayMs : {0, 2, 5, 10, 20, 40}) {
+        INFO("kill after " << delayMs << " ms");
+        // Start from the pack's file each round.
+        stdfs::remove_all(m.overlay / "Test");
+        m.remount();
+        const pid_t writer = fork();
+        if (writer == 0) {
+            int fd = ::open((m / "Media/compress6m.txt").c_str(), O_WRONLY | O_APPEND);
+            if (fd >= 0 && ::write(fd, "!", 1) == 1) ::fsync(fd);
+            _exit(0);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+        ::kill(m.mount->pid(), SIGKILL);
+        ::waitpid(writer, nullptr, 0);
+        m.mount.reset();
+        m.start();
+        const Bytes now = readFile(m / "Media/compress6m.txt");
+        const bool isOld = now == old, isNew = now == appended;
+        CHECK((isOld || isNew));
+        sawOld += isOld;
+        sawNew += isNew;
+        CHECK(stdfs::is_empty(m.overlay / ".pakfs-work"));
+    }
+    INFO("old " << sawOld << ", new " << sawNew);
+    CHECK(sawOld + sawNew == 6);
+}
+
+TEST_CASE("pakfs overlay: a full overlay file system gives ENOSPC, the mount keeps serving",
+          "[mount][overlay]") {
+    OverlayMount m;
+    m.mount.reset();
+    auto r = run("mount -t tmpfs -o size=1m pakfs-test " + quote(m.overlay.string()));
+    if (r.code != 0) {
+        std::printf("SKIPPED: cannot mount a small tmpfs for the overlay: %s\n", r.err.c_str());
+        std::fflush(stdout);
+        std::_Exit(kSkipExitCode);
+    }
+    struct Unmount {
+        stdfs::path p;
+        ~Unmount() { run("umount -l " + quote(p.string())); }
+    } unmount{m.overlay};
+    m.start();
+    writeFile(m / "Text/small.txt", Bytes{'k', 'e', 'p', 't'});
+    // Larger than the overlay: the write fails with ENOSPC.
+    int fd = ::open((m / "Media/huge.bin").c_str(), O_CREAT | O_WRONLY, 0644);
+    REQUIRE(fd >= 0);
+    const Bytes chunk = randomBytes(1 << 20, 5);
+    int err = 0;
+    for (int i = 0; i < 4 && err == 0; ++i)
+        if (::write(fd, chunk.data(), chunk.size()) < 0) err = errno;
+    if (err == 0 && ::fsync(fd) != 0) err = errno;
+    if (err == 0 && ::close(fd) != 0)
+        err = errno;
+    else
+        ::close(fd);
+    CHECK(err == ENOSPC);
+    // A copy-up that does not fit: ENOSPC, and the file still reads as the pack's.
+    fd = ::open((m / "Media/compress6m.txt").c_str(), O_WRONLY | O_APPEND);
+    CHECK(fd == -1);
+    CHECK(errno == ENOSPC);
+    CHECK(readFile(m / "Media/compress6m.txt") == m.pack.file("Media/compress6m.txt"));
+    // Still serving, and nothing in the overlay lost.
+    CHECK(readFile(m / "Data/r1024.bin") == m.pack.file("Data/r1024.bin"));
+    CHECK(str(readFile(m / "Text/small.txt")) == "kept");
+    CHECK(str(readFile(m.overlay / "Test/Text/small.txt")) == "kept");
+    CHECK(stdfs::is_empty(m.overlay / ".pakfs-work"));
+}
+
+TEST_CASE(
+    "pakfs overlay: an overlay folder edited by hand: the mount serves what it can, pak commit "
+    "refuses with the path and the reason",
+    "[mount][overlay]") {
+    OverlayMount m;
+    m.mount.reset();
+    stdfs::create_directories(m.overlay / "Test/Text");
+    writeFile(m.overlay / "Test/Text/fine.txt", Bytes{'o', 'k'});
+    stdfs::create_symlink("/etc/passwd", m.overlay / "Test/Text/out");
+    m.start();
+    CHECK(str(readFile(m / "Text/fine.txt")) == "ok");
+    CHECK_FALSE(stdfs::exists(stdfs::symlink_status(m / "Text/out")));
+    CHECK(readFile(m / "Text/readme.txt") == m.pack.file("Text/readme.txt"));
+    m.mount.reset();
+    CHECK(Mount::errorsOf(m.dir).find("Test/Text/out: neither a file nor a folder") !=
+          std::string::npos);
+
+    const stdfs::path out = m.dir / "Out.pak";
+    auto commit = [&] {
+        return run(kPak + " commit -q" + keyArg() + quote(m.pack.pak.string()) + " " +
+                   quote(m.overlay.string()) + " " + quote(out.string()));
+    };
+    auto r = commit();
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (m.overlay / "Test/Text/out").string() +
+                       ": a symbolic link, which a pak cannot hold\n");
+    CHECK_FALSE(stdfs::exists(out));
+    stdfs::remove(m.overlay / "Test/Text/out");
+    writeFile(m.overlay / "Test/Text/.wh.nothing.txt", {});
+    r = commit();
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (m.overlay / "Test/Text/.wh.nothing.txt").string() +
+                       ": a whiteout of Text/nothing.txt, which the pack does not hold\n");
+    stdfs::remove(m.overlay / "Test/Text/.wh.nothing.txt");
+    writeFile(m.overlay / "Test/Text/a\\b.txt", {});
+    r = commit();
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (m.overlay / "Test/Text/a\\b.txt").string() +
+                       ": a name with a backslash cannot be stored in a pak, so a pak cannot "
+                       "hold it\n");
+    CHECK_FALSE(stdfs::exists(out));
+    stdfs::remove(m.overlay / "Test/Text/a\\b.txt");
+    r = commit();
+    INFO(r.err);
+    CHECK(r.code == 0);
+}
