@@ -88,7 +88,7 @@ std::string keyArg() {
 
 TEST_CASE(
     "pakfs overlay: cp, cp -a, mv, rm -r, tar x, rsync, an editor's save, truncate, mmap and two "
-    "writers go to the overlay; remount and pak commit show the same tree",
+    "writers go to the overlay, and remount and pak commit show the same tree",
     "[mount][overlay]") {
     OverlayMount m;
     const stdfs::path outside = m.dir / "outside";
