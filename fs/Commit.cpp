@@ -4,11 +4,13 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
 #include "archive/EntryReader.hpp"
 #include "archive/PackList.hpp"
+#include "fs/Drives.hpp"
 #include "fs/OverlayLayout.hpp"
 #include "fs/Tree.hpp"
 
@@ -311,6 +313,80 @@ CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
         o.header.titleId = h->titleId;
         o.header.headerFlags = h->decryptFlags;
     }
+    return result;
+}
+
+CommitPlan planPatch(const std::vector<Pack>& packs, const stdfs::path& overlayRoot) {
+    std::error_code ec;
+    const stdfs::path resource = overlayRoot / std::string(kResourceDrive);
+    if (stdfs::exists(resource, ec) && !stdfs::is_empty(resource, ec))
+        throw Error(resource.string() +
+                    ": changes to the Resource drive cannot go into a patch pack (the game loads "
+                    "Resource.pak on its own): commit them with pak commit Resource.pak " +
+                    overlayRoot.string() + " --in-place");
+    const stdfs::path game = overlayRoot / std::string(kGameDrive);
+    OverlayContents upper;
+    if (stdfs::exists(game, ec)) readOverlay(game, "", upper);
+    auto refuse = [&](const std::string& path) {
+        throw Error((game / path).string() +
+                    ": a patch pack cannot delete (a pack loaded later only adds and replaces "
+                    "files); commit into the pack that holds it instead");
+    };
+    for (const auto& w : upper.whiteouts) {
+        const std::string parent = parentOf(w);
+        refuse(join(parent, whiteoutName(w.substr(parent.empty() ? 0 : parent.size() + 1))));
+    }
+    for (const auto& o : upper.opaque) refuse(join(o, std::string(kOpaqueMarker)));
+
+    Drives drives(packs);
+    CommitPlan result;
+    // Case-insensitive names, as the game compares them: two overlay names for one path refused.
+    std::map<std::string, std::string> folded;
+    for (const auto& [p, disk] : upper.files) {
+        auto [it, fresh] = folded.emplace(foldCase(p), p);
+        if (!fresh)
+            throw Error((game / p).string() + ": differs only in case from " + it->second +
+                        " in the overlay, which the game would not tell apart");
+    }
+    std::map<std::string, std::int32_t> folderIndex;
+    std::function<std::int32_t(const std::string&)> folderFor = [&](const std::string& dir) {
+        if (dir.empty()) return std::int32_t(-1);
+        if (auto it = folderIndex.find(dir); it != folderIndex.end()) return it->second;
+        const std::int32_t parent = folderFor(parentOf(dir));
+        const std::string name =
+            dir.substr(dir.rfind('/') == std::string::npos ? 0 : dir.rfind('/') + 1);
+        result.plan.folders.push_back({parent, name + "\\"});
+        const auto index = std::int32_t(result.plan.folders.size() - 1);
+        folderIndex.emplace(dir, index);
+        return index;
+    };
+    for (const auto& [p, disk] : upper.files) {
+        const DriveFile* shown = drives.find(std::string(kGameDrive) + "/" + p);
+        if (shown) {
+            const auto& pak = drives.packs()[std::size_t(shown->pack)].pak;
+            bool same = false;
+            try {
+                same = decodesTo(pak, *shown->entry, disk);
+            } catch (const Error&) {
+                same = false;  // what cannot be decoded is replaced
+            }
+            if (same) continue;
+        }
+        archive::PlanFile f;
+        f.folder = folderFor(parentOf(p));
+        f.name = p.substr(p.rfind('/') == std::string::npos ? 0 : p.rfind('/') + 1);
+        f.packPath = p;
+        f.disk = disk;
+        result.plan.files.push_back(std::move(f));
+        result.changes.push_back({shown ? 'M' : 'A', p});
+    }
+    std::sort(result.changes.begin(), result.changes.end(),
+              [](const CommitChange& a, const CommitChange& b) { return a.path < b.path; });
+    // The version of the packs it joins (the last Game pack's), version 3 for none.
+    result.options.version = 3;
+    for (const auto& pack : packs)
+        if (foldCase(pack.name) != foldCase(std::string(kResourceDrive)))
+            result.options.version = pack.pak->version();
     return result;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "archive/PakWriter.hpp"
+#include "fs/Tree.hpp"
 
 namespace pakfs::fs {
 
@@ -36,5 +37,13 @@ std::filesystem::path overlayFolderOf(const std::filesystem::path& overlayRoot,
 // from one the pack holds): nothing is written then.
 CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
                       const std::filesystem::path& packOverlay);
+
+// A patch pack for the game's merged view (pakfs -o drives): the files `overlayRoot/Game` adds
+// or changes in the Game drive of `packs` (the packs of a Packs folder, in load order), as a
+// pack of their own that, loaded last, replaces them. Files equal to what the drive shows are no
+// change. Throws Error naming the overlay path for what a patch pack cannot express: deletions
+// (whiteouts, opaque folders) and changes to the Resource drive (Resource.pak: commit that
+// pack itself), besides what planCommit refuses.
+CommitPlan planPatch(const std::vector<Pack>& packs, const std::filesystem::path& overlayRoot);
 
 }  // namespace pakfs::fs

@@ -9,10 +9,113 @@
 
 #include "common/Progress.hpp"
 #include "fs/Commit.hpp"
+#include "fs/Drives.hpp"
+#include "fs/Sources.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
 
 namespace pakfs::cli {
+
+namespace {
+
+void printChanges(const fs::CommitPlan& plan, const std::string& what, const std::string& from,
+                  bool json) {
+    if (json) {
+        nlohmann::json changes = nlohmann::json::array();
+        for (const auto& c : plan.changes)
+            changes.push_back({{"change", std::string(1, c.kind)}, {"path", c.path}});
+        nlohmann::json j = {{"pak", what}, {"overlay", from}, {"changes", changes}};
+        std::cout << j.dump(2) << "\n";
+    } else {
+        for (const auto& c : plan.changes) std::printf("%c %s\n", c.kind, c.path.c_str());
+        std::fprintf(stderr, "%s: %zu changes from %s\n", what.c_str(), plan.changes.size(),
+                     from.c_str());
+    }
+}
+
+// pak commit --patch NAME PACKS OVERLAY [OUT]
+void commitPatch(const std::string& name, const std::string& packsDir, const std::string& overlay,
+                 std::string out, const std::string& packListPath, const archive::KeyOptions& keys,
+                 int level, bool dryRun, bool json, bool inPlace) {
+    if (inPlace) throw Error("--in-place does not go with --patch (a patch pack is a new pack)");
+    if (name.empty() || name.find_first_of("/\\") != std::string::npos)
+        throw Error("--patch takes a pack name (no folder), got \"" + name + "\"");
+    std::error_code ec;
+    if (!std::filesystem::is_directory(packsDir, ec))
+        throw Error(packsDir + ": not a folder (with --patch, give the Packs folder)");
+    if (!std::filesystem::is_directory(overlay, ec)) throw Error(overlay + ": no such folder");
+    // The folder's packs, with the keys of its packlist (or --packlist).
+    archive::KeyOptions readKeys;
+    readKeys.packList = packListPath;
+    fs::LoadedSources loaded = fs::loadSources({packsDir}, readKeys);
+    for (const auto& w : loaded.warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
+    auto packs = fs::orderPacks(std::move(loaded.packs), fs::packListOrder({packsDir}));
+    for (const auto& p : packs)
+        if (archive::packNameOf(p.pak->name()) == name)
+            throw Error(p.pak->name() + ": a pack named " + name +
+                        " is already in the folder; a patch pack must be new (or commit into "
+                        "that pack)");
+    fs::CommitPlan plan = fs::planPatch(packs, overlay);
+    const std::string ext = plan.options.version >= 6 ? ".Pack.Gbx" : ".pak";
+    if (out.empty()) out = (std::filesystem::path(packsDir) / (name + ext)).string();
+    if (dryRun) {
+        printChanges(plan, out, (std::filesystem::path(overlay) / fs::kGameDrive).string(), json);
+        return;
+    }
+    if (plan.changes.empty()) throw Error(overlay + ": no added or changed files for a patch pack");
+    // The key: given, or the packlist's entry for NAME, made with a new key string if none.
+    std::optional<archive::PackList> list;
+    std::optional<archive::PakKey> key;
+    archive::KeyOptions given = keys;
+    given.packList.clear();  // the packlist's entry for NAME is read below
+    if (!keys.keyHex.empty() || !keys.keyFile.empty() || !keys.baseKeyHex.empty())
+        key = archive::resolveKey(out, given);
+    if (!packListPath.empty()) {
+        list = std::filesystem::exists(packListPath) ? archive::readPackList(packListPath)
+                                                     : archive::PackList{};
+        if (!std::filesystem::exists(packListPath)) {
+            std::uint8_t salt[4];
+            archive::randomBytes(salt);
+            list->salt = loadLE32(salt) % 1000000000u;
+        }
+        archive::PackListEntry entry{0, name, {}};
+        for (auto it = list->entries.begin(); it != list->entries.end(); ++it)
+            if (&*it == list->find(name)) {
+                entry = *it;
+                list->entries.erase(it);  // moved last: loaded last, it wins
+                break;
+            }
+        if (key && !entry.keyString.empty() && archive::keyFromKeyString(entry.keyString) != *key)
+            throw Error(packListPath + ": its entry for " + name +
+                        " has another key than the one given");
+        if (entry.keyString.empty()) {
+            if (key) throw Error("--packlist makes the key of a new entry: give no --key with it");
+            std::uint8_t raw[16];
+            archive::randomBytes(raw);
+            entry.keyString = hexString(raw, true);
+        }
+        key = archive::keyFromKeyString(entry.keyString);
+        list->entries.push_back(entry);
+    }
+    if (!key) key = archive::resolveKey(out, keys);
+    archive::PackOptions opts = plan.options;
+    opts.level = level;
+    opts.warn = [](const std::string& m) { std::fprintf(stderr, "pak: warning: %s\n", m.c_str()); };
+    archive::PackResult r = archive::writePlan(plan.plan, out, *key, opts);
+    if (list) archive::writePackList(packListPath, *list);
+    if (json) {
+        nlohmann::json j = {{"out", out},
+                            {"files", r.files},
+                            {"folders", r.folders},
+                            {"changes", plan.changes.size()}};
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::fprintf(stderr, "%s: patch pack of %zu files in %zu folders%s\n", out.c_str(), r.files,
+                     r.folders, list ? (", listed last in " + packListPath).c_str() : "");
+    }
+}
+
+}  // namespace
 
 void addCommitCommands(CLI::App& app, int& exitCode) {
     auto* cmd = app.add_subcommand(
@@ -49,8 +152,22 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
     cmd->add_option("--level", *level, "zlib level 0-9 for added and changed files (default 9)")
         ->check(CLI::Range(0, 9));
     cmd->add_flag("-q,--quiet", *quiet, "No progress line");
+    auto patch = std::make_shared<std::string>();
+    cmd->add_option("--patch", *patch,
+                    "For an overlay of a -o drives mount: PAK is the Packs folder, and the files "
+                    "OVERLAY/Game adds or changes go into a new pack NAME (PAK/NAME.pak, or OUT) "
+                    "that the game loads last, so it replaces them; deletions and Resource drive "
+                    "changes cannot be expressed so and stop it. The key: --key/--base-key, or "
+                    "the --packlist entry for NAME (made with a new key if there is none). With "
+                    "--packlist FILE, NAME is added to FILE, last (re-signed as pak packlist add "
+                    "does), so the game loads it; the folder's own keys come from FILE too");
     addKeyOptions(cmd, *keys);
     cmd->callback([=, &exitCode] {
+        if (!patch->empty()) {
+            commitPatch(*patch, *pakPath, *overlay, *out, keys->packList.string(), *keys, *level,
+                        *dryRun, *json, *inPlace);
+            return;
+        }
         if (*inPlace && !out->empty()) throw Error("give OUT or --in-place, not both");
         if (!*inPlace && out->empty() && !*dryRun)
             throw Error("give OUT, or --in-place to replace PAK");
@@ -67,18 +184,7 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
             throw Error(*overlay + ": no such folder");
         fs::CommitPlan plan = fs::planCommit(pak, packOverlay);
         if (*dryRun) {
-            if (*json) {
-                nlohmann::json changes = nlohmann::json::array();
-                for (const auto& c : plan.changes)
-                    changes.push_back({{"change", std::string(1, c.kind)}, {"path", c.path}});
-                nlohmann::json j = {
-                    {"pak", *pakPath}, {"overlay", packOverlay.string()}, {"changes", changes}};
-                std::cout << j.dump(2) << "\n";
-            } else {
-                for (const auto& c : plan.changes) std::printf("%c %s\n", c.kind, c.path.c_str());
-                std::fprintf(stderr, "%s: %zu changes from %s\n", pakPath->c_str(),
-                             plan.changes.size(), packOverlay.c_str());
-            }
+            printChanges(plan, *pakPath, packOverlay.string(), *json);
             return;
         }
         const std::string dest = *inPlace ? *pakPath : *out;
