@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "fs/Filesystem.hpp"
 
-#include "fs/SeekIndexFile.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -25,7 +24,6 @@ constexpr blksize_t kPreferredIo = 128 * 1024;
 // Decoding states kept for reads without a handle (readPath): enough for a few files read
 // at once, each with a streaming reader of up to 3 MiB.
 constexpr std::size_t kPoolStates = 8;
-constexpr unsigned kAheadWorkers = 2;  // see aheadWorkers_
 }  // namespace
 
 struct Filesystem::OpenFile {
@@ -58,6 +56,20 @@ Filesystem::Filesystem(std::vector<Pack> packs, Options options,
       cache_(options_.cacheBytes) {
     if (options_.wholeEntryLimit == 0)
         options_.wholeEntryLimit = std::min<std::uint64_t>(1 << 20, options_.cacheBytes / 8);
+    seekPoints_ = std::make_unique<SeekPointKeeper>(
+        SeekPointKeeper::Limits{options_.seekSpan, options_.seekPointsPerEntry,
+                                options_.seekIndexedEntries, options_.seekIndexFileMin},
+        tree_, [this](const Node& node, const std::string& message) { logOnce(node, message); });
+    readAhead_ = std::make_unique<ReadAhead>(
+        ReadAhead::Limits{options_.readAheadFiles, options_.readAheadBytes,
+                          options_.wholeEntryLimit},
+        [this](const Node& node) { return cache_.contains(node.ino); },
+        [this](const Node& node) {
+            EntryCache::Data data = cache_.getOrLoad(node.ino, [&] { return decodeWhole(node); });
+            // After the cache has it: a request for this file that waits for the decode is
+            // answered before the store, which may wait for the pages that request holds.
+            if (storeAhead_ && storeAhead_(node, *data)) cache_.take(node.ino);
+        });
 }
 
 Filesystem::~Filesystem() = default;
@@ -188,95 +200,12 @@ void Filesystem::logOnce(const Node& node, const std::string& message) const {
     options_.log("cannot read " + tree_.pathOf(node) + ": " + message);
 }
 
-std::shared_ptr<archive::SeekIndex> Filesystem::seekIndexFor(const Node& node) {
-    if (!node.entry->compressed() || options_.seekPointsPerEntry == 0 ||
-        options_.seekIndexedEntries == 0)
-        return nullptr;
-    std::lock_guard lock(seekMutex_);
-    auto it = seekIndexes_.find(node.ino);
-    if (it != seekIndexes_.end()) {
-        seekLru_.splice(seekLru_.begin(), seekLru_, it->second.lru);
-        return it->second.index;
-    }
-    KeptIndex kept;
-    kept.index = std::make_shared<archive::SeekIndex>(
-        archive::SeekIndex::spanFor(node.size(), options_.seekSpan, options_.seekPointsPerEntry),
-        options_.seekPointsPerEntry);
-    if (options_.seekIndexFileMin > 0 && node.size() >= options_.seekIndexFileMin) {
-        const Pack& pack = tree_.packOf(node);
-        kept.file = seekIndexFile(*pack.pak, *node.entry);
-        kept.passPending =
-            !kept.file || !loadSeekIndex(*kept.file, *pack.pak, *node.entry, *kept.index);
-    }
-    seekLru_.push_front(node.ino);
-    kept.lru = seekLru_.begin();
-    auto index = kept.index;
-    seekIndexes_.emplace(node.ino, std::move(kept));
-    while (seekIndexes_.size() > options_.seekIndexedEntries) {
-        seekIndexes_.erase(seekLru_.back());
-        seekLru_.pop_back();
-    }
-    return index;
-}
-
-void Filesystem::startIndexPass(const Node& node) {
-    std::lock_guard lock(seekMutex_);
-    auto it = seekIndexes_.find(node.ino);
-    if (it == seekIndexes_.end() || !it->second.passPending) return;
-    it->second.passPending = false;
-    std::lock_guard qlock(indexMutex_);
-    indexQueue_.push_back({&node, it->second.index, it->second.file});
-    if (!indexWorker_.joinable())
-        indexWorker_ = std::jthread([this](std::stop_token stop) { indexLoop(stop); });
-    indexChanged_.notify_all();
-}
-
-void Filesystem::indexLoop(std::stop_token stop) {
-    Bytes scratch(256 * 1024);
-    for (;;) {
-        IndexJob job;
-        {
-            std::unique_lock lock(indexMutex_);
-            if (!indexChanged_.wait(lock, stop, [&] { return !indexQueue_.empty(); })) return;
-            job = std::move(indexQueue_.front());
-            indexQueue_.pop_front();
-            indexBusy_ = true;
-        }
-        struct Done {
-            Filesystem& fs;
-            ~Done() {
-                std::lock_guard lock(fs.indexMutex_);
-                fs.indexBusy_ = false;
-                fs.indexChanged_.notify_all();
-            }
-        } done{*this};
-        const Node& node = *job.node;
-        try {
-            // One pass from the start: the reader adds the points as it goes, so readers of
-            // the entry can use them before the pass ends.
-            archive::PlainEntryReader reader(tree_.packOf(node).pak, *node.entry, job.index);
-            while (reader.position() < reader.size()) {
-                if (stop.stop_requested()) return;
-                if (reader.read(scratch.data(), scratch.size()) == 0) break;
-            }
-            if (job.file)
-                saveSeekIndex(*job.file, *tree_.packOf(node).pak, *node.entry, *job.index);
-        } catch (const Error& e) {
-            logOnce(node, e.what());
-        }
-    }
-}
-
 void Filesystem::settleIndexing() {
-    std::unique_lock lock(indexMutex_);
-    indexChanged_.wait(lock, [&] { return indexQueue_.empty() && !indexBusy_; });
+    seekPoints_->settle();
 }
 
 std::size_t Filesystem::seekPoints() const {
-    std::lock_guard lock(seekMutex_);
-    std::size_t total = 0;
-    for (const auto& [ino, kept] : seekIndexes_) total += kept.index->size();
-    return total;
+    return seekPoints_->count();
 }
 
 long Filesystem::read(std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset) {
@@ -287,7 +216,7 @@ long Filesystem::read(std::uint64_t fh, char* buf, std::size_t size, std::int64_
         if (it == handles_.end()) return -EBADF;
         of = it->second;
     }
-    if (offset == 0) readAhead(*of->node);
+    if (offset == 0) readAhead_->after(*of->node);
     return readFrom(*of, buf, size, offset);
 }
 
@@ -300,7 +229,7 @@ long Filesystem::readPath(std::string_view path, char* buf, std::size_t size, st
 long Filesystem::read(const Node& file, char* buf, std::size_t size, std::int64_t offset) {
     const Node* node = &file;
     if (node->dir) return -EISDIR;
-    if (offset == 0) readAhead(*node);
+    if (offset == 0) readAhead_->after(*node);
     if (offset == 0 && size >= node->size() && node->size() > 0)
         return readAllInto(*node, buf, size);
     std::shared_ptr<OpenFile> of;
@@ -336,7 +265,7 @@ long Filesystem::read(const Node& file, char* buf, std::size_t size, std::int64_
 long Filesystem::readAllInto(const Node& node, char* buf, std::size_t size) {
     // Most small files come in one request. Decoded straight into the reply and not kept:
     // the kernel keeps the pages, a second copy here would only take memory.
-    unqueueReadAhead(node);
+    readAhead_->unqueue(node);
     // Decoded ahead: decodeWhole checked its size against the file table.
     if (auto cached = cache_.take(node.ino)) {
         std::memcpy(buf, cached->data(), cached->size());
@@ -389,7 +318,7 @@ long Filesystem::readFrom(OpenFile& of, char* buf, std::size_t size, std::int64_
 long Filesystem::readWhole(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset) {
     const Node& node = *of.node;
     if (!of.whole) {
-        unqueueReadAhead(node);
+        readAhead_->unqueue(node);
         of.whole = cache_.getOrLoad(node.ino, [&] { return decodeWhole(node); });
     }
     std::memcpy(buf, of.whole->data() + offset, size);
@@ -450,72 +379,8 @@ void Filesystem::checkDecodedSize(const Node& node, std::uint64_t decoded) const
                     std::to_string(node.size()));
 }
 
-void Filesystem::readAhead(const Node& node) {
-    if (options_.readAheadFiles == 0 || !node.parent || node.dir) return;
-    auto siblings = node.parent->children;
-    auto it = std::lower_bound(siblings.begin(), siblings.end(), node.name,
-                               [](const Node* n, std::string_view name) { return n->name < name; });
-    if (it == siblings.end() || *it != &node) return;
-    std::size_t files = 0, looked = 0;
-    std::uint64_t bytes = 0;
-    std::lock_guard lock(aheadMutex_);
-    // Looking is bounded too: a folder of folders has nothing to read ahead.
-    for (++it; it != siblings.end() && files < options_.readAheadFiles &&
-               looked < 4 * options_.readAheadFiles;
-         ++it, ++looked) {
-        const Node& next = **it;
-        if (next.dir || next.size() == 0 || next.size() > options_.wholeEntryLimit) continue;
-        bytes += next.size();
-        if (bytes > options_.readAheadBytes) break;
-        ++files;
-        if (aheadWaiting_.count(next.ino) || cache_.contains(next.ino)) continue;
-        aheadQueue_.push_back(&next);
-        aheadWaiting_.insert(next.ino);
-    }
-    // Files queued long ago were read or skipped by now: the queue stays short.
-    while (aheadQueue_.size() > 4 * options_.readAheadFiles) {
-        aheadWaiting_.erase(aheadQueue_.front()->ino);
-        aheadQueue_.pop_front();
-    }
-    if (aheadWorkers_.empty()) {
-        for (unsigned i = 0; i < kAheadWorkers; ++i)
-            aheadWorkers_.emplace_back([this](std::stop_token stop) { readAheadLoop(stop); });
-    }
-    aheadChanged_.notify_all();
-}
-
-void Filesystem::unqueueReadAhead(const Node& node) {
-    if (options_.readAheadFiles == 0) return;
-    std::lock_guard lock(aheadMutex_);
-    aheadWaiting_.erase(node.ino);  // the worker skips it
-}
-
-void Filesystem::readAheadLoop(std::stop_token stop) {
-    std::unique_lock lock(aheadMutex_);
-    for (;;) {
-        if (!aheadChanged_.wait(lock, stop, [&] { return !aheadQueue_.empty(); })) return;
-        const Node* node = aheadQueue_.front();
-        aheadQueue_.pop_front();
-        if (!aheadWaiting_.erase(node->ino)) continue;  // read meanwhile
-        ++aheadBusy_;
-        lock.unlock();
-        try {
-            EntryCache::Data data = cache_.getOrLoad(node->ino, [&] { return decodeWhole(*node); });
-            // After the cache has it: a request for this file that waits for the decode is
-            // answered before the store, which may wait for the pages that request holds.
-            if (storeAhead_ && storeAhead_(*node, *data)) cache_.take(node->ino);
-        } catch (const std::exception&) {
-            // Nothing is cached; the reader decodes the file again and reports the error.
-        }
-        lock.lock();
-        --aheadBusy_;
-        aheadChanged_.notify_all();
-    }
-}
-
 void Filesystem::settleReadAhead() {
-    std::unique_lock lock(aheadMutex_);
-    aheadChanged_.wait(lock, [&] { return aheadQueue_.empty() && aheadBusy_ == 0; });
+    readAhead_->settle();
 }
 
 long Filesystem::readStreaming(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset) {
@@ -525,8 +390,8 @@ long Filesystem::readStreaming(OpenFile& of, char* buf, std::size_t size, std::u
         // look them up, and one reading from the start streams through ISA-L, not zlib.
         const bool pointsByPass =
             options_.seekIndexFileMin > 0 && node.size() >= options_.seekIndexFileMin;
-        of.reader = std::make_unique<archive::PlainEntryReader>(tree_.packOf(node).pak, *node.entry,
-                                                                seekIndexFor(node), !pointsByPass);
+        of.reader = std::make_unique<archive::PlainEntryReader>(
+            tree_.packOf(node).pak, *node.entry, seekPoints_->indexFor(node), !pointsByPass);
     }
     archive::PlainEntryReader& reader = *of.reader;
     auto* dst = reinterpret_cast<std::uint8_t*>(buf);
@@ -546,7 +411,7 @@ long Filesystem::readStreaming(OpenFile& of, char* buf, std::size_t size, std::u
                 of.appendRecent(gap.data(), got);
                 if (got < gap.size()) break;
             } else {
-                startIndexPass(node);  // a reader that jumps: points will be wanted
+                seekPoints_->startPass(node);  // a reader that jumps: points will be wanted
                 reader.seek(pos);
                 of.recent.clear();
                 of.recentStart = reader.position();

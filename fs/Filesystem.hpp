@@ -27,6 +27,8 @@
 #include "archive/SeekPoints.hpp"
 #include "fs/Drives.hpp"
 #include "fs/EntryCache.hpp"
+#include "fs/ReadAhead.hpp"
+#include "fs/SeekPointKeeper.hpp"
 #include "fs/Tree.hpp"
 #include "fs/View.hpp"
 
@@ -162,9 +164,6 @@ private:
     struct OpenFile;
     void fillStat(const Node& node, struct stat* st) const;
     EntryKind kindOf(const Node& node) const;  // may throw
-    std::shared_ptr<archive::SeekIndex> seekIndexFor(const Node& node);
-    // Queues the background pass of `node`'s seek points if it is still pending.
-    void startIndexPass(const Node& node);
     long readAllInto(const Node& node, char* buf, std::size_t size);
     // The whole decoded file, checked against the file table's size.
     Bytes decodeWhole(const Node& node) const;
@@ -175,11 +174,6 @@ private:
                                            std::size_t size) const;
     // Throws Error naming the file when `decoded` is not the file table's size.
     void checkDecodedSize(const Node& node, std::uint64_t decoded) const;
-    // Queues the small files after `node` in its folder for the read-ahead worker.
-    void readAhead(const Node& node);
-    void readAheadLoop(std::stop_token stop);
-    // Takes `node` off the read-ahead queue if it is still waiting there.
-    void unqueueReadAhead(const Node& node);
     long readFrom(OpenFile& of, char* buf, std::size_t size, std::int64_t offset);
     long readWhole(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset);
     long readStreaming(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset);
@@ -203,43 +197,13 @@ private:
     std::mutex poolMutex_;
     std::vector<std::shared_ptr<OpenFile>> pool_;  // most recently used first
 
-    mutable std::mutex seekMutex_;
-    struct KeptIndex {
-        std::shared_ptr<archive::SeekIndex> index;
-        std::list<std::uint64_t>::iterator lru;
-        // Points to come from a background pass, not started yet: it starts at the first read
-        // that jumps, so that a file only read through (cp, cat) is decoded once, not twice.
-        bool passPending = false;
-        std::optional<std::filesystem::path> file;  // where the pass saves them
-    };
-    std::unordered_map<std::uint64_t, KeptIndex> seekIndexes_;
-    std::list<std::uint64_t> seekLru_;  // most recently used first
-
-    std::mutex aheadMutex_;
-    std::condition_variable_any aheadChanged_;
-    std::deque<const Node*> aheadQueue_;
-    std::unordered_set<std::uint64_t> aheadWaiting_;  // inos in the queue not yet taken off
-    int aheadBusy_ = 0;                               // workers decoding
     StoreAhead storeAhead_;
-    // Two threads: a reader copying a folder file by file, whose files come from the kernel's
-    // page cache once stored there, outruns one thread decoding and storing them. Started on
-    // first use (not before a mount daemonizes); last, so they stop first.
-    std::vector<std::jthread> aheadWorkers_;
+    // The small files after one read from its start (Options::readAheadFiles); after what it
+    // uses, so its workers stop first.
+    std::unique_ptr<ReadAhead> readAhead_;
 
-    // Seek points of large compressed entries: built by a pass in the background when a read
-    // first jumps in such an entry (unless an index file has them), then saved
-    // (SeekIndexFile.hpp).
-    struct IndexJob {
-        const Node* node;
-        std::shared_ptr<archive::SeekIndex> index;
-        std::optional<std::filesystem::path> file;
-    };
-    void indexLoop(std::stop_token stop);
-    std::mutex indexMutex_;
-    std::condition_variable_any indexChanged_;
-    std::deque<IndexJob> indexQueue_;
-    bool indexBusy_ = false;
-    std::jthread indexWorker_;  // after everything it uses: stops first
+    // Seek points of large compressed entries (after what it uses: its pass stops first).
+    std::unique_ptr<SeekPointKeeper> seekPoints_;
 };
 
 }  // namespace pakfs::fs
