@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "archive/EntryEncoder.hpp"
 
+#include <crypto++/sha.h>
 #include <fnmatch.h>
+#include <libdeflate.h>
 #include <zlib.h>
+
+#include <memory>
 
 #include "archive/GbxEntry.hpp"
 #include "archive/Lz4.hpp"
@@ -40,6 +44,40 @@ Bytes zlibCompress(ByteSpan data, int level, const std::string& name, std::size_
         throw Error(name + ": zlib compression failed");
     out.resize(bound);
     return out;
+}
+
+namespace {
+struct CompressorFree {
+    void operator()(libdeflate_compressor* c) const { libdeflate_free_compressor(c); }
+};
+}  // namespace
+
+Bytes libdeflateCompress(ByteSpan data, int level, const std::string& name) {
+    // One compressor per thread and level: allocating one costs more than a small file.
+    thread_local std::unique_ptr<libdeflate_compressor, CompressorFree> compressor;
+    thread_local int compressorLevel = -1;
+    if (!compressor || compressorLevel != level) {
+        compressor.reset(libdeflate_alloc_compressor(level));
+        compressorLevel = level;
+        if (!compressor) throw Error(name + ": cannot make a deflate compressor");
+    }
+    Bytes out(libdeflate_zlib_compress_bound(compressor.get(), data.size()));
+    std::size_t n = libdeflate_zlib_compress(compressor.get(), data.data(), data.size(), out.data(),
+                                             out.size());
+    if (n == 0) throw Error(name + ": deflate compression failed");
+    out.resize(n);
+    return out;
+}
+
+std::uint64_t ivFor(std::string_view label, ByteSpan data) {
+    CryptoPP::SHA256 sha;
+    sha.Update(reinterpret_cast<const CryptoPP::byte*>(label.data()), label.size());
+    const CryptoPP::byte separator = 0;
+    sha.Update(&separator, 1);
+    sha.Update(data.data(), data.size());
+    CryptoPP::byte digest[32];
+    sha.Final(digest);
+    return loadLE64(digest);
 }
 
 bool matchesAnyGlob(const std::vector<std::string>& globs, const std::string& packPath) {
@@ -80,11 +118,24 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
 
     Bytes payload;  // what goes through the cipher (compressed stream or the content itself)
     auto compress = [&] {
-        return lz4 ? lz4PackCompress(content)
-                   : zlibCompress(content, std::max(options.level, 0), packPath,
-                                  options.syncFlushEvery);
+        // Plain files through libdeflate (a faster deflater, the same zlib format); gbx files
+        // through zlib, the stream their cipher schedule was proven on.
+        if (lz4) return lz4PackCompress(content);
+        if (!gbx && options.syncFlushEvery == 0)
+            return libdeflateCompress(content, options.level, packPath);
+        return zlibCompress(content, std::max(options.level, 0), packPath, options.syncFlushEvery);
     };
-    if (options.level > 0) {
+    // A large file none of whose samples (start, middle, end) shrinks at the fastest level
+    // (random data, media) is stored without deflating it all at the level asked for.
+    constexpr std::size_t kProbe = 64 * 1024;
+    auto shrinks = [&](std::size_t at) {
+        return libdeflateCompress(content.subspan(at, kProbe), 1, packPath).size() <
+               kProbe - kProbe / 64;
+    };
+    const bool incompressible = !gbx && !lz4 && options.level > 0 && content.size() > 8 * kProbe &&
+                                !shrinks(0) && !shrinks(content.size() / 2 - kProbe / 2) &&
+                                !shrinks(content.size() - kProbe);
+    if (options.level > 0 && !incompressible) {
         Bytes z = compress();
         if (roundUp8(z.size()) < roundUp8(content.size())) {
             payload = std::move(z);
@@ -161,8 +212,9 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
         }
     }
 
+    // The IV comes from the path and content: the same files make the same pak (any -j).
     std::uint8_t ivBytes[8];
-    randomBytes(ivBytes);
+    storeLE64(ivBytes, ivFor(packPath, content));
     Bytes cipherText = std::move(payload);
     cipherText.resize(roundUp8(cipherText.size()), 0);
     encryptSegments(cipherText, loadLE64(ivBytes), ivXor, cipher);

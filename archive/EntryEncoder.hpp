@@ -25,6 +25,13 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
 Bytes zlibCompress(ByteSpan data, int level, const std::string& name,
                    std::size_t syncFlushEvery = 0);
 
+// A whole zlib stream of data made by libdeflate at `level` (1 to 12).
+Bytes libdeflateCompress(ByteSpan data, int level, const std::string& name);
+
+// An IV derived from what it encrypts (SHA-256 of `label`, a zero byte and `data`), so that
+// the writer's output depends only on its input.
+std::uint64_t ivFor(std::string_view label, ByteSpan data);
+
 bool matchesAnyGlob(const std::vector<std::string>& globs, const std::string& packPath);
 
 }  // namespace pakfs::archive

@@ -6,8 +6,12 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <exception>
 #include <fstream>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include "archive/EntryEncoder.hpp"
 #include "archive/EntryReader.hpp"
@@ -97,12 +101,6 @@ bool sameContent(const std::shared_ptr<const PakIndex>& base, const PakEntry& en
     }
 }
 
-std::uint64_t randomU64() {
-    std::uint8_t b[8];
-    randomBytes(b);
-    return loadLE64(b);
-}
-
 // The bytes a planned file will hold (for progress).
 std::uint64_t plannedSize(const PlanFile& f, std::error_code& ec) {
     return f.copy ? f.copy->uncompressedSize : fs::file_size(f.disk, ec);
@@ -142,6 +140,109 @@ EncodedEntry produceEntry(const PackPlan& plan, const PlanFile& f, const Blowfis
         return copiedEntry(*plan.base, *f.baseCandidate);
     }
     return encodeEntry(content, f.packPath, f.name, cipher, options);
+}
+
+// Produces every planned file's slot on options.jobs threads and hands them to `consume` in
+// plan order, on this thread: the output is the same for any number of threads. Entries in
+// flight are bounded in number and bytes, so memory does not grow with the tree. Warnings are
+// given in plan order too.
+void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOptions& options,
+                    PackResult& result,
+                    const std::function<void(std::size_t, std::uint32_t, EncodedEntry&)>& consume) {
+    const std::size_t n = plan.files.size();
+    unsigned jobs = options.jobs > 0 ? unsigned(options.jobs)
+                                     : std::max(1u, std::thread::hardware_concurrency());
+    if (jobs == 1 || n < 2) {
+        for (std::size_t i = 0; i < n; ++i) {
+            std::uint32_t size = 0;
+            EncodedEntry e = produceEntry(plan, plan.files[i], cipher, options, size, result);
+            consume(i, size, e);
+        }
+        return;
+    }
+    struct Done {
+        bool ready = false;
+        std::uint32_t size = 0;
+        EncodedEntry entry;
+        PackResult counts;
+        std::vector<std::string> warnings;
+        std::exception_ptr error;
+        std::uint64_t bytes = 0;
+    };
+    const std::size_t window = 4 * std::size_t(jobs);
+    constexpr std::uint64_t kBytesInFlight = 256ull << 20;
+    std::vector<Done> ring(window);
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::size_t nextTask = 0, nextOut = 0;
+    std::uint64_t inFlight = 0;
+    bool stop = false;
+    auto sizeOf = [&](std::size_t i) {
+        std::error_code ec;
+        return plannedSize(plan.files[i], ec);
+    };
+    auto work = [&] {
+        for (;;) {
+            std::size_t i;
+            std::uint64_t bytes;
+            {
+                std::unique_lock lock(mutex);
+                changed.wait(lock, [&] {
+                    return stop || nextTask >= n ||
+                           (nextTask < nextOut + window &&
+                            (inFlight == 0 || inFlight + sizeOf(nextTask) <= kBytesInFlight));
+                });
+                if (stop || nextTask >= n) return;
+                i = nextTask++;
+                bytes = sizeOf(i);
+                inFlight += bytes;
+            }
+            Done d;
+            d.bytes = bytes;
+            PackOptions taskOptions = options;
+            taskOptions.warn = [&d](const std::string& m) { d.warnings.push_back(m); };
+            try {
+                d.entry = produceEntry(plan, plan.files[i], cipher, taskOptions, d.size, d.counts);
+            } catch (...) {
+                d.error = std::current_exception();
+            }
+            d.ready = true;
+            std::lock_guard lock(mutex);
+            ring[i % window] = std::move(d);
+            changed.notify_all();
+        }
+    };
+    std::vector<std::jthread> workers;
+    struct Stop {
+        std::mutex& mutex;
+        std::condition_variable& changed;
+        bool& stop;
+        ~Stop() {
+            std::lock_guard lock(mutex);
+            stop = true;
+            changed.notify_all();
+        }
+    };
+    for (unsigned t = 0; t < jobs; ++t) workers.emplace_back(work);
+    Stop stopper{mutex, changed, stop};  // destroyed before the workers: they see stop, then join
+    for (std::size_t i = 0; i < n; ++i) {
+        Done d;
+        {
+            std::unique_lock lock(mutex);
+            changed.wait(lock, [&] { return ring[i % window].ready; });
+            d = std::move(ring[i % window]);
+            ring[i % window] = Done();
+            ++nextOut;
+            inFlight -= d.bytes;
+            changed.notify_all();
+        }
+        if (options.warn)
+            for (const auto& w : d.warnings) options.warn(w);
+        if (d.error) std::rethrow_exception(d.error);
+        result.bytesIn += d.counts.bytesIn;
+        result.copiedFromBase += d.counts.copiedFromBase;
+        consume(i, d.size, d.entry);
+    }
 }
 
 }  // namespace
@@ -245,7 +346,7 @@ std::uint64_t encryptHeader(Bytes& header, const std::vector<std::string>& folde
         ivXor.assign(segment + 1, 0);
         ivXor[segment] = calcIvXor(0, *input);
     }
-    std::uint64_t iv = randomU64();
+    const std::uint64_t iv = ivFor("header", header);
     encryptSegments(header, iv, ivXor, cipher);
     return iv;
 }
@@ -322,23 +423,22 @@ PackResult writePackGbx(const PackPlan& plan, const fs::path& output, const PakK
         std::error_code ec;
         for (const auto& f : files) bytesTotal += plannedSize(f, ec);
     }
-    for (std::size_t i = 0; i < files.size(); ++i) {
-        const PlanFile& f = files[i];
-        std::uint32_t size = 0;
-        EncodedEntry encoded = produceEntry(plan, f, cipher, options, size, result);
-        if (encoded.compressed) ++result.compressed;
-        // A slot: the IV, the bytes, zero padding to a multiple of 64.
-        Bytes slot = std::move(encoded.blob);
-        slot.resize((slot.size() + 63) & ~std::size_t(63), 0);
-        if (dataStart + dataPos + slot.size() > 0xFFFFFFFFu)
-            throw Error(output.string() + ": the pak would exceed 4 GiB, the format's limit");
-        rows.push_back({size, encoded.compressedSize, std::uint32_t(dataPos), encoded.classId,
-                        encoded.flags, encoded.unknown, std::uint32_t(slot.size()), md5(slot)});
-        out.writeAt(dataStart + dataPos, slot);
-        dataPos += slot.size();
-        bytesDone += size;
-        if (options.progress) options.progress(i + 1, files.size(), bytesDone, bytesTotal);
-    }
+    produceInOrder(
+        plan, cipher, options, result,
+        [&](std::size_t i, std::uint32_t size, EncodedEntry& encoded) {
+            if (encoded.compressed) ++result.compressed;
+            // A slot: the IV, the bytes, zero padding to a multiple of 64.
+            Bytes slot = std::move(encoded.blob);
+            slot.resize((slot.size() + 63) & ~std::size_t(63), 0);
+            if (dataStart + dataPos + slot.size() > 0xFFFFFFFFu)
+                throw Error(output.string() + ": the pak would exceed 4 GiB, the format's limit");
+            rows.push_back({size, encoded.compressedSize, std::uint32_t(dataPos), encoded.classId,
+                            encoded.flags, encoded.unknown, std::uint32_t(slot.size()), md5(slot)});
+            out.writeAt(dataStart + dataPos, slot);
+            dataPos += slot.size();
+            bytesDone += size;
+            if (options.progress) options.progress(i + 1, files.size(), bytesDone, bytesTotal);
+        });
     // No gbx headers section is written (the reader does not need one): it starts and ends at
     // the end of the file, so its v14+ MD5 is that of no bytes.
     const std::uint64_t gbxHeadersStart = dataStart + dataPos;
@@ -460,29 +560,29 @@ PackResult writePlan(const PackPlan& plan, const fs::path& output, const PakKey&
         std::error_code ec;
         for (const auto& f : files) bytesTotal += plannedSize(f, ec);
     }
-    for (std::size_t i = 0; i < files.size(); ++i) {
-        const PlanFile& f = files[i];
-        std::uint32_t size = 0;
-        EncodedEntry encoded = produceEntry(plan, f, cipher, options, size, result);
-        TableRow row{size,          encoded.compressedSize, std::uint32_t(dataPos), encoded.classId,
-                     encoded.flags, encoded.unknown};
-        if (encoded.compressed) ++result.compressed;
-        if (!encoded.metadata.empty()) metadata[std::uint32_t(i)] = std::move(encoded.metadata);
-        if (dataOffset + dataPos + encoded.blob.size() > 0xFFFFFFFFu)
-            throw Error(output.string() + ": the pak would exceed 4 GiB, the format's limit");
-        out.writeAt(dataOffset + dataPos, encoded.blob);
-        dataPos += encoded.blob.size();
-        rows.push_back(row);
-        bytesDone += size;
-        if (options.progress) options.progress(i + 1, files.size(), bytesDone, bytesTotal);
-    }
+    produceInOrder(
+        plan, cipher, options, result,
+        [&](std::size_t i, std::uint32_t size, EncodedEntry& encoded) {
+            TableRow row{
+                size,          encoded.compressedSize, std::uint32_t(dataPos), encoded.classId,
+                encoded.flags, encoded.unknown};
+            if (encoded.compressed) ++result.compressed;
+            if (!encoded.metadata.empty()) metadata[std::uint32_t(i)] = std::move(encoded.metadata);
+            if (dataOffset + dataPos + encoded.blob.size() > 0xFFFFFFFFu)
+                throw Error(output.string() + ": the pak would exceed 4 GiB, the format's limit");
+            out.writeAt(dataOffset + dataPos, encoded.blob);
+            dataPos += encoded.blob.size();
+            rows.push_back(row);
+            bytesDone += size;
+            if (options.progress) options.progress(i + 1, files.size(), bytesDone, bytesTotal);
+        });
 
     // Metadata section: zlib stream padded to whole segments, then encrypted.
     Bytes metaPlain = writeMetadataRecords(metadata);
     Bytes metaZ = zlibCompress(metaPlain, 9, output.string() + ": metadata");
     std::uint32_t metaCompressedSize = std::uint32_t(metaZ.size());
     metaZ.resize((metaZ.size() + kSegmentSize - 1) / kSegmentSize * kSegmentSize, 0);
-    std::uint64_t metaIv = randomU64();
+    const std::uint64_t metaIv = ivFor("metadata", metaPlain);
     encryptSegments(metaZ, metaIv, {}, cipher);
     const std::uint64_t metaOffset = dataOffset + dataPos;
     if (metaOffset + 8 + metaZ.size() > 0xFFFFFFFFu)

@@ -245,6 +245,53 @@ if [ -x "$PAKFS" ] && [ -c /dev/fuse ] && command -v fusermount3 > /dev/null; th
     R=$(calc "$X_CATB / $X_B_1")
     row "cat the big entry through the mount" "$X_CATB MB/s" "$R of pak extract" ">= 0.8: $(verdict "$R >= 0.8")"
 
+    log "FUSE: a writable mount (-o overlay): reading unchanged files, writing"
+    OV=$OUT/overlay
+    freshoverlay() { rm -rf "$OV" && mkdir -p "$OV"; }
+    CATS=()
+    for i in 1 2 3; do
+        freshoverlay
+        mountpak "$MANY" many -o "overlay=$OV"
+        CATS+=("$(timed sh -c "find '$MNT/many' -type f -print0 | xargs -0 cat")")
+        unmount
+    done
+    read -r T_CATW T_CATW_MED <<< "$(printf '%s\n' "${CATS[@]}" | sort -n | awk '{ t[NR] = $1 } END { print t[1], t[2] }')"
+    R=$(calc "$T_CAT / $T_CATW")
+    row "cat every file of many.pak through a writable mount (-o overlay, nothing changed; best / median of 3)" "$(calc "$M_out_bytes / $T_CATW / 1e6" 1) / $(calc "$M_out_bytes / $T_CATW_MED / 1e6" 1) MB/s" "$R (median $(calc "$T_CAT_MED / $T_CATW_MED")) of the read-only mount" ">= 0.9: $(verdict "$R >= 0.9")"
+    freshoverlay
+    mountpak "$BIG" big -o "overlay=$OV"
+    T_CATBW=$(timed sh -c "cat '$MNT'/big/Media/*")
+    unmount
+    R=$(calc "$T_CATB / $T_CATBW")
+    row "cat the big entry through a writable mount" "$(calc "$B_out_bytes / $T_CATBW / 1e6" 1) MB/s" "$R of the read-only mount" ">= 0.9: $(verdict "$R >= 0.9")"
+    # 256 MiB written with dd and synced, into the mount and straight into the overlay's folder.
+    freshoverlay
+    mountpak "$MANY" many -o "overlay=$OV"
+    T_WM=$(timed dd if=/dev/zero of="$MNT/many/bench-write.bin" bs=1M count=256 conv=fsync status=none)
+    unmount
+    rm -f "$OV/direct.bin"
+    T_WD=$(timed dd if=/dev/zero of="$OV/direct.bin" bs=1M count=256 conv=fsync status=none)
+    rm -f "$OV/direct.bin"
+    R=$(calc "$T_WD / $T_WM")
+    row "write 256 MiB into the writable mount (dd bs=1M, fsync)" "$(calc "268.435456 / $T_WM" 1) MB/s" "$R of writing into the overlay's folder directly ($(calc "268.435456 / $T_WD" 1) MB/s)" ">= 0.5: $(verdict "$R >= 0.5")"
+
+    log "pak commit: one 1 MiB file of many.pak changed"
+    freshoverlay
+    FIRST=$("$PAK" ls --key "$KEY" "$MANY" | head -1)
+    mkdir -p "$OV/many/$(dirname "$FIRST")"
+    head -c 1048576 /dev/urandom > "$OV/many/$FIRST"
+    T_CP=$(for i in 1 2 3; do rm -f "$OUT/copy.pak"; timed cp "$MANY" "$OUT/copy.pak"; done | sort -n | head -1)
+    rm -f "$OUT/copy.pak"
+    T_COMMIT=$(for i in 1 2 3; do rm -f "$OUT/commit.pak"; timed "$PAK" commit -q --key "$KEY" "$MANY" "$OV" "$OUT/commit.pak"; done | sort -n | head -1)
+    rm -f "$OUT/commit.pak"
+    RSS_COMMIT=$( { /usr/bin/time -f %M "$PAK" commit -q --key "$KEY" "$MANY" "$OV" "$OUT/commit.pak" > /dev/null; } 2>&1 | tail -1)
+    rm -f "$OUT/commit.pak"
+    RSS_COMMIT=$(calc "$RSS_COMMIT / 1024" 1)
+    R=$(calc "$T_COMMIT / $T_CP")
+    row "pak commit of many.pak with one 1 MiB file changed (best of 3)" "$(calc "$T_COMMIT" 2) s" "${R}x the time of cp of the pak ($(calc "$T_CP" 2) s)" "<= 1.5x: $(verdict "$R <= 1.5")"
+    row "pak commit peak RSS" "$RSS_COMMIT MiB" "" "<= 64 MiB beyond the 1 MiB file: $(verdict "$RSS_COMMIT <= 65")"
+    rm -rf "$OV"
+
     log "FUSE: random 4 KiB reads"
     mountpak "$BIG" big
     load F "$PB" randread "$MNT/big/Media/big.xml" --count "$READS"

@@ -37,7 +37,8 @@ TEST_CASE("pakfs seek: seek points resume decoding mid-stream with the same byte
         REQUIRE(reader.read(all.data(), all.size()) == all.size());
         CHECK(all == want);
     }
-    CHECK(index->size() > 20);
+    // Points fall on deflate block ends: libdeflate's blocks hold about 300 KiB of this text.
+    CHECK(index->size() > 12);
     CHECK(index->size() <= want.size() / index->span() + 1);
 
     archive::PlainEntryReader reader(pak, entry, index);

@@ -456,6 +456,10 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                "chunks no reader knows, which always get a zlib stream (stored blocks at "
                "level 0) so that its Adler-32 proves them")
             ->check(CLI::Range(0, 9));
+        cmd->add_option("-j,--jobs", options->jobs,
+                        "Threads encoding files (default: one per core); the pak is the same "
+                        "for any number")
+            ->check(CLI::Range(1, 256));
         cmd->add_option("--raw", options->rawGlobs,
                         "Store gbx files matching GLOB without the per-node ivXor: in version 3 "
                         "the game will not read them right; in version 6+ they are flagged "

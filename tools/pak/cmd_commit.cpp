@@ -36,7 +36,7 @@ void printChanges(const fs::CommitPlan& plan, const std::string& what, const std
 // pak commit --patch NAME PACKS OVERLAY [OUT]
 void commitPatch(const std::string& name, const std::string& packsDir, const std::string& overlay,
                  std::string out, const std::string& packListPath, const archive::KeyOptions& keys,
-                 int level, bool dryRun, bool json, bool inPlace) {
+                 int level, int jobs, bool dryRun, bool json, bool inPlace) {
     if (inPlace) throw Error("--in-place does not go with --patch (a patch pack is a new pack)");
     if (name.empty() || name.find_first_of("/\\") != std::string::npos)
         throw Error("--patch takes a pack name (no folder), got \"" + name + "\"");
@@ -44,19 +44,27 @@ void commitPatch(const std::string& name, const std::string& packsDir, const std
     if (!std::filesystem::is_directory(packsDir, ec))
         throw Error(packsDir + ": not a folder (with --patch, give the Packs folder)");
     if (!std::filesystem::is_directory(overlay, ec)) throw Error(overlay + ": no such folder");
-    // The folder's packs, with the keys of its packlist (or --packlist).
+    // A pack of that name (as the game compares names: case-insensitively), also one that
+    // cannot be opened and so is left out of the packs below, would be overwritten.
+    for (std::filesystem::directory_iterator it(packsDir, ec), end; !ec && it != end;
+         it.increment(ec)) {
+        const std::string file = fs::foldCase(it->path().filename().string());
+        if ((file.ends_with(".pak") || file.ends_with(".pack.gbx")) &&
+            fs::foldCase(archive::packNameOf(it->path())) == fs::foldCase(name))
+            throw Error(it->path().string() + ": a pack named " + name +
+                        " is already in the folder; a patch pack must be new (or commit into "
+                        "that pack)");
+    }
+    // The folder's packs, with the keys of its packlist (or --packlist, when it exists yet).
     archive::KeyOptions readKeys;
-    readKeys.packList = packListPath;
+    if (!packListPath.empty() && std::filesystem::exists(packListPath, ec))
+        readKeys.packList = packListPath;
     fs::LoadedSources loaded = fs::loadSources({packsDir}, readKeys);
     for (const auto& w : loaded.warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
     auto packs = fs::orderPacks(std::move(loaded.packs), fs::packListOrder({packsDir}));
-    for (const auto& p : packs)
-        if (archive::packNameOf(p.pak->name()) == name)
-            throw Error(p.pak->name() + ": a pack named " + name +
-                        " is already in the folder; a patch pack must be new (or commit into "
-                        "that pack)");
     fs::CommitPlan plan = fs::planPatch(packs, overlay);
     const std::string ext = plan.options.version >= 6 ? ".Pack.Gbx" : ".pak";
+    const bool writesIntoFolder = out.empty();
     if (out.empty()) out = (std::filesystem::path(packsDir) / (name + ext)).string();
     if (dryRun) {
         printChanges(plan, out, (std::filesystem::path(overlay) / fs::kGameDrive).string(), json);
@@ -100,9 +108,32 @@ void commitPatch(const std::string& name, const std::string& packsDir, const std
     if (!key) key = archive::resolveKey(out, keys);
     archive::PackOptions opts = plan.options;
     opts.level = level;
+    opts.jobs = jobs;
     opts.warn = [](const std::string& m) { std::fprintf(stderr, "pak: warning: %s\n", m.c_str()); };
     archive::PackResult r = archive::writePlan(plan.plan, out, *key, opts);
     if (list) archive::writePackList(packListPath, *list);
+    if (!list && writesIntoFolder) {
+        // The folder's packlist is left as it is: say when it lists the patch before other
+        // packs, whose files then win over it.
+        try {
+            if (auto found = archive::findPackList(packsDir)) {
+                const archive::PackList folderList = archive::readPackList(*found);
+                std::string after;  // the packs listed after the patch
+                bool seen = false;
+                for (const auto& e : folderList.entries) {
+                    if (seen) after += (after.empty() ? "" : ", ") + e.name;
+                    seen = seen || &e == folderList.find(name);
+                }
+                if (!after.empty())
+                    std::fprintf(stderr,
+                                 "pak: warning: %s lists %s before %s: the game loads it earlier, "
+                                 "so their files win over its; --packlist %s moves it last\n",
+                                 found->c_str(), name.c_str(), after.c_str(), found->c_str());
+            }
+        } catch (const Error&) {
+            // A packlist that cannot be read was reported when the packs were opened.
+        }
+    }
     if (json) {
         nlohmann::json j = {{"out", out},
                             {"files", r.files},
@@ -151,6 +182,10 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
                   "summary as {out, files, folders, copied, encoded, changes}");
     cmd->add_option("--level", *level, "zlib level 0-9 for added and changed files (default 9)")
         ->check(CLI::Range(0, 9));
+    auto jobs = std::make_shared<int>(0);
+    cmd->add_option("-j,--jobs", *jobs,
+                    "Threads encoding added and changed files (default: one per core)")
+        ->check(CLI::Range(1, 256));
     cmd->add_flag("-q,--quiet", *quiet, "No progress line");
     auto patch = std::make_shared<std::string>();
     cmd->add_option("--patch", *patch,
@@ -165,7 +200,7 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
     cmd->callback([=, &exitCode] {
         if (!patch->empty()) {
             commitPatch(*patch, *pakPath, *overlay, *out, keys->packList.string(), *keys, *level,
-                        *dryRun, *json, *inPlace);
+                        *jobs, *dryRun, *json, *inPlace);
             return;
         }
         if (*inPlace && !out->empty()) throw Error("give OUT or --in-place, not both");
@@ -195,6 +230,7 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
         }
         archive::PackOptions opts = plan.options;
         opts.level = *level;
+        opts.jobs = *jobs;
         opts.warn = [](const std::string& m) {
             std::fprintf(stderr, "pak: warning: %s\n", m.c_str());
         };
