@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "archive/HashedNames.hpp"
 
+#include <algorithm>
+#include <fstream>
+
 #include <unordered_map>
 #include <unordered_set>
 
@@ -119,31 +122,76 @@ std::map<std::string, std::string> readHashList(std::string_view text, std::size
     std::map<std::string, std::string> out;
     std::size_t bad = 0;
     if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 byte order mark
-    std::optional<std::string> pending;  // a hash line waiting for its path
+    std::optional<std::string> pending;  // a hash line waiting for its path (two-line form)
+    auto add = [&](std::string hash, std::string_view path) {
+        for (char& c : hash)
+            if (c >= 'a' && c <= 'f') c = char(c - 'a' + 'A');
+        if (hashedName(path) == hash)
+            out.try_emplace(std::move(hash), std::string(path));
+        else
+            ++bad;
+    };
     while (!text.empty()) {
         std::size_t eol = text.find('\n');
         std::string_view line = trim(text.substr(0, eol));
         text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
         if (line.empty()) continue;
-        if (pending) {
-            std::string hash = std::move(*pending);
+        // One line: the hash, white space, the path (the lists players share).
+        const std::size_t space = line.find_first_of(" \t");
+        if (space != std::string_view::npos && isHexName(line.substr(0, space), false)) {
+            if (pending) ++bad;  // the previous hash had no path
             pending.reset();
-            if (hashedName(line) == hash) {
-                out.try_emplace(std::move(hash), std::string(line));
-                continue;
-            }
-            ++bad;  // a wrong path, or no path before the next hash line
-            if (!isHexName(line, false)) continue;
-        } else if (!isHexName(line, false)) {
-            ++bad;  // a path line without a hash line, or a malformed hash line
+            add(std::string(line.substr(0, space)), trim(line.substr(space + 1)));
             continue;
         }
-        pending.emplace(line);
-        for (char& c : *pending)
-            if (c >= 'a' && c <= 'f') c = char(c - 'a' + 'A');
+        if (isHexName(line, false)) {
+            if (pending) ++bad;  // a hash without a path
+            pending.emplace(line);
+            continue;
+        }
+        // Two lines: the path after its hash line.
+        if (pending) {
+            add(std::move(*pending), line);
+            pending.reset();
+        } else {
+            ++bad;  // a path without a hash, or a malformed line
+        }
     }
     if (pending) ++bad;
     if (rejected) *rejected = bad;
+    return out;
+}
+
+HashList readHashListFile(const std::filesystem::path& path, std::size_t* rejected) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(path.string() + ": cannot open the name list");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw Error(path.string() + ": cannot read the name list");
+    HashList list = readHashList(text, rejected);
+    if (list.empty())
+        throw Error(path.string() +
+                    ": no name in it hashes to its hash (lines: HASH NAME, or HASH then NAME)");
+    return list;
+}
+
+std::map<std::size_t, std::string> resolveFromLists(const PakIndex& pak,
+                                                    const std::vector<HashList>& lists) {
+    std::map<std::size_t, std::string> out;
+    const auto& entries = pak.entries();
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const PakEntry& e = entries[i];
+        if (!looksHashed(e.name)) continue;
+        for (const auto& list : lists) {
+            auto it = list.find(e.name);
+            if (it == list.end()) continue;
+            std::string rest = it->second;
+            std::replace(rest.begin(), rest.end(), '\\', '/');
+            const std::string folder =
+                e.folder >= 0 ? pak.folders()[std::size_t(e.folder)].path : std::string();
+            out.emplace(i, folder.empty() ? rest : folder + "/" + rest);
+            break;
+        }
+    }
     return out;
 }
 

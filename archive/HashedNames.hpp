@@ -6,6 +6,7 @@
 // h(name), in `A\B\` as h(C\name), in `A\` as h(B\C\name) or at the root as h(A\B\C\name).
 
 #include <cstddef>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -48,7 +49,8 @@ struct HashedEntryName {
 std::map<std::size_t, std::string> resolveHashedNames(const std::vector<HashedEntryName>& entries,
                                                       const std::vector<std::string>& candidates);
 
-// A name list as players share them: text lines, a hash line then a path line (backslashes).
+// A name list as players share them: one line per name, the hash, white space, then the path
+// (backslashes); also the two-line form, a hash line then a path line.
 // Returns hash (upper case) -> path (as written, trimmed) for the pairs whose path hashes to the
 // hash; the path is the hashed suffix, relative to the folder holding the hashed entry. Blank
 // lines are skipped. Pairs whose path does not hash to their hash, hash lines without a path
@@ -56,6 +58,16 @@ std::map<std::size_t, std::string> resolveHashedNames(const std::vector<HashedEn
 // right path.
 std::map<std::string, std::string> readHashList(std::string_view text,
                                                 std::size_t* rejected = nullptr);
+
+using HashList = std::map<std::string, std::string>;  // hash -> path suffix
+
+// readHashList of a file; throws Error naming it when it cannot be read or names nothing.
+HashList readHashListFile(const std::filesystem::path& path, std::size_t* rejected = nullptr);
+
+// Real paths for the hashed entries of `pak` that a list names (the first list that has the
+// hash wins), by entry index: the entry's folder, then the list's path.
+std::map<std::size_t, std::string> resolveFromLists(const PakIndex& pak,
+                                                    const std::vector<HashList>& lists);
 
 // A candidate real path (slashes, relative to the pack root) from a gbx file's by-name external
 // reference: `referrerPath` is the referring file's path relative to the pack root. nullopt when

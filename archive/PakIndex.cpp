@@ -62,8 +62,9 @@ PakKey headerKeyFor(std::uint32_t headerFlags, const PakKey& packKey) {
     return key;
 }
 
-std::shared_ptr<const PakIndex> PakIndex::open(const std::filesystem::path& path,
-                                               const PakKeyInput& key, bool resolveNames) {
+std::shared_ptr<const PakIndex> PakIndex::open(
+    const std::filesystem::path& path, const PakKeyInput& key, bool resolveNames,
+    const std::vector<std::map<std::string, std::string>>& nameLists) {
     std::shared_ptr<PakIndex> index(new PakIndex());
     index->file_ = InputFile::open(path);
     std::uint32_t version = readPakVersion(*index->file_);
@@ -72,9 +73,13 @@ std::shared_ptr<const PakIndex> PakIndex::open(const std::filesystem::path& path
         index->readHeaderV6(key);
         index->buildPaths();
         index->checkContents();
-        if (resolveNames) {
-            // Decided before anyone else sees the index: immutable from then on.
+        if (resolveNames || !nameLists.empty()) {
+            // Decided before anyone else sees the index: immutable from then on. The pack's own
+            // reference tables first, then the lists for what they do not name.
             auto names = resolvePackNames(index);
+            if (!nameLists.empty())
+                for (auto& [i, path] : resolveFromLists(*index, nameLists))
+                    names.try_emplace(i, std::move(path));
             for (auto& [i, path] : names) index->entries_[i].path = std::move(path);
             index->resolvedNames_ = names.size();
         }

@@ -107,8 +107,11 @@ public:
     // entries that need the missing key are refused when read (entryCipher).
     // resolveNames (version 6+): entries stored under a hashed name get the real path a gbx
     // reference table of the pack gives them (checked by hashing), the hash otherwise.
-    static std::shared_ptr<const PakIndex> open(const std::filesystem::path& path,
-                                                const PakKeyInput& key, bool resolveNames = false);
+    // nameLists (version 6+): hash-to-name lists players share, for the hashed entries the
+    // reference tables do not name (implies resolveNames).
+    static std::shared_ptr<const PakIndex> open(
+        const std::filesystem::path& path, const PakKeyInput& key, bool resolveNames = false,
+        const std::vector<std::map<std::string, std::string>>& nameLists = {});
     static std::shared_ptr<const PakIndex> open(const std::filesystem::path& path,
                                                 const PakKey& key) {
         return open(path, PakKeyInput{key});

@@ -14,16 +14,18 @@ bool hasPakExtension(const std::filesystem::path& p) {
 }
 
 Pack openPack(const std::filesystem::path& path, const archive::KeyOptions& keys, bool resolveNames,
+              const std::vector<std::map<std::string, std::string>>& nameLists,
               std::vector<std::string>& warnings) {
     archive::PakKeyInput key = archive::resolvePakKey(path, keys, &warnings);
-    auto pak = archive::PakIndex::open(path, key, resolveNames);
+    auto pak = archive::PakIndex::open(path, key, resolveNames, nameLists);
     warnings.insert(warnings.end(), pak->warnings().begin(), pak->warnings().end());
     return Pack{archive::packNameOf(path), std::move(pak)};
 }
 }  // namespace
 
 LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
-                          const archive::KeyOptions& keys, bool resolveNames) {
+                          const archive::KeyOptions& keys, bool resolveNames,
+                          const std::vector<std::map<std::string, std::string>>& nameLists) {
     LoadedSources result;
     for (const auto& source : sources) {
         std::error_code ec;
@@ -37,7 +39,8 @@ LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
             std::size_t before = result.packs.size();
             for (const auto& pak : paks) {
                 try {
-                    result.packs.push_back(openPack(pak, keys, resolveNames, result.warnings));
+                    result.packs.push_back(
+                        openPack(pak, keys, resolveNames, nameLists, result.warnings));
                 } catch (const Error& e) {
                     result.warnings.push_back(std::string(e.what()) + " (pack left out)");
                 }
@@ -46,7 +49,8 @@ LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
                 throw Error(source.string() + ": no pak in this folder could be opened" +
                             (paks.empty() ? " (it holds no .pak file)" : ""));
         } else if (std::filesystem::exists(source, ec)) {
-            result.packs.push_back(openPack(source, keys, resolveNames, result.warnings));
+            result.packs.push_back(
+                openPack(source, keys, resolveNames, nameLists, result.warnings));
         } else {
             throw Error(source.string() + ": no such file or folder");
         }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,9 @@ struct LoadedSources {
 // A pak file must open (wrong key or damage: Error naming it). A folder contributes every
 // *.pak and *.Pack.Gbx in it that opens, with keys from the key options or its packlist.dat; the
 // others are left out with a warning, and a folder without any usable pak is an Error.
-// resolveNames: see archive::PakIndex::open.
+// resolveNames, nameLists: see archive::PakIndex::open.
 LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
-                          const archive::KeyOptions& keys, bool resolveNames = false);
+                          const archive::KeyOptions& keys, bool resolveNames = false,
+                          const std::vector<std::map<std::string, std::string>>& nameLists = {});
 
 }  // namespace pakfs::fs

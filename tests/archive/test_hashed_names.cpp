@@ -7,6 +7,7 @@
 #include "archive/HashedNames.hpp"
 #include "archive/PakIndex.hpp"
 #include "archive/PakWriter.hpp"
+#include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -279,4 +280,71 @@ TEST_CASE("hashed names: pak ls --resolve-names names files from a gbx reference
     CHECK(r.out ==
           hashedName("Nobody\\Refers.txt") +
               "\nTracks/Demo.Solid.Gbx\nTracks/Demo.Challenge.Gbx\nTracks/Demo.Solid.Gbx\n");
+}
+
+namespace {
+void writeText(const fs::path& p, const std::string& text) {
+    test::writeFile(p, Bytes(text.begin(), text.end()));
+}
+}  // namespace
+
+TEST_CASE("hashed names: pak ls, cat, extract and check --names with shared lists of both forms",
+          "[names][v6]") {
+    // Stored under their hashes: one in its folder (h(name)), one at the root (h(path)), one
+    // that no list names.
+    test::TempDir dir;
+    fs::create_directories(dir / "src/Media/Texture");
+    test::writeFile(dir / "src/Media/Texture" / hashedName("A.dds"), Bytes(100, 'a'));
+    test::writeFile(dir / "src" / hashedName("Media\\Sound\\B.ogg"), Bytes(50, 'b'));
+    test::writeFile(dir / "src" / hashedName("Unknown.txt"), Bytes(5, 'u'));
+    PackOptions options;
+    options.version = 17;
+    PakKey key{};
+    key[3] = 9;
+    writePak(dir / "src", dir / "N.Pack.Gbx", key, options);
+    // One list in the one-line form (with a wrong pair and a hash without a name), one in the
+    // two-line form.
+    writeText(dir / "one.txt", hashedName("A.dds") + " A.dds\n" + hashedName("X.dds") + " Y.dds\n" +
+                                   hashedName("Lonely.txt") + " \n");
+    writeText(dir / "two.txt", hashedName("Media\\Sound\\B.ogg") + "\nMedia\\Sound\\B.ogg\n");
+    const std::string pak = std::string(PAKFS_PAK_BINARY);
+    const std::string args =
+        " --key " + hexString(key) + " --names '" + (dir / "one.txt").string() + "' --names '" +
+        (dir / "two.txt").string() + "' '" + (dir / "N.Pack.Gbx").string() + "'";
+    auto r = test::run(pak + " ls" + args);
+    CHECK(r.code == 0);
+    // In the file table's order: the root's files, then the folders'.
+    CHECK(r.out == "Media/Sound/B.ogg\n" + hashedName("Unknown.txt") + "\nMedia/Texture/A.dds\n");
+    CHECK(r.err == "pak: warning: " + (dir / "one.txt").string() +
+                       ": 2 lines left out (a name that does not hash to its hash, a hash without "
+                       "a name, or neither)\n");
+    r = test::run(pak + " cat" + args + " Media/Sound/B.ogg");
+    CHECK(r.code == 0);
+    CHECK(r.out == std::string(50, 'b'));
+    r = test::run(pak + " extract -q" + args + " '" + (dir / "x").string() + "'");
+    INFO(r.err);
+    CHECK(r.code == 0);
+    CHECK(test::readFile(dir / "x/Media/Texture/A.dds") == Bytes(100, 'a'));
+    r = test::run(pak + " check -q" + args);
+    CHECK(r.code == 0);
+    // A list that names nothing is an error naming it.
+    writeText(dir / "bad.txt", "not a list\n");
+    r = test::run(pak + " ls --key " + hexString(key) + " --names '" + (dir / "bad.txt").string() +
+                  "' '" + (dir / "N.Pack.Gbx").string() + "'");
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (dir / "bad.txt").string() +
+                       ": no name in it hashes to its hash (lines: HASH NAME, or HASH then "
+                       "NAME)\n");
+}
+
+TEST_CASE("hashed names: the lists players share read whole", "[names][shared]") {
+    const fs::path lists = test::sharedDir("data/namelists");
+    std::size_t rejected = 0;
+    auto tm2020 = readHashListFile(lists / "FileHashes_TM2020.txt", &rejected);
+    // Every named line hashes right (the list's README); the rest are hashes without a name.
+    CHECK(tm2020.size() + rejected == 23957);
+    CHECK(tm2020.size() > 20000);
+    auto tmuf = readHashListFile(lists / "FileHashes_TMUF.txt", &rejected);
+    CHECK(tmuf.at("218CC7841AF34F56FB6E9C283CFC7D12C8") == "321Go.Material.Gbx");
+    for (const auto& [hash, name] : tmuf) CHECK(hashedName(name) == hash);
 }

@@ -25,9 +25,11 @@ void addCommitCommands(CLI::App& app, int& exitCode);    // commit
 // Opens a pak with the key the options name (or the packlist beside it); key and metadata
 // warnings go to stderr.
 // resolveNames: version 6+ hashed names shown as the real ones the pack's gbx files give.
+// nameLists: --names files (imply resolveNames).
 std::shared_ptr<const archive::PakIndex> openPak(const std::string& path,
                                                  const archive::KeyOptions& keys,
-                                                 bool resolveNames = false);
+                                                 bool resolveNames = false,
+                                                 const std::vector<std::string>& nameLists = {});
 // The entry at `path` inside the pak: exact match first, then ignoring case; null if none.
 const archive::PakEntry* findEntry(const archive::PakIndex& pak, const std::string& path);
 

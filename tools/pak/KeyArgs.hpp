@@ -22,4 +22,15 @@ inline void addKeyOptions(CLI::App* cmd, archive::KeyOptions& keys) {
                     "contents checksum");
 }
 
+// --names FILE (repeatable): hash-to-name lists for the hashed names of version 6+ packs.
+inline void addNamesOption(CLI::App* cmd, std::vector<std::string>& lists) {
+    cmd->add_option("--names", lists,
+                    "Version 6+: a hash-to-name list as players share them (one line each: the "
+                    "34-hex-digit hash, a space, the name or backslash path; or the hash and the "
+                    "name on two lines) for files stored under a hashed name that the pack's own "
+                    "gbx references do not name; every name is checked by hashing it; may be "
+                    "repeated (the first list naming a hash wins)")
+        ->allow_extra_args(false);  // one FILE each: what follows is PAK, DIR...
+}
+
 }  // namespace pakfs::cli

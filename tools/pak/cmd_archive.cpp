@@ -16,6 +16,7 @@
 #include "archive/EntryReader.hpp"
 #include "archive/Extract.hpp"
 #include "archive/GbxEntry.hpp"
+#include "archive/HashedNames.hpp"
 #include "archive/PakIndex.hpp"
 #include "archive/PakWriter.hpp"
 #include "common/Progress.hpp"
@@ -28,11 +29,22 @@ using namespace pakfs::archive;
 namespace pakfs::cli {
 
 std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOptions& keys,
-                                        bool resolveNames) {
+                                        bool resolveNames,
+                                        const std::vector<std::string>& nameLists) {
     std::vector<std::string> warnings;
     PakKeyInput key = resolvePakKey(path, keys, &warnings);
     for (const auto& w : warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
-    auto pak = PakIndex::open(path, key, resolveNames);
+    std::vector<HashList> lists;
+    for (const auto& file : nameLists) {
+        std::size_t rejected = 0;
+        lists.push_back(readHashListFile(file, &rejected));
+        if (rejected > 0)
+            std::fprintf(stderr,
+                         "pak: warning: %s: %zu lines left out (a name that does not hash to its "
+                         "hash, a hash without a name, or neither)\n",
+                         file.c_str(), rejected);
+    }
+    auto pak = PakIndex::open(path, key, resolveNames, lists);
     for (const auto& w : pak->warnings()) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
     if (!pak->metadataError().empty())
         std::fprintf(stderr, "pak: warning: %s\n", pak->metadataError().c_str());
@@ -315,9 +327,11 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         cmd->add_flag("--json", *json,
                       "JSON list of {path, size, compressed_size, class_id, flags, compressed, "
                       "gbx, decode (gbx files: parsed, exact, verified or refused)}");
+        auto names = std::make_shared<std::vector<std::string>>();
+        addNamesOption(cmd, *names);
         addKeyOptions(cmd, *keys);
         cmd->callback([=] {
-            auto pak = openPak(*pakPath, *keys, *resolveNames);
+            auto pak = openPak(*pakPath, *keys, *resolveNames, *names);
             if (*json) {
                 nlohmann::json list = nlohmann::json::array();
                 for (const auto& e : pak->entries()) {
@@ -364,9 +378,11 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
             ->required();
         auto unverified = std::make_shared<bool>(false);
         cmd->add_flag("--unverified", *unverified, kUnverifiedHelp);
+        auto names = std::make_shared<std::vector<std::string>>();
+        addNamesOption(cmd, *names);
         addKeyOptions(cmd, *keys);
         cmd->callback([=] {
-            auto pak = openPak(*pakPath, *keys);
+            auto pak = openPak(*pakPath, *keys, !names->empty(), *names);
             const PakEntry* e = findEntry(*pak, *path);
             if (!e) throw Error(pak->name() + ": no file \"" + *path + "\" in the pak");
             // Decode whole before writing: a failure must not leave partial output behind.
@@ -399,9 +415,11 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         cmd->add_option("-j,--jobs", *jobs, "Threads (default: all cores)");
         auto unverified = std::make_shared<bool>(false);
         cmd->add_flag("--unverified", *unverified, kUnverifiedHelp);
+        auto names = std::make_shared<std::vector<std::string>>();
+        addNamesOption(cmd, *names);
         addKeyOptions(cmd, *keys);
         cmd->callback([=, &exitCode] {
-            auto pak = openPak(*pakPath, *keys);
+            auto pak = openPak(*pakPath, *keys, !names->empty(), *names);
             std::vector<const PakEntry*> todo;
             for (const auto& e : pak->entries())
                 if (selected(*paths, e.path)) todo.push_back(&e);
@@ -570,13 +588,15 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         auto quiet = std::make_shared<bool>(false);
         cmd->add_flag("-q,--quiet", *quiet,
                       "No progress line (shown on a terminal: files and bytes done, rate)");
+        auto names = std::make_shared<std::vector<std::string>>();
+        addNamesOption(cmd, *names);
         addKeyOptions(cmd, *keys);
         cmd->callback([=, &exitCode] {
             if (*refs) {
                 exitCode = checkReferences(*pakPath, *keys);
                 return;
             }
-            auto pak = openPak(*pakPath, *keys);
+            auto pak = openPak(*pakPath, *keys, !names->empty(), *names);
             CheckReport report = checkPak(pak, *json, !*quiet && ::isatty(STDERR_FILENO));
             if (*json) std::cout << report.json.dump(2) << "\n";
             std::size_t bad = report.failed;

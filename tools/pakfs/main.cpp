@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "archive/HashedNames.hpp"
 #include "common/Error.hpp"
 #include "fs/Drives.hpp"
 #include "fs/FuseOps.hpp"
@@ -60,6 +61,9 @@ const char* const kUsage =
     "    -o resolve_names       version 6+: files stored under a hashed name show under the\n"
     "                           real path a gbx file of the pack refers to them by (checked\n"
     "                           by hashing it), the hash otherwise\n"
+    "    -o names=FILE          version 6+: also the names of a hash-to-name list as players\n"
+    "                           share them (HASH NAME lines; see pak(1)), each checked by\n"
+    "                           hashing it; may be repeated\n"
     "    -o unverified          serve a stored gbx file that cannot be proven (chunks no\n"
     "                           reader knows, no checksum) as the node scan's best decode,\n"
     "                           with a log line, instead of an I/O error\n"
@@ -76,7 +80,9 @@ const char* const kUsage =
     "                           DIR OUT` makes a pak of it. Symbolic and hard links, device\n"
     "                           files and chown are refused (EPERM), names a pak cannot\n"
     "                           hold too (EINVAL), renaming a folder of a pack gives EXDEV\n"
-    "    -o ro, defaults        taken; -o rw is refused without -o overlay\n"
+    "    -o ro, defaults        taken; -o rw is refused without -o overlay (mount(8)\n"
+    "                           passes rw unless ro is given: with -o overlay, give rw or\n"
+    "                           nothing; ro then mounts the packs and DIR read-only)\n"
     "    -o noauto, auto, user, users, nouser, _netdev, nofail\n"
     "                           taken for mount(8) and fstab; no effect on pakfs\n"
     "    -o uid=N, gid=N        owner and group of every file (default: the user mounting)\n"
@@ -129,11 +135,13 @@ struct CommandLine {
     std::vector<std::string> fuseArgs;
     pakfs::archive::KeyOptions keys;
     pakfs::fs::Options fsOptions;
-    bool resolveNames = false;  // -o resolve_names
-    std::string overlay;        // -o overlay=DIR, --overlay DIR: writable
-    bool rw = false;            // -o rw
-    std::optional<uid_t> uid;   // -o uid= (default: the user mounting)
-    std::optional<gid_t> gid;   // -o gid=
+    bool resolveNames = false;           // -o resolve_names
+    std::vector<std::string> nameLists;  // -o names=FILE
+    std::string overlay;                 // -o overlay=DIR, --overlay DIR: writable
+    bool rw = false;                     // -o rw
+    bool ro = false;                     // -o ro given after any -o rw
+    std::optional<uid_t> uid;            // -o uid= (default: the user mounting)
+    std::optional<gid_t> gid;            // -o gid=
     bool foreground = false;
     bool help = false;
     bool version = false;
@@ -161,16 +169,21 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
             cl.keys.msKeyHex = opt.substr(7);
         } else if (opt == "rw") {
             cl.rw = true;
+            cl.ro = false;
+        } else if (opt == "ro") {
+            cl.ro = true;  // read-only anyway without an overlay; with one, kept for the kernel
         } else if (opt.rfind("overlay=", 0) == 0) {
             cl.overlay = opt.substr(8);
             if (cl.overlay.empty()) throw pakfs::Error("-o overlay= needs a folder");
-        } else if (opt == "ro" || opt == "defaults" || opt == "auto" || opt == "noauto" ||
-                   opt == "user" || opt == "users" || opt == "nouser" || opt == "_netdev" ||
-                   opt == "nofail") {
+        } else if (opt == "defaults" || opt == "auto" || opt == "noauto" || opt == "user" ||
+                   opt == "users" || opt == "nouser" || opt == "_netdev" || opt == "nofail") {
             // For mount(8) and fstab: pakfs is read-only anyway, and the rest concern when
             // and by whom it is mounted.
         } else if (opt == "unverified") {
             cl.fsOptions.unverified = true;
+        } else if (opt.rfind("names=", 0) == 0) {
+            if (opt.size() == 6) throw pakfs::Error("-o names= needs a file");
+            cl.nameLists.push_back(opt.substr(6));
         } else if (opt == "resolve_names") {
             cl.resolveNames = true;
         } else if (opt == "icase") {
@@ -289,6 +302,8 @@ int main(int argc, char** argv) {
                      "there, or -o ro (mount(8) passes rw unless ro is given)\n");
         return kExitUsage;
     }
+    // With an overlay, -o ro mounts read-only what the packs and the overlay show.
+    if (cl.ro && !cl.overlay.empty()) cl.fuseArgs.insert(cl.fuseArgs.end(), {"-o", "ro"});
     if (cl.help) {
         std::fputs(kUsage, stdout);
         pakfs::fs::printFuseHelp("pakfs");
@@ -313,7 +328,16 @@ int main(int argc, char** argv) {
     };
     pakfs::fs::LoadedSources loaded;
     try {
-        loaded = pakfs::fs::loadSources(sources, cl.keys, cl.resolveNames);
+        std::vector<pakfs::archive::HashList> lists;
+        for (const auto& file : cl.nameLists) {
+            std::size_t rejected = 0;
+            lists.push_back(pakfs::archive::readHashListFile(file, &rejected));
+            if (rejected > 0)
+                warn(file + ": " + std::to_string(rejected) +
+                     " lines left out (a name that does not hash to its hash, a hash without a "
+                     "name, or neither)");
+        }
+        loaded = pakfs::fs::loadSources(sources, cl.keys, cl.resolveNames, lists);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "pakfs: %s\n", e.what());
         return kExitMountFailed;
