@@ -339,7 +339,8 @@ int fsRead(const stdfs::path& pakPath, std::size_t count, bool seekPoints) {
     fs::Filesystem fsys({fs::Pack{"p", pak}}, opts);
     std::uint64_t fh = 0;
     std::string path = "/p/" + biggest->path;
-    if (fsys.open(path, O_RDONLY, &fh) != 0) throw Error(path + ": cannot open");
+    const fs::View::Ino ino = fs::inoAt(fsys, path);
+    if (fsys.open(ino, O_RDONLY, &fh) != 0) throw Error(path + ": cannot open");
     Rng rng(99);
     std::vector<char> buf(4096);
     std::vector<double> us;
@@ -347,11 +348,11 @@ int fsRead(const stdfs::path& pakPath, std::size_t count, bool seekPoints) {
     for (std::size_t i = 0; i < count; ++i) {
         std::uint64_t off = rng.below(size - 4096);
         auto t0 = Clock::now();
-        long got = fsys.read(fh, buf.data(), buf.size(), std::int64_t(off));
+        long got = fsys.read(ino, fh, buf.data(), buf.size(), std::int64_t(off));
         us.push_back(since(t0) * 1e6);
         if (got != 4096) throw Error(path + ": short read");
     }
-    fsys.release(fh);
+    fsys.release(ino, fh);
     printLatencies(seekPoints ? "fsread_seek" : "fsread_noseek", us);
     return 0;
 }
@@ -495,6 +496,7 @@ int usage() {
     std::fprintf(stderr,
                  "usage: pakbench make-packs DIR [--scale S] [--entries N] [--level L]\n"
                  "       pakbench key\n"
+                 "       pakbench text BYTES SEED\n"
                  "       pakbench limit PAK\n"
                  "       pakbench cipher [--mib N] [--runs R]\n"
                  "       pakbench randread FILE [--count N]\n"
@@ -533,6 +535,13 @@ int main(int argc, char** argv) {
             return makePacks(pos[0], num("--scale", 1), std::size_t(num("--entries", 100000)),
                              int(num("--level", 6)));
         if (mode == "key") return std::printf("%s\n", keyHex().c_str()) < 0;
+        if (mode == "text" && pos.size() == 2) {
+            // Markup-like text on standard output (the bench's mixed tree).
+            Rng rng(std::stoull(pos[1]));
+            Bytes text(std::stoull(pos[0]));
+            fillText(rng, text.data(), text.size());
+            return std::fwrite(text.data(), 1, text.size(), stdout) == text.size() ? 0 : 1;
+        }
         if (mode == "limit" && pos.size() == 1) return limit(pos[0]);
         if (mode == "cipher") return cipher(std::size_t(num("--mib", 64)), int(num("--runs", 3)));
         if (mode == "randread" && pos.size() == 1)

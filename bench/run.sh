@@ -154,6 +154,48 @@ row "our limit plus writing the output into tmpfs once, 1 core" "$M_LIM_WRITE MB
 R=$(calc "$X_M_N / $X_M_1")
 row "pak extract -j $JOBS, vector decryption (best / median of 5)" "$X_M_N / $X_M_N_MED MB/s" "${R}x -j 1 (median $(calc "$X_M_N_MED / $X_M_1_MED")x)" ">= 1.7x (2 cores): $(verdict "$R >= 1.7")"
 
+log "pak pack against mksquashfs -comp gzip (the same trees, from tmpfs)"
+if ! command -v mksquashfs > /dev/null && [ "$(id -u)" = 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq squashfs-tools > /dev/null 2>&1 || true
+fi
+TREE=$EX-tree
+MIXED=$EX-mixed
+trap 'rm -rf "$EX" "$TREE" "$MIXED"' EXIT
+PAKFS_BLOWFISH=default "$PAK" extract -q -j "$JOBS" --key "$KEY" "$MANY" "$TREE"
+# A tree like a game's media: half random (textures, sounds), half text, 32 files.
+mkdir -p "$MIXED"
+MIXED_FILE=$(calc "8388608 * $SCALE" 0)
+for i in $(seq 1 16); do
+    head -c "$MIXED_FILE" /dev/urandom > "$MIXED/r$i.bin"
+    "$PB" text "$MIXED_FILE" "$i" > "$MIXED/t$i.txt"
+done
+packrow() {  # name tree
+    local name=$1 tree=$2 t1 tn ts l6 s1 sn ss s6
+    t1=$(timed "$PAK" pack -q -j 1 --key "$KEY" "$tree" "$OUT/pack1.pak")
+    tn=$(for i in 1 2; do rm -f "$OUT/packn.pak"; timed "$PAK" pack -q -j "$JOBS" --key "$KEY" "$tree" "$OUT/packn.pak"; done | sort -n | head -1)
+    l6=$(timed "$PAK" pack -q -j "$JOBS" --level 6 --key "$KEY" "$tree" "$OUT/pack6.pak")
+    s1=$(stat -c %s "$OUT/pack1.pak"); sn=$(stat -c %s "$OUT/packn.pak"); s6=$(stat -c %s "$OUT/pack6.pak")
+    cmp -s "$OUT/pack1.pak" "$OUT/packn.pak" || echo "run.sh: -j 1 and -j $JOBS differ" >&2
+    rm -f "$OUT/pack1.pak" "$OUT/packn.pak" "$OUT/pack6.pak"
+    row "pak pack $name, -j 1 (default level 9)" "$(calc "$t1" 2) s" "$(calc "$s1 / 1e6" 1) MB" ""
+    R=$(calc "$t1 / $tn")
+    row "pak pack $name, -j $JOBS (best of 2)" "$(calc "$tn" 2) s" "${R}x -j 1" ">= 1.7x: $(verdict "$R >= 1.7")"
+    row "pak pack $name, -j $JOBS --level 6" "$(calc "$l6" 2) s" "$(calc "$s6 / 1e6" 1) MB ($(calc "$s6 / $sn" 3)x level 9's size)" ""
+    if command -v mksquashfs > /dev/null; then
+        rm -f "$OUT/t.sqfs"
+        ts=$(timed mksquashfs "$tree" "$OUT/t.sqfs" -comp gzip -processors "$JOBS" -noappend -quiet -no-progress)
+        ss=$(stat -c %s "$OUT/t.sqfs")
+        rm -f "$OUT/t.sqfs"
+        R=$(calc "$tn / $ts")
+        row "mksquashfs $name -comp gzip -processors $JOBS" "$(calc "$ts" 2) s" "pak pack -j $JOBS: ${R}x its time, $(calc "$sn / $ss" 3)x its size ($(calc "$ss / 1e6" 1) MB)" "<= 0.5x time: $(verdict "$R <= 0.5"); <= 1.03x size: $(verdict "$sn / $ss <= 1.03")"
+    else
+        row "mksquashfs $name" "skipped" "" "squashfs-tools not installed"
+    fi
+}
+packrow "of many.pak's tree ($M_entries files, $MB MB)" "$TREE"
+packrow "of a mixed tree (16 random + 16 text files, $(calc "32 * $MIXED_FILE / 1e6" 1) MB)" "$MIXED"
+rm -rf "$TREE" "$MIXED"
+
 log "pak ls"
 T_LS=$(for i in 1 2 3; do timed "$PAK" ls --key "$KEY" "$MANY"; done | sort -n | head -1)
 row "pak ls many.pak (best of 3)" "$(calc "$T_LS * 1000" 1) ms" "" ""

@@ -210,7 +210,8 @@ _pak() {
       ;;
     commit)
       flags='-n --dry-run --json --in-place -q --quiet'
-      argopts="--level $keyopts" pos='pak dir pak'
+      # With --patch NAME: PACKSDIR OVERLAY [OUT] (the first a folder, see below).
+      argopts="--level --patch $keyopts" pos='pak dir pak'
       ;;
     check) flags='--refs --json -q --quiet' argopts=$keyopts pos='pak' ;;
     'packlist ls') pos='file' ;;
@@ -223,7 +224,7 @@ _pak() {
   if [[ -n $pos ]]; then
     # Walk the subcommand's words: options and their values, the key options for pak ls, and
     # the positionals; find what the word being completed is.
-    local role='' expect='' ddash='' raw='' refs='' opt val n
+    local role='' expect='' ddash='' raw='' refs='' patch='' opt val n
     local -a keyargs=() posw=()
     n=${#words[@]}
     ((n > cword)) || n=$((cword + 1))
@@ -243,6 +244,7 @@ _pak() {
           *) [[ $w == -*j && " $argopts " == *' -j '* ]] && expect=-j ;;
         esac
         [[ $w == --refs ]] && refs=1
+        [[ $w == --patch || $w == --patch=* ]] && patch=1
         if ((i == cword)); then
           role=option expect=''
         fi
@@ -298,6 +300,7 @@ _pak() {
         fi
         what=${what%...}
         [[ $cmd == check && $what == pak && -n $refs ]] && what=dir
+        [[ $cmd == commit && $n == 0 && -n $patch ]] && what=dir
         ;;
     esac
 

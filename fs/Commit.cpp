@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "archive/EntryReader.hpp"
 #include "archive/PackList.hpp"
 #include "fs/Drives.hpp"
+#include "fs/Overlay.hpp"
 #include "fs/OverlayLayout.hpp"
 #include "fs/Tree.hpp"
 
@@ -113,6 +115,35 @@ bool decodesTo(const std::shared_ptr<const archive::PakIndex>& pak, const archiv
     }
     Bytes content = archive::InputFile::open(disk)->readAt(0, std::size_t(size));
     return decoded == content;
+}
+
+std::vector<std::string> sortedNames(const stdfs::path& dir) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (stdfs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        names.push_back(it->path().filename().string());
+    if (ec) throw Error(dir.string() + ": cannot list the overlay folder: " + ec.message());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// The first thing in `dir` in name order, depth first: a file (or whiteout) when there is
+// one, else the first folder; nullopt when `dir` is absent or empty.
+std::optional<stdfs::path> firstUnder(const stdfs::path& dir) {
+    std::error_code ec;
+    if (!stdfs::is_directory(stdfs::symlink_status(dir, ec))) {
+        if (stdfs::exists(stdfs::symlink_status(dir, ec))) return dir;
+        return std::nullopt;
+    }
+    std::optional<stdfs::path> folder;
+    for (const auto& name : sortedNames(dir)) {
+        const stdfs::path item = dir / name;
+        if (!stdfs::is_directory(stdfs::symlink_status(item, ec))) return item;
+        auto inner = firstUnder(item);
+        if (inner && !stdfs::is_directory(stdfs::symlink_status(*inner, ec))) return inner;
+        if (!folder) folder = inner ? inner : item;
+    }
+    return folder;
 }
 
 }  // namespace
@@ -317,13 +348,19 @@ CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
 }
 
 CommitPlan planPatch(const std::vector<Pack>& packs, const stdfs::path& overlayRoot) {
-    std::error_code ec;
+    // Only the drives of a -o drives mount, and its work folder, belong in its overlay folder.
+    for (const auto& name : sortedNames(overlayRoot))
+        if (name != kResourceDrive && name != kGameDrive && name != kOverlayWorkFolder)
+            throw Error((overlayRoot / name).string() +
+                        ": not a drive (Game, Resource): --patch takes the overlay folder of a "
+                        "-o drives mount");
     const stdfs::path resource = overlayRoot / std::string(kResourceDrive);
-    if (stdfs::exists(resource, ec) && !stdfs::is_empty(resource, ec))
-        throw Error(resource.string() +
+    if (auto first = firstUnder(resource))
+        throw Error(first->string() +
                     ": changes to the Resource drive cannot go into a patch pack (the game loads "
                     "Resource.pak on its own): commit them with pak commit Resource.pak " +
                     overlayRoot.string() + " --in-place");
+    std::error_code ec;
     const stdfs::path game = overlayRoot / std::string(kGameDrive);
     OverlayContents upper;
     if (stdfs::exists(game, ec)) readOverlay(game, "", upper);
@@ -341,13 +378,16 @@ CommitPlan planPatch(const std::vector<Pack>& packs, const stdfs::path& overlayR
     Drives drives(packs);
     CommitPlan result;
     // Case-insensitive names, as the game compares them: two overlay names for one path refused.
+    // Folders first, then files, as planCommit does.
     std::map<std::string, std::string> folded;
-    for (const auto& [p, disk] : upper.files) {
+    auto checkCase = [&](const std::string& p) {
         auto [it, fresh] = folded.emplace(foldCase(p), p);
         if (!fresh)
             throw Error((game / p).string() + ": differs only in case from " + it->second +
                         " in the overlay, which the game would not tell apart");
-    }
+    };
+    for (const auto& p : upper.folders) checkCase(p);
+    for (const auto& [p, disk] : upper.files) checkCase(p);
     std::map<std::string, std::int32_t> folderIndex;
     std::function<std::int32_t(const std::string&)> folderFor = [&](const std::string& dir) {
         if (dir.empty()) return std::int32_t(-1);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "fs/Filesystem.hpp"
 
-
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -21,7 +20,7 @@ namespace {
 constexpr std::size_t kRecentKeep = 1 << 20;
 constexpr blksize_t kBlockSize = 512;
 constexpr blksize_t kPreferredIo = 128 * 1024;
-// Decoding states kept for reads without a handle (readPath): enough for a few files read
+// Decoding states kept for reads without a handle (readNoHandle): enough for a few files read
 // at once, each with a streaming reader of up to 3 MiB.
 constexpr std::size_t kPoolStates = 8;
 }  // namespace
@@ -34,7 +33,7 @@ struct Filesystem::OpenFile {
     std::unique_ptr<archive::PlainEntryReader> reader;
     Bytes recent;  // the bytes just before the reader's position
     std::uint64_t recentStart = 0;
-    // The offsets read without restarting the decoder; readPath picks states by them.
+    // The offsets read without restarting the decoder; readNoHandle picks states by them.
     std::atomic<std::uint64_t> nearFrom{0}, nearTo{kRecentKeep};
 
     void appendRecent(const std::uint8_t* p, std::size_t n) {
@@ -102,85 +101,6 @@ void Filesystem::fillStat(const Node& node, struct stat* st) const {
     st->st_blocks = blkcnt_t((std::uint64_t(st->st_size) + kBlockSize - 1) / kBlockSize);
 }
 
-int Filesystem::getattr(std::string_view path, struct stat* st) const {
-    const Node* node = tree_.find(path);
-    if (!node) return -ENOENT;
-    fillStat(*node, st);
-    return 0;
-}
-
-void Filesystem::getattr(const Node& node, struct stat* st) const {
-    fillStat(node, st);
-}
-
-int Filesystem::opendir(std::string_view path) const {
-    const Node* node = tree_.find(path);
-    if (!node) return -ENOENT;
-    return node->dir ? 0 : -ENOTDIR;
-}
-
-int Filesystem::readdir(std::string_view path, const FillDir& fill) const {
-    std::string name;
-    return readdir(path, 0, [&](const char* n, const struct stat& st, std::int64_t) {
-        name.assign(n);
-        return fill(name, st);
-    });
-}
-
-int Filesystem::readdir(std::string_view path, std::int64_t offset, const FillDirAt& fill) const {
-    const Node* node = tree_.find(path);
-    if (!node) return -ENOENT;
-    return readdir(*node, offset, fill);
-}
-
-int Filesystem::readdir(const Node& node, std::int64_t offset, const FillDirAt& fill) const {
-    if (!node.dir) return -ENOTDIR;
-    if (offset < 0) return -EINVAL;
-    struct stat st;
-    if (offset == 0) {
-        fillStat(node, &st);
-        if (!fill(".", st, 1)) return 0;
-    }
-    if (offset <= 1) {
-        fillStat(node.parent ? *node.parent : node, &st);
-        if (!fill("..", st, 2)) return 0;
-    }
-    for (std::size_t i = std::size_t(std::max<std::int64_t>(offset, 2) - 2);
-         i < node.children.size(); ++i) {
-        const Node* child = node.children[i];
-        fillStat(*child, &st);
-        // Names in the tree are NUL-terminated.
-        if (!fill(child->name.data(), st, std::int64_t(i) + 3)) break;
-    }
-    return 0;
-}
-
-int Filesystem::open(std::string_view path, int flags, std::uint64_t* fh) {
-    const Node* node = tree_.find(path);
-    if (!node) return -ENOENT;
-    return open(*node, flags, fh);
-}
-
-int Filesystem::checkOpen(const Node& node, int flags) {
-    if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)) return -EROFS;
-    return node.dir ? -EISDIR : 0;
-}
-
-int Filesystem::open(const Node& node, int flags, std::uint64_t* fh) {
-    if (int rc = checkOpen(node, flags); rc != 0) return rc;
-    auto of = std::make_shared<OpenFile>();
-    of->node = &node;
-    std::lock_guard lock(handlesMutex_);
-    *fh = nextHandle_++;
-    handles_.emplace(*fh, std::move(of));
-    return 0;
-}
-
-int Filesystem::release(std::uint64_t fh) {
-    std::lock_guard lock(handlesMutex_);
-    return handles_.erase(fh) ? 0 : -EBADF;
-}
-
 std::size_t Filesystem::openFiles() const {
     std::lock_guard lock(handlesMutex_);
     return handles_.size();
@@ -208,7 +128,7 @@ std::size_t Filesystem::seekPoints() const {
     return seekPoints_->count();
 }
 
-long Filesystem::read(std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset) {
+long Filesystem::readHandle(std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset) {
     std::shared_ptr<OpenFile> of;
     {
         std::lock_guard lock(handlesMutex_);
@@ -220,18 +140,10 @@ long Filesystem::read(std::uint64_t fh, char* buf, std::size_t size, std::int64_
     return readFrom(*of, buf, size, offset);
 }
 
-long Filesystem::readPath(std::string_view path, char* buf, std::size_t size, std::int64_t offset) {
-    const Node* found = tree_.find(path);
-    if (!found) return -ENOENT;
-    return read(*found, buf, size, offset);
-}
-
-long Filesystem::read(const Node& file, char* buf, std::size_t size, std::int64_t offset) {
-    const Node* node = &file;
-    if (node->dir) return -EISDIR;
-    if (offset == 0) readAhead_->after(*node);
-    if (offset == 0 && size >= node->size() && node->size() > 0)
-        return readAllInto(*node, buf, size);
+long Filesystem::readNoHandle(const Node& node, char* buf, std::size_t size, std::int64_t offset) {
+    if (node.dir) return -EISDIR;
+    if (offset == 0) readAhead_->after(node);
+    if (offset == 0 && size >= node.size() && node.size() > 0) return readAllInto(node, buf, size);
     std::shared_ptr<OpenFile> of;
     {
         // The state of this file that serves `offset` without restarting (a sequential
@@ -240,7 +152,7 @@ long Filesystem::read(const Node& file, char* buf, std::size_t size, std::int64_
         std::lock_guard lock(poolMutex_);
         for (auto it = pool_.begin(); it != pool_.end(); ++it) {
             const OpenFile& o = **it;
-            if (o.node == node && std::uint64_t(offset) >= o.nearFrom &&
+            if (o.node == &node && std::uint64_t(offset) >= o.nearFrom &&
                 std::uint64_t(offset) <= o.nearTo) {
                 of = *it;
                 std::rotate(pool_.begin(), it, it + 1);
@@ -249,7 +161,7 @@ long Filesystem::read(const Node& file, char* buf, std::size_t size, std::int64_
         }
         if (!of) {
             of = std::make_shared<OpenFile>();
-            of->node = node;
+            of->node = &node;
             pool_.insert(pool_.begin(), of);
             if (pool_.size() > kPoolStates) pool_.pop_back();  // kept alive while in use
         }
@@ -474,47 +386,6 @@ std::string Filesystem::xattrValue(const Node& node, std::string_view name, bool
     return {};
 }
 
-long Filesystem::getxattr(std::string_view path, std::string_view name, char* value,
-                          std::size_t size) const {
-    const Node* node = tree_.find(path);
-    if (!node) return -ENOENT;
-    return getxattr(*node, name, value, size);
-}
-
-long Filesystem::getxattr(const Node& node, std::string_view name, char* value,
-                          std::size_t size) const {
-    if (node.dir) return -ENODATA;
-    bool found = false;
-    std::string v = xattrValue(node, name, &found);
-    if (!found) return -ENODATA;
-    if (size == 0 || !value) return long(v.size());
-    if (size < v.size()) return -ERANGE;
-    std::memcpy(value, v.data(), v.size());
-    return long(v.size());
-}
-
-long Filesystem::listxattr(std::string_view path, char* list, std::size_t size) const {
-    const Node* node = tree_.find(path);
-    if (!node) return -ENOENT;
-    return listxattr(*node, list, size);
-}
-
-long Filesystem::listxattr(const Node& node, char* list, std::size_t size) const {
-    std::string names;
-    if (!node.dir) {
-        for (const char* name :
-             {kXattrClassId, kXattrFlags, kXattrCompressedSize, kXattrGbxClass, kXattrGbxRefs}) {
-            bool found = false;
-            xattrValue(node, name, &found);
-            if (found) names.append(name).push_back('\0');
-        }
-    }
-    if (size == 0 || !list) return long(names.size());
-    if (size < names.size()) return -ERANGE;
-    std::memcpy(list, names.data(), names.size());
-    return long(names.size());
-}
-
 int Filesystem::statfs(struct statvfs* st) {
     std::memset(st, 0, sizeof *st);
     st->f_bsize = kPreferredIo;
@@ -523,18 +394,6 @@ int Filesystem::statfs(struct statvfs* st) {
     st->f_files = fsfilcnt_t(tree_.nodeCount());
     st->f_namemax = 255;
     st->f_flag = ST_RDONLY | ST_NOSUID | ST_NODEV;
-    return 0;
-}
-
-int Filesystem::access(std::string_view path, int mask) const {
-    const Node* node = tree_.find(path);
-    if (!node) return -ENOENT;
-    return access(*node, mask);
-}
-
-int Filesystem::access(const Node& node, int mask) const {
-    if (mask & W_OK) return -EROFS;
-    if ((mask & X_OK) && !node.dir) return -EACCES;
     return 0;
 }
 
@@ -565,37 +424,91 @@ int Filesystem::locate(Ino ino, Ino* parent, std::string* name) {
 
 int Filesystem::readdir(Ino ino, std::int64_t offset, const FillDirAt& fill) {
     const Node* node = tree_.byIno(ino);
-    return node ? readdir(*node, offset, fill) : -ENOENT;
+    if (!node) return -ENOENT;
+    if (!node->dir) return -ENOTDIR;
+    if (offset < 0) return -EINVAL;
+    struct stat st;
+    if (offset == 0) {
+        fillStat(*node, &st);
+        if (!fill(".", st, 1)) return 0;
+    }
+    if (offset <= 1) {
+        fillStat(node->parent ? *node->parent : *node, &st);
+        if (!fill("..", st, 2)) return 0;
+    }
+    for (std::size_t i = std::size_t(std::max<std::int64_t>(offset, 2) - 2);
+         i < node->children.size(); ++i) {
+        const Node* child = node->children[i];
+        fillStat(*child, &st);
+        // Names in the tree are NUL-terminated.
+        if (!fill(child->name.data(), st, std::int64_t(i) + 3)) break;
+    }
+    return 0;
 }
 
 int Filesystem::open(Ino ino, int flags, std::uint64_t* fh) {
     const Node* node = tree_.byIno(ino);
-    return node ? open(*node, flags, fh) : -ENOENT;
+    if (!node) return -ENOENT;
+    if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)) return -EROFS;
+    if (node->dir) return -EISDIR;
+    auto of = std::make_shared<OpenFile>();
+    of->node = node;
+    std::lock_guard lock(handlesMutex_);
+    *fh = nextHandle_++;
+    handles_.emplace(*fh, std::move(of));
+    return 0;
 }
 
 long Filesystem::read(Ino ino, std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset) {
-    if (fh) return read(fh, buf, size, offset);
     const Node* node = tree_.byIno(ino);
-    return node ? read(*node, buf, size, offset) : -ENOENT;
+    if (!node) return -ENOENT;
+    return fh ? readHandle(fh, buf, size, offset) : readNoHandle(*node, buf, size, offset);
 }
 
-int Filesystem::release(Ino, std::uint64_t fh) {
-    return fh ? release(fh) : 0;
+int Filesystem::release(Ino ino, std::uint64_t fh) {
+    if (!tree_.byIno(ino)) return -ENOENT;
+    if (!fh) return 0;
+    std::lock_guard lock(handlesMutex_);
+    return handles_.erase(fh) ? 0 : -EBADF;
 }
 
 long Filesystem::getxattr(Ino ino, std::string_view name, char* value, std::size_t size) {
     const Node* node = tree_.byIno(ino);
-    return node ? getxattr(*node, name, value, size) : -ENOENT;
+    if (!node) return -ENOENT;
+    if (node->dir) return -ENODATA;
+    bool found = false;
+    std::string v = xattrValue(*node, name, &found);
+    if (!found) return -ENODATA;
+    if (size == 0 || !value) return long(v.size());
+    if (size < v.size()) return -ERANGE;
+    std::memcpy(value, v.data(), v.size());
+    return long(v.size());
 }
 
 long Filesystem::listxattr(Ino ino, char* list, std::size_t size) {
     const Node* node = tree_.byIno(ino);
-    return node ? listxattr(*node, list, size) : -ENOENT;
+    if (!node) return -ENOENT;
+    std::string names;
+    if (!node->dir) {
+        for (const char* name :
+             {kXattrClassId, kXattrFlags, kXattrCompressedSize, kXattrGbxClass, kXattrGbxRefs}) {
+            bool found = false;
+            xattrValue(*node, name, &found);
+            if (found) names.append(name).push_back('\0');
+        }
+    }
+    if (size == 0 || !list) return long(names.size());
+    if (size < names.size()) return -ERANGE;
+    std::memcpy(list, names.data(), names.size());
+    return long(names.size());
 }
 
 int Filesystem::access(Ino ino, int mask) {
     const Node* node = tree_.byIno(ino);
-    return node ? access(*node, mask) : -ENOENT;
+    if (!node) return -ENOENT;
+    if (mask & W_OK) return -EROFS;
+    if ((mask & X_OK) && !node->dir) return -EACCES;
+    return 0;
 }
 
 }  // namespace pakfs::fs

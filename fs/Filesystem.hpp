@@ -92,52 +92,25 @@ public:
     Filesystem(const Filesystem&) = delete;
     Filesystem& operator=(const Filesystem&) = delete;
 
-    using FillDir = std::function<bool(const std::string& name, const struct stat& st)>;
-
-    // The View, by the tree's inode numbers.
+    // The View, by the tree's inode numbers (a path reaches one through inoAt). open hands out
+    // a handle with its own decoding state; a read without one (fh 0, for a mount that does not
+    // open files) uses states kept per file between reads, a few at a time.
     Ino inoLimit() const override { return tree_.nodeCount(); }
     int lookup(Ino parent, std::string_view name, struct stat* st) override;
     int getattr(Ino ino, struct stat* st) override;
     int locate(Ino ino, Ino* parent, std::string* name) override;
+    // ".", ".." and every child in name order from entry `offset` (entry i has offset i, the
+    // next i + 1).
     int readdir(Ino ino, std::int64_t offset, const FillDirAt& fill) override;
     int open(Ino ino, int flags, std::uint64_t* fh) override;
+    // Bytes read (0 at or past the end) or a negative errno.
     long read(Ino ino, std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset) override;
     int release(Ino ino, std::uint64_t fh) override;
+    // Value length (value == nullptr or size == 0: the length needed) or a negative errno.
     long getxattr(Ino ino, std::string_view name, char* value, std::size_t size) override;
     long listxattr(Ino ino, char* list, std::size_t size) override;
     int statfs(struct statvfs* st) override;
     int access(Ino ino, int mask) override;
-
-    // By path ("/pack/folder/file"), for tests and callers that have one.
-    int getattr(std::string_view path, struct stat* st) const;
-    int opendir(std::string_view path) const;
-    // Calls fill for ".", ".." and every child in name order until it returns false.
-    int readdir(std::string_view path, const FillDir& fill) const;
-    // The same from entry `offset` on (0: from "."; entry i has offset i, the next i + 1).
-    int readdir(std::string_view path, std::int64_t offset, const FillDirAt& fill) const;
-    int open(std::string_view path, int flags, std::uint64_t* fh);
-    // Bytes read (0 at or past the end) or a negative errno.
-    long read(std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset);
-    int release(std::uint64_t fh);
-    // A read without a handle, for a mount that does not open files (one request per file
-    // fewer). Decoding states are kept per file between reads, a few at a time.
-    long readPath(std::string_view path, char* buf, std::size_t size, std::int64_t offset);
-    // Value length (value == nullptr or size == 0: the length needed) or a negative errno.
-    long getxattr(std::string_view path, std::string_view name, char* value,
-                  std::size_t size) const;
-    long listxattr(std::string_view path, char* list, std::size_t size) const;
-    int access(std::string_view path, int mask) const;
-
-    // The same by node (tree().byIno), for the kernel's requests, which name inodes.
-    void getattr(const Node& node, struct stat* st) const;
-    int readdir(const Node& node, std::int64_t offset, const FillDirAt& fill) const;
-    // 0 when `node` may be opened with `flags` (read-only, not a folder).
-    static int checkOpen(const Node& node, int flags);
-    int open(const Node& node, int flags, std::uint64_t* fh);
-    long read(const Node& node, char* buf, std::size_t size, std::int64_t offset);
-    long getxattr(const Node& node, std::string_view name, char* value, std::size_t size) const;
-    long listxattr(const Node& node, char* list, std::size_t size) const;
-    int access(const Node& node, int mask) const;
 
     // Files decoded ahead (see Options::readAheadFiles) are also handed to `store`, called
     // on the read-ahead thread: the mount pushes them into the kernel's page cache, so that
@@ -163,6 +136,8 @@ public:
 private:
     struct OpenFile;
     void fillStat(const Node& node, struct stat* st) const;
+    long readHandle(std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset);
+    long readNoHandle(const Node& node, char* buf, std::size_t size, std::int64_t offset);
     EntryKind kindOf(const Node& node) const;  // may throw
     long readAllInto(const Node& node, char* buf, std::size_t size);
     // The whole decoded file, checked against the file table's size.

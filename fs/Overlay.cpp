@@ -97,6 +97,12 @@ Overlay::Entry* Overlay::entryOf(Ino ino) {
     return it == entries_.end() ? nullptr : &it->second;
 }
 
+bool Overlay::shows(Ino ino) {
+    if (const Entry* e = entryOf(ino)) return !e->gone;
+    struct stat st;
+    return below_.getattr(ino, &st) == 0;
+}
+
 bool Overlay::hasUpperDir(Ino ino) {
     const Entry* e = entryOf(ino);
     return e && e->dir && e->upper && !e->gone;
@@ -448,7 +454,7 @@ long Overlay::read(Ino ino, std::uint64_t fh, char* buf, std::size_t size, std::
 }
 
 int Overlay::release(Ino ino, std::uint64_t fh) {
-    if (!fh) return 0;
+    if (!fh) return below_.release(ino, 0);  // opened by the view below, by inode
     Handle h;
     {
         std::lock_guard hlock(handlesMutex_);
@@ -492,10 +498,14 @@ long Overlay::write(Ino ino, std::uint64_t fh, const char* buf, std::size_t size
     return done > 0 ? long(done) : rc;
 }
 
-int Overlay::fsync(Ino, std::uint64_t fh, bool dataOnly) {
+int Overlay::fsync(Ino ino, std::uint64_t fh, bool dataOnly) {
+    if (!fh) {
+        std::lock_guard lock(mutex_);
+        return shows(ino) ? 0 : -ENOENT;
+    }
     std::lock_guard hlock(handlesMutex_);
     auto it = handles_.find(fh);
-    if (!fh || it == handles_.end() || it->second.fd < 0) return 0;
+    if (it == handles_.end() || it->second.fd < 0) return 0;
     int rc = dataOnly ? ::fdatasync(it->second.fd) : ::fsync(it->second.fd);
     return rc == 0 ? 0 : errnoResult();
 }
@@ -510,7 +520,7 @@ int Overlay::checkNewName(Ino parent, std::string_view name, const char* op) {
         log(std::string(op) + " " + pathOf(parent) + "/" + std::string(name) + ": " + *why);
         return -EINVAL;
     }
-    if (const Entry* p = entryOf(parent); p && (p->gone || !p->dir)) return -ENOENT;
+    if (const Entry* p = entryOf(parent); p ? p->gone || !p->dir : !shows(parent)) return -ENOENT;
     return 0;
 }
 
@@ -712,6 +722,7 @@ int Overlay::setattr(Ino ino, const struct stat& attr, int toSet, std::uint64_t 
     if (((toSet & kSetUid) && attr.st_uid != options_.uid) ||
         ((toSet & kSetGid) && attr.st_gid != options_.gid)) {
         std::lock_guard lock(mutex_);
+        if (!shows(ino)) return -ENOENT;
         log("chown " + pathOf(ino) + ": a pak stores no owners");
         return -EPERM;
     }
@@ -789,9 +800,8 @@ int Overlay::statfs(struct statvfs* st) {
 
 int Overlay::access(Ino ino, int mask) {
     std::lock_guard lock(mutex_);
-    if (const Entry* e = entryOf(ino); e && e->gone) return -ENOENT;
     (void)mask;
-    return 0;
+    return shows(ino) ? 0 : -ENOENT;
 }
 
 }  // namespace pakfs::fs

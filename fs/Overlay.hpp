@@ -95,6 +95,8 @@ private:
 
     // All of these run under mutex_.
     Entry* entryOf(Ino ino);
+    // Whether `ino` shows: an entry not deleted, else an inode of the view below (never 0).
+    bool shows(Ino ino);
     bool hasUpperDir(Ino ino);
     std::string pathOf(Ino ino);  // relative to the overlay folder; "" for the root
     std::filesystem::path diskOf(Ino ino) { return options_.dir / pathOf(ino); }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // A view of files, by inode number, as the FUSE adapter serves it: the read-only pack view
 // (Filesystem) and the overlay over any view (Overlay) answer it. Every method returns 0 (or a
-// byte count) or a negative errno; nothing here knows about FUSE.
+// byte count) or a negative errno; nothing here knows about FUSE. No inode is numbered 0: the
+// methods that read answer it with -ENOENT (the changes too, unless the view is read-only).
 #pragma once
 
 #include <sys/stat.h>
@@ -101,5 +102,10 @@ public:
         return store();
     }
 };
+
+// The inode at "/pack/folder/file" ("/" is the root; one trailing '/' is allowed), walking
+// `view.lookup` one component at a time; 0 (which reads answer with -ENOENT) when there is none,
+// also for a path not starting with '/' or with an empty component.
+View::Ino inoAt(View& view, std::string_view path);
 
 }  // namespace pakfs::fs

@@ -24,7 +24,10 @@
 #include "archive/EntryReader.hpp"
 #include "archive/PackList.hpp"
 #include "fs/Commit.hpp"
+#include "fs/Drives.hpp"
+#include "fs/Sources.hpp"
 #include "gbx/GbxBuilder.hpp"
+#include "tests/fs/DrivesFixture.hpp"
 #include "tests/fs/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 
@@ -913,6 +916,429 @@ TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or cop
     expected["Data/c100k.txt"] = replacement;
     expected["new.txt"] = text("new\n");
     CHECK(contents(replaced) == expected);
+}
+
+namespace {
+
+// Every file of a Packs folder's drives as the game sees them (fs::Drives), by drive path as
+// the winning pack spells it.
+std::map<std::string, Bytes> driveFiles(const stdfs::path& packsDir) {
+    fs::LoadedSources loaded = fs::loadSources({packsDir}, {});
+    CHECK(loaded.warnings.empty());
+    fs::Drives drives(fs::orderPacks(std::move(loaded.packs), fs::packListOrder({packsDir})));
+    std::map<std::string, Bytes> out;
+    for (const fs::DriveFile* f : drives.files())
+        out[f->path] = archive::readEntry(drives.packs()[std::size_t(f->pack)].pak, *f->entry);
+    return out;
+}
+
+std::vector<fs::Pack> packsOf(const stdfs::path& packsDir) {
+    fs::LoadedSources loaded = fs::loadSources({packsDir}, {});
+    return fs::orderPacks(std::move(loaded.packs), fs::packListOrder({packsDir}));
+}
+
+// The overlay of a -o drives mount over test::PacksFolder (Resource; Stadium, then Common in
+// the Game drive): one file changed, two added, and three that are no change.
+void makeDrivesOverlay(const stdfs::path& overlay) {
+    stdfs::create_directories(overlay / ".pakfs-work");
+    const stdfs::path game = overlay / "Game";
+    writeFile(game / "Stadium/Media/Texture/Road.dds", Bytes(300, 'R'));  // Common's: changed
+    writeFile(game / "Shared.txt", text("com"));  // shared.TXT, as Common (loaded last) has it
+    writeFile(game / "Stadium/Media/Solid/Road.Solid.Gbx", gbxWithRefs());  // a gbx file, as is
+    writeFile(game / "New/Deep/n.bin", randomBytes(3000, 70));
+    writeFile(game / "Stadium/Media/notes.txt", text("notes\n"));
+    stdfs::create_directories(game / "Empty");  // a folder alone is nothing a patch can add
+}
+
+const Changes kPatchChanges = {{'A', "New/Deep/n.bin"},
+                               {'M', "Stadium/Media/Texture/Road.dds"},
+                               {'A', "Stadium/Media/notes.txt"}};
+
+std::string lineList(const Changes& changes) {
+    std::string out;
+    for (const auto& [kind, path] : changes) out += std::string(1, kind) + " " + path + "\n";
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("commit --patch: what a drives overlay adds or changes, as a new pack loaded last",
+          "[commit][cli]") {
+    PacksFolder f;
+    const stdfs::path packs = f.packs;
+    const stdfs::path overlay = f.dir / "overlay";
+    makeDrivesOverlay(overlay);
+    const auto driveBefore = driveFiles(packs);
+    REQUIRE(driveBefore.at("Game/shared.TXT") == text("com"));
+    const Bytes listBefore = readFile(packs / "packlist.dat");
+    const std::string listLsBefore = run(kPak + " packlist ls " + q(packs / "packlist.dat")).out;
+    const stdfs::path patch = packs / "Patch.pak";
+
+    // The library: the changes, files from disk in folders of their own, version 3 as the packs.
+    fs::CommitPlan plan = fs::planPatch(packsOf(packs), overlay);
+    CHECK(changesOf(plan) == kPatchChanges);
+    CHECK(plan.options.version == 3);
+    CHECK(plan.plan.base == nullptr);
+    std::set<std::string> encoded;
+    for (const auto& file : plan.plan.files) {
+        CHECK(file.copy == nullptr);
+        encoded.insert(file.packPath);
+    }
+    CHECK(encoded == std::set<std::string>{"New/Deep/n.bin", "Stadium/Media/Texture/Road.dds",
+                                           "Stadium/Media/notes.txt"});
+    CHECK(plan.plan.folders.size() == 5);
+
+    // --dry-run: the lines, a count naming the pack it would write; nothing written.
+    const std::string args = "Patch " + q(packs) + " " + q(overlay);
+    for (const std::string flag : {"--dry-run", "-n"}) {
+        auto r = run(kPak + " commit --patch " + args + " " + flag);
+        CHECK(r.code == 0);
+        CHECK(r.out == lineList(kPatchChanges));
+        CHECK(r.err == patch.string() + ": 3 changes from " + (overlay / "Game").string() + "\n");
+    }
+    auto r = run(kPak + " commit --patch " + args + " -n --json");
+    CHECK(r.code == 0);
+    nlohmann::json changes = nlohmann::json::array();
+    for (const auto& [kind, path] : kPatchChanges)
+        changes.push_back({{"change", std::string(1, kind)}, {"path", path}});
+    CHECK(nlohmann::json::parse(r.out) == nlohmann::json{{"pak", patch.string()},
+                                                         {"overlay", (overlay / "Game").string()},
+                                                         {"changes", changes}});
+    CHECK(namesIn(packs) ==
+          std::set<std::string>{"Common.pak", "Resource.pak", "Stadium.pak", "packlist.dat"});
+    CHECK(readFile(packs / "packlist.dat") == listBefore);
+
+    // The patch, added last to the packlist with a new key string.
+    r = run(kPak + " commit --patch " + args + " --packlist " + q(packs / "packlist.dat"));
+    CHECK(r.code == 0);
+    CHECK(r.out.empty());
+    CHECK(r.err == patch.string() + ": patch pack of 3 files in 5 folders, listed last in " +
+                       (packs / "packlist.dat").string() + "\n");
+    CHECK(namesIn(packs) == std::set<std::string>{"Common.pak", "Patch.pak", "Resource.pak",
+                                                  "Stadium.pak", "packlist.dat"});
+    const archive::PackList list = archive::readPackList(packs / "packlist.dat");
+    CHECK(list.signatureValid);
+    CHECK(list.salt == 4242);
+    REQUIRE(list.entries.size() == 4);
+    CHECK(list.entries[0].name == "Resource");
+    CHECK(list.entries[1].name == "Stadium");
+    CHECK(list.entries[2].name == "Common");
+    CHECK(list.entries[3].name == "Patch");
+    const std::string keyString = list.entries[3].keyString;
+    CHECK(keyString.size() == 32);
+    CHECK(keyString.find_first_not_of("0123456789ABCDEF") == std::string::npos);
+    r = run(kPak + " packlist ls " + q(packs / "packlist.dat"));
+    CHECK(r.code == 0);
+    CHECK(r.err.empty());
+    // The old lines as they were, the header counting one more pack, the patch's line last.
+    const std::string oldEntries = listLsBefore.substr(listLsBefore.find('\n') + 1);
+    CHECK(r.out == "# version 1, 4 packs, salt 4242, signature valid\n" + oldEntries + "Patch\t" +
+                       keyString + "\t" + hexString(archive::keyFromKeyString(keyString)) + "\n");
+
+    // The pack: its files with the overlay's bytes, its key from the packlist entry.
+    auto pak = archive::PakIndex::open(patch, archive::keyFromKeyString(keyString));
+    CHECK(pak->version() == 3);
+    CHECK(pak->warnings().empty());
+    CHECK(contents(pak) == std::map<std::string, Bytes>{
+                               {"New/Deep/n.bin", readFile(overlay / "Game/New/Deep/n.bin")},
+                               {"Stadium/Media/Texture/Road.dds", Bytes(300, 'R')},
+                               {"Stadium/Media/notes.txt", text("notes\n")}});
+    CHECK(folderPaths(*pak) == std::set<std::string>{"New", "New/Deep", "Stadium", "Stadium/Media",
+                                                     "Stadium/Media/Texture"});
+    r = run(kPak + " check " + q(patch));  // the key from the packlist beside it
+    CHECK(r.code == 0);
+    CHECK(r.out ==
+          "3 files: 3 plain, 0 gbx (0 parsed, 0 exact, 0 verified, 0 refused), 0 "
+          "undecodable\n");
+    r = run(kPak + " cat " + q(patch) + " Stadium/Media/notes.txt");
+    CHECK(r.code == 0);
+    CHECK(r.out == "notes\n");
+
+    // The game's view: the overlay's bytes where it changed files, the old bytes elsewhere.
+    auto expected = driveBefore;
+    expected["Game/Stadium/Media/Texture/Road.dds"] = Bytes(300, 'R');
+    expected["Game/New/Deep/n.bin"] = readFile(overlay / "Game/New/Deep/n.bin");
+    expected["Game/Stadium/Media/notes.txt"] = text("notes\n");
+    CHECK(driveFiles(packs) == expected);
+
+    // Again: the overlay now equals the drive (no changes), and Patch is taken.
+    r = run(kPak + " commit --patch " + args + " -n");
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + patch.string() +
+                       ": a pack named Patch is already in the folder; a patch pack must be new "
+                       "(or commit into that pack)\n");
+    r = run(kPak + " commit --patch Patch2 " + q(packs) + " " + q(overlay) + " -n");
+    CHECK(r.code == 0);
+    CHECK(r.out.empty());
+    CHECK(r.err == (packs / "Patch2.pak").string() + ": 0 changes from " +
+                       (overlay / "Game").string() + "\n");
+    r = run(kPak + " commit --patch Patch2 " + q(packs) + " " + q(overlay) + " --packlist " +
+            q(packs / "packlist.dat"));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + overlay.string() + ": no added or changed files for a patch pack\n");
+    CHECK(!stdfs::exists(packs / "Patch2.pak"));
+    CHECK(archive::readPackList(packs / "packlist.dat").entries.size() == 4);
+}
+
+TEST_CASE("commit --patch: version 18 packs, the key of an existing entry or given, OUT",
+          "[commit][cli]") {
+    TempDir dir;
+    const stdfs::path packs = dir / "Packs";
+    stdfs::create_directories(packs);
+    archive::PackList list;
+    list.salt = 77;
+    // Patch has an entry already (its pack was deleted, say), before Base: it is moved last.
+    const std::string patchKeyString = "0123456789ABCDEF0123456789ABCDEF";
+    list.entries = {{0, "Resource", std::string(32, 'R')},
+                    {0, "Patch", patchKeyString},
+                    {0, "Base", std::string(32, 'B')}};
+    archive::writePackList(packs / "packlist.dat", list);
+    writeFile(dir / "src/Resource/r.txt", text("resource\n"));
+    writeFile(dir / "src/Base/a.txt", text("old a\n"));
+    writeFile(dir / "src/Base/Sub/b.txt", text("b\n"));
+    for (const auto& e : list.entries)
+        if (e.name != "Patch")
+            archive::writePak(dir / "src" / e.name, packs / (e.name + ".Pack.Gbx"), e.key(),
+                              packOptions(18));
+    const stdfs::path overlay = dir / "overlay";
+    writeFile(overlay / "Game/a.txt", text("new a\n"));
+    writeFile(overlay / "Game/Sub/b.txt", text("b\n"));  // no change
+
+    // The version is the packs': a .Pack.Gbx of version 18.
+    fs::CommitPlan plan = fs::planPatch(packsOf(packs), overlay);
+    CHECK(changesOf(plan) == Changes{{'M', "a.txt"}});
+    CHECK(plan.options.version == 18);
+
+    // A --key that is not the entry's, or one for a new entry: refused, nothing written.
+    const std::string args =
+        q(packs) + " " + q(overlay) + " --packlist " + q(packs / "packlist.dat");
+    const Bytes listBefore = readFile(packs / "packlist.dat");
+    auto r = run(kPak + " commit --patch Patch " + args + " --key " + kTestKeyHex);
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (packs / "packlist.dat").string() +
+                       ": its entry for Patch has another key than the one given\n");
+    r = run(kPak + " commit --patch Other " + args + " --key " + kTestKeyHex);
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: --packlist makes the key of a new entry: give no --key with it\n");
+    CHECK(readFile(packs / "packlist.dat") == listBefore);
+    CHECK(namesIn(packs) ==
+          std::set<std::string>{"Base.Pack.Gbx", "Resource.Pack.Gbx", "packlist.dat"});
+
+    // No --packlist and no key: the key of the entry for Patch in the packlist beside the
+    // pack written (as for pak pack), which is left as it is, with a warning: Base, listed
+    // after Patch, wins over it.
+    const stdfs::path patch = packs / "Patch.Pack.Gbx";
+    r = run(kPak + " commit --patch Patch " + q(packs) + " " + q(overlay));
+    CHECK(r.code == 0);
+    const std::string listPath = (packs / "packlist.dat").string();
+    CHECK(r.err == "pak: warning: " + listPath +
+                       " lists Patch before Base: the game loads it earlier, so their files win "
+                       "over its; --packlist " +
+                       listPath + " moves it last\n" + patch.string() +
+                       ": patch pack of 1 files in 0 folders\n");
+    CHECK(driveFiles(packs).at("Game/a.txt") == text("old a\n"));
+    auto pak = archive::PakIndex::open(patch, archive::keyFromKeyString(patchKeyString));
+    CHECK(pak->version() == 18);
+    CHECK(contents(pak) == std::map<std::string, Bytes>{{"a.txt", text("new a\n")}});
+    pak.reset();
+    CHECK(readFile(packs / "packlist.dat") == listBefore);
+    stdfs::remove(patch);
+    // To OUT elsewhere: a key is needed there (none beside it), or given.
+    const stdfs::path out = dir / "Out.Pack.Gbx";
+    r = run(kPak + " commit --patch Patch " + q(packs) + " " + q(overlay) + " " + q(out));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + out.string() +
+                       ": no key given and no packlist.dat beside it (use --key, --key-file or "
+                       "--packlist)\n");
+    r = run(kPak + " commit --patch Patch " + q(packs) + " " + q(overlay) + " " + q(out) +
+            " --key " + kTestKeyHex);
+    CHECK(r.code == 0);
+    CHECK(r.err == out.string() + ": patch pack of 1 files in 0 folders\n");
+    CHECK(contents(archive::PakIndex::open(out, kTestKey)) ==
+          std::map<std::string, Bytes>{{"a.txt", text("new a\n")}});
+
+    // With --packlist: PACKS/Patch.Pack.Gbx with the entry's key, the entry moved last.
+    r = run(kPak + " commit --patch Patch " + args);
+    CHECK(r.code == 0);
+    CHECK(r.err == patch.string() + ": patch pack of 1 files in 0 folders, listed last in " +
+                       (packs / "packlist.dat").string() + "\n");
+    const archive::PackList after = archive::readPackList(packs / "packlist.dat");
+    CHECK(after.signatureValid);
+    CHECK(after.salt == 77);
+    REQUIRE(after.entries.size() == 3);
+    CHECK(after.entries[0].name == "Resource");
+    CHECK(after.entries[1].name == "Base");
+    CHECK(after.entries[2].name == "Patch");
+    CHECK(after.entries[2].keyString == patchKeyString);
+    CHECK(readFile(patch) != Bytes{});
+    CHECK(contents(archive::PakIndex::open(patch, archive::keyFromKeyString(patchKeyString))) ==
+          std::map<std::string, Bytes>{{"a.txt", text("new a\n")}});
+    CHECK(driveFiles(packs) ==
+          std::map<std::string, Bytes>{{"Game/Sub/b.txt", text("b\n")},
+                                       {"Game/a.txt", text("new a\n")},
+                                       {"Resource/r.txt", text("resource\n")}});
+}
+
+TEST_CASE("commit --patch: what a patch pack cannot express is an error naming the path",
+          "[commit][cli]") {
+    PacksFolder f;
+    const stdfs::path packs = f.packs;
+    const std::set<std::string> names = namesIn(packs);
+    const Bytes listBefore = readFile(packs / "packlist.dat");
+    const std::string deletes =
+        ": a patch pack cannot delete (a pack loaded later only adds and replaces files); commit "
+        "into the pack that holds it instead";
+    struct Case {
+        std::string what;
+        // Makes the overlay in the folder given; returns the path the error names.
+        std::function<stdfs::path(const stdfs::path& ov)> make;
+        std::string reason;
+        bool overlayRootInReason = false;  // the reason ends naming the overlay folder
+    };
+    const std::string resource =
+        ": changes to the Resource drive cannot go into a patch pack (the game loads "
+        "Resource.pak on its own): commit them with pak commit Resource.pak ";
+    const std::vector<Case> cases = {
+        {"whiteout",
+         [](const stdfs::path& ov) {
+             writeFile(ov / "Game/new.txt", text("new\n"));
+             touch(ov / "Game/.wh.shared.TXT");
+             return ov / "Game/.wh.shared.TXT";
+         },
+         deletes},
+        {"whiteout of a folder",
+         [](const stdfs::path& ov) {
+             touch(ov / "Game/Stadium/Media/.wh.Solid");
+             return ov / "Game/Stadium/Media/.wh.Solid";
+         },
+         deletes},
+        {"opaque folder",
+         [](const stdfs::path& ov) {
+             touch(ov / "Game/Stadium/Media/.wh..wh..opq");
+             writeFile(ov / "Game/Stadium/Media/x.txt", text("x\n"));
+             return ov / "Game/Stadium/Media/.wh..wh..opq";
+         },
+         deletes},
+        {"Resource file changed",
+         [](const stdfs::path& ov) {
+             writeFile(ov / "Game/new.txt", text("new\n"));
+             writeFile(ov / "Resource/Media/Texture/A.dds", Bytes(100, 'A'));
+             return ov / "Resource/Media/Texture/A.dds";
+         },
+         resource, true},
+        {"Resource file deleted",
+         [](const stdfs::path& ov) {
+             touch(ov / "Resource/Shaders/.wh.x.fx");
+             return ov / "Resource/Shaders/.wh.x.fx";
+         },
+         resource, true},
+        {"Resource folder added",
+         [](const stdfs::path& ov) {
+             stdfs::create_directories(ov / "Resource/Media/New");
+             return ov / "Resource/Media/New";
+         },
+         resource, true},
+        {"a pack's folder, not a drive",
+         [](const stdfs::path& ov) {
+             writeFile(ov / "Stadium/x.txt", text("x\n"));
+             return ov / "Stadium";
+         },
+         ": not a drive (Game, Resource): --patch takes the overlay folder of a -o drives mount"},
+        {"two names differing in case",
+         [](const stdfs::path& ov) {
+             writeFile(ov / "Game/New/a.txt", text("a\n"));
+             writeFile(ov / "Game/NEW/b.txt", text("b\n"));
+             return ov / "Game/New";
+         },
+         ": differs only in case from NEW in the overlay, which the game would not tell apart"},
+        {"two file names differing in case",
+         [](const stdfs::path& ov) {
+             writeFile(ov / "Game/a.txt", text("a\n"));
+             writeFile(ov / "Game/A.txt", text("b\n"));
+             return ov / "Game/a.txt";
+         },
+         ": differs only in case from A.txt in the overlay, which the game would not tell "
+         "apart"},
+        {"symbolic link",
+         [](const stdfs::path& ov) {
+             stdfs::create_directories(ov / "Game");
+             stdfs::create_symlink("/etc/passwd", ov / "Game/link");
+             return ov / "Game/link";
+         },
+         ": a symbolic link, which a pak cannot hold"},
+    };
+    int n = 0;
+    for (const auto& c : cases) {
+        INFO(c.what);
+        const stdfs::path overlay = f.dir / ("overlay" + std::to_string(n++));
+        const stdfs::path named = c.make(overlay);
+        const std::string message =
+            named.string() + c.reason +
+            (c.overlayRootInReason ? overlay.string() + " --in-place" : std::string());
+        try {
+            fs::planPatch(packsOf(packs), overlay);
+            FAIL("no error");
+        } catch (const Error& e) {
+            CHECK(std::string(e.what()) == message);
+        }
+        for (const std::string& extra :
+             std::vector<std::string>{" -n", " --packlist " + q(packs / "packlist.dat")}) {
+            auto r = run(kPak + " commit --patch Patch " + q(packs) + " " + q(overlay) + extra);
+            CHECK(r.code == 1);
+            CHECK(r.out.empty());
+            CHECK(r.err == "pak: " + message + "\n");
+        }
+    }
+
+    // Errors of the command: names, folders, options.
+    const stdfs::path overlay = f.dir / "overlay-ok";
+    writeFile(overlay / "Game/new.txt", text("new\n"));
+    const std::string ok = q(packs) + " " + q(overlay);
+    auto fails = [&](const std::string& args, const std::string& message) {
+        INFO(args);
+        auto r = run(kPak + " commit " + args);
+        CHECK(r.code == 1);
+        CHECK(r.out.empty());
+        CHECK(r.err == "pak: " + message + "\n");
+    };
+    const std::string taken =
+        " is already in the folder; a patch pack must be new (or commit into that pack)";
+    fails("--patch Common " + ok,
+          (packs / "Common.pak").string() + ": a pack named Common" + taken);
+    fails("--patch common " + ok + " -n",
+          (packs / "Common.pak").string() + ": a pack named common" + taken);
+    fails("--patch a/b " + ok, "--patch takes a pack name (no folder), got \"a/b\"");
+    fails("--patch 'a\\b' " + ok, "--patch takes a pack name (no folder), got \"a\\b\"");
+    fails("--patch Patch " + ok + " --in-place",
+          "--in-place does not go with --patch (a patch pack is a new pack)");
+    fails("--patch Patch " + q(packs / "Common.pak") + " " + q(overlay),
+          (packs / "Common.pak").string() + ": not a folder (with --patch, give the Packs folder)");
+    fails("--patch Patch " + q(packs) + " " + q(f.dir / "nowhere"),
+          (f.dir / "nowhere").string() + ": no such folder");
+    // Without --packlist, the key comes from the packlist beside OUT: none for a new name.
+    fails("--patch Patch " + ok, (packs / "packlist.dat").string() +
+                                     ": has no entry for pack \"Patch\" (" +
+                                     (packs / "Patch.pak").string() + ")");
+    // No changes: an empty overlay, one with only a work folder and a Game drive as it is.
+    const stdfs::path same = f.dir / "overlay-same";
+    stdfs::create_directories(same / ".pakfs-work");
+    stdfs::create_directories(same / "Resource");
+    writeFile(same / "Game/shared.TXT", text("com"));
+    auto r = run(kPak + " commit --patch Patch " + q(packs) + " " + q(same) + " -n");
+    CHECK(r.code == 0);
+    CHECK(r.out.empty());
+    CHECK(r.err ==
+          (packs / "Patch.pak").string() + ": 0 changes from " + (same / "Game").string() + "\n");
+    fails("--patch Patch " + q(packs) + " " + q(same) + " --packlist " + q(packs / "packlist.dat"),
+          same.string() + ": no added or changed files for a patch pack");
+    CHECK(namesIn(packs) == names);
+    CHECK(readFile(packs / "packlist.dat") == listBefore);
+
+    // A pack of that name the folder holds but cannot open (no key for it) is still taken.
+    writeFile(packs / "Broken.pak", randomBytes(2000, 71));
+    fails("--patch broken " + ok + " -n",
+          (packs / "Broken.pak").string() + ": a pack named broken" + taken);
+    CHECK(readFile(packs / "packlist.dat") == listBefore);
 }
 
 // Last in this file: without ../shared the test ends the program (reported as skipped).

@@ -118,28 +118,30 @@ TEST_CASE("drives: the drive view of the filesystem, and user.gbx.refs", "[drive
     fs::Filesystem filesystem(fs::orderPacks(std::move(loaded.packs), fs::packListOrder({p.packs})),
                               o);
     std::vector<std::string> names;
-    filesystem.readdir("/", [&](const std::string& n, const struct stat&) {
-        names.push_back(n);
-        return true;
-    });
+    filesystem.readdir(fs::inoAt(filesystem, "/"), 0,
+                       [&](const char* n, const struct stat&, std::int64_t) {
+                           names.emplace_back(n);
+                           return true;
+                       });
     CHECK(names == std::vector<std::string>{".", "..", "Game", "Resource"});
     struct stat st {};
-    REQUIRE(filesystem.getattr("/Game/shared.TXT", &st) == 0);
+    REQUIRE(filesystem.getattr(fs::inoAt(filesystem, "/Game/shared.TXT"), &st) == 0);
     CHECK(st.st_size == 3);  // Common's file
-    CHECK(filesystem.getattr("/Game/Shared.txt", &st) == -ENOENT);
-    REQUIRE(filesystem.getattr("/Resource/Shaders/x.fx", &st) == 0);
+    CHECK(filesystem.getattr(fs::inoAt(filesystem, "/Game/Shared.txt"), &st) == -ENOENT);
+    REQUIRE(filesystem.getattr(fs::inoAt(filesystem, "/Resource/Shaders/x.fx"), &st) == 0);
     char buf[512];
-    long n = filesystem.getxattr("/Game/Stadium/Media/Solid/Road.Solid.Gbx", fs::kXattrGbxRefs, buf,
-                                 sizeof buf);
+    long n = filesystem.getxattr(fs::inoAt(filesystem, "/Game/Stadium/Media/Solid/Road.Solid.Gbx"),
+                                 fs::kXattrGbxRefs, buf, sizeof buf);
     REQUIRE(n > 0);
     CHECK(std::string(buf, std::size_t(n)) ==
           "Game/Stadium/Media/Texture/Road.dds\n"
           "resource 1 (not resolved)\n"
           "Game/Stadium/Media/Missing.dds (missing)\n"
           "resource 99 (not resolved)\n");
+    const fs::View::Ino dds = fs::inoAt(filesystem, "/Game/Stadium/Media/Texture/Road.dds");
     std::uint64_t fh = 0;
-    REQUIRE(filesystem.open("/Game/Stadium/Media/Texture/Road.dds", O_RDONLY, &fh) == 0);
-    CHECK(filesystem.read(fh, buf, sizeof buf, 0) == 300);
+    REQUIRE(filesystem.open(dds, O_RDONLY, &fh) == 0);
+    CHECK(filesystem.read(dds, fh, buf, sizeof buf, 0) == 300);
     CHECK(buf[0] == 'r');
-    filesystem.release(fh);
+    filesystem.release(dds, fh);
 }

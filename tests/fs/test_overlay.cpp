@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The writable mount (-o overlay=DIR) through the kernel: everyday tools, what is refused,
-// crashes, a full overlay, an overlay edited by hand, and pak commit of what it holds.
+// crashes, a full overlay, an overlay edited by hand, and pak commit of what it holds (also as
+// a patch pack of a -o drives mount).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -12,6 +13,8 @@
 #include <map>
 #include <thread>
 
+#include "archive/PackList.hpp"
+#include "tests/fs/DrivesFixture.hpp"
 #include "tests/fs/MountFixture.hpp"
 
 using namespace pakfs;
@@ -366,4 +369,65 @@ TEST_CASE(
     r = commit();
     INFO(r.err);
     CHECK(r.code == 0);
+}
+
+TEST_CASE(
+    "pakfs overlay: a -o drives mount's changes as a patch pack the game view shows, and -o ro",
+    "[mount][overlay][commit]") {
+    skipUnlessFuse();
+    PacksFolder f;
+    TempDir dir;
+    const stdfs::path overlay = dir / "overlay";
+    stdfs::create_directories(overlay);
+    const Bytes road(300, 'R');
+    {
+        Mount m({"-o", "drives,overlay=" + overlay.string(), f.packs.string()}, dir / "mnt", dir);
+        INFO(m.errors());
+        REQUIRE(m.waitMounted());
+        const std::string game = quote((m.path() / "Game").string());
+        auto r = run("cd " + game + " && cp shared.TXT Copy.txt && printf notes > " +
+                     "Stadium/Media/notes.txt && head -c 300 /dev/zero | tr '\\0' R > " +
+                     "Stadium/Media/Texture/Road.dds && touch shared.TXT && " +
+                     "cat Stadium/Media/Texture/Road.dds > /dev/null");
+        INFO(r.err);
+        CHECK(r.code == 0);
+        CHECK(readFile(m.path() / "Game/Stadium/Media/Texture/Road.dds") == road);
+    }
+    CHECK(readFile(overlay / "Game/Stadium/Media/Texture/Road.dds") == road);
+    {
+        // -o ro (as mount(8) passes it) with the overlay: the same view, read-only.
+        Mount m({"-o", "ro,drives,overlay=" + overlay.string(), f.packs.string()}, dir / "mnt",
+                dir);
+        INFO(m.errors());
+        REQUIRE(m.waitMounted());
+        CHECK(readFile(m.path() / "Game/Stadium/Media/Texture/Road.dds") == road);
+        CHECK(str(readFile(m.path() / "Game/Stadium/Media/notes.txt")) == "notes");
+        const int fd = ::open((m.path() / "Game/more.txt").c_str(), O_WRONLY | O_CREAT, 0644);
+        const int err = errno;
+        CHECK(fd == -1);
+        CHECK(err == EROFS);
+        if (fd >= 0) ::close(fd);
+    }
+    CHECK_FALSE(stdfs::exists(overlay / "Game/more.txt"));
+    // touch copied shared.TXT up with its content: no change for the patch.
+    CHECK(str(readFile(overlay / "Game/shared.TXT")) == "com");
+    const std::string args = quote(f.packs.string()) + " " + quote(overlay.string());
+    auto r = run(kPak + " commit --patch Patch " + args + " -n");
+    CHECK(r.code == 0);
+    CHECK(r.out == "A Copy.txt\nM Stadium/Media/Texture/Road.dds\nA Stadium/Media/notes.txt\n");
+    r = run(kPak + " commit --patch Patch " + args + " --packlist " +
+            quote((f.packs / "packlist.dat").string()));
+    INFO(r.err);
+    CHECK(r.code == 0);
+    CHECK(archive::readPackList(f.packs / "packlist.dat").entries.back().name == "Patch");
+
+    // Mounted again without the overlay: the patch wins, the rest is as it was.
+    Mount m({"-o", "drives", f.packs.string()}, dir / "mnt2", dir);
+    INFO(m.errors());
+    REQUIRE(m.waitMounted());
+    CHECK(readFile(m.path() / "Game/Stadium/Media/Texture/Road.dds") == road);
+    CHECK(str(readFile(m.path() / "Game/Stadium/Media/notes.txt")) == "notes");
+    CHECK(str(readFile(m.path() / "Game/Copy.txt")) == "com");
+    CHECK(str(readFile(m.path() / "Game/shared.TXT")) == "com");
+    CHECK(readFile(m.path() / "Resource/Media/Texture/B.dds") == Bytes(200, 'b'));
 }

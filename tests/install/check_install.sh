@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cmake --install into a temporary prefix: the installed pak and pakfs run from there with
-# nothing from the source or build tree, the man pages render, and pak's completion completes.
+# nothing from the source or build tree, the man pages render, and the completions complete.
 # Usage: check_install.sh BUILD_DIR VERSION
 set -euo pipefail
 build=$1 version=$2
@@ -12,7 +12,8 @@ fail() {
 }
 cmake --install "$build" --prefix "$prefix" > /dev/null
 for f in bin/pak bin/pakfs share/man/man1/pak.1 share/man/man1/pakfs.1 \
-  share/bash-completion/completions/pak share/doc/pakfs/README.md share/doc/pakfs/LICENSE \
+  share/bash-completion/completions/pak share/bash-completion/completions/pakfs \
+  share/doc/pakfs/README.md share/doc/pakfs/LICENSE \
   share/doc/pakfs/NOTICE; do
   [ -e "$prefix/$f" ] || fail "$f is not installed"
 done
@@ -53,9 +54,25 @@ complete_words() { # words... -> the completions of the last one
     _pak; printf "%s\n" "${COMPREPLY[@]}"' _ "$completion" "$@"
 }
 complete_words pak ex | grep -qx extract || fail "completion of 'pak ex'"
+complete_words pak commit --pat | grep -qx -- --patch || fail "completion of commit's --patch"
 complete_words pak extract --unv | grep -qx -- --unverified ||
   fail "completion of extract's options"
 cd "$prefix/work"
 complete_words pak cat --key $key T.pak M | grep -q "^Media/" ||
   fail "completion of paths inside the pak: $(complete_words pak cat --key $key T.pak M)"
+# pakfs: its options, and a folder after -o overlay= (readline splits the word at '=').
+pakfs_completion=$prefix/share/bash-completion/completions/pakfs
+complete_pakfs() { # COMP_LINE words... -> the completions of the last word
+  bash -c '
+    source "$1"; COMP_LINE=$2; shift 2
+    COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_POINT=${#COMP_LINE}
+    _pakfs; printf "%s\n" "${COMPREPLY[@]}"' _ "$pakfs_completion" "$@"
+}
+complete_pakfs "pakfs --ov" pakfs --ov | grep -qx -- --overlay || fail "completion of pakfs --ov"
+complete_pakfs "pakfs -o drives,ov" pakfs -o drives,ov | grep -qx -- drives,overlay= ||
+  fail "completion of pakfs -o drives,ov"
+mkdir -p "$prefix/work/changes"
+complete_pakfs "pakfs -o overlay=cha" pakfs -o overlay = cha | grep -qx changes ||
+  fail "completion of pakfs -o overlay=cha: $(complete_pakfs "pakfs -o overlay=cha" pakfs -o \
+    overlay = cha)"
 echo "install: every check passed"

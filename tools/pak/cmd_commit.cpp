@@ -193,9 +193,11 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
                     "OVERLAY/Game adds or changes go into a new pack NAME (PAK/NAME.pak, or OUT) "
                     "that the game loads last, so it replaces them; deletions and Resource drive "
                     "changes cannot be expressed so and stop it. The key: --key/--base-key, or "
-                    "the --packlist entry for NAME (made with a new key if there is none). With "
+                    "the --packlist entry for NAME (made with a new key if there is none), else "
+                    "the packlist.dat beside the pack written, as for pak pack. With "
                     "--packlist FILE, NAME is added to FILE, last (re-signed as pak packlist add "
-                    "does), so the game loads it; the folder's own keys come from FILE too");
+                    "does), so the game loads it; the folder's own keys come from FILE too. "
+                    "--json: the summary as {out, files, folders, changes}");
     addKeyOptions(cmd, *keys);
     cmd->callback([=, &exitCode] {
         if (!patch->empty()) {
