@@ -200,20 +200,20 @@ _pak() {
       fi
       ;;
     info) flags='--json' argopts=$keyopts pos='pak' ;;
-    ls) flags='-l --long --json --resolve-names' argopts=$keyopts pos='pak' ;;
-    cat) flags='--unverified' argopts=$keyopts pos='pak inside' ;;
-    extract) flags='-q --quiet --unverified' argopts="-j --jobs $keyopts" pos='pak dir inside...' ;;
+    ls) flags='-l --long --json --resolve-names' argopts="--names $keyopts" pos='pak' ;;
+    cat) flags='--unverified' argopts="--names $keyopts" pos='pak inside' ;;
+    extract) flags='-q --quiet --unverified' argopts="-j --jobs --names $keyopts" pos='pak dir inside...' ;;
     pack)
       flags='--fold-skippable -q --quiet --data-public'
-      argopts="--level --raw --base --version --header-key --public --author-login --author-nick"
+      argopts="-j --jobs --level --raw --base --version --header-key --public --author-login --author-nick"
       argopts+=" --author-zone --comment --title-id $keyopts" pos='dir pak'
       ;;
     commit)
       flags='-n --dry-run --json --in-place -q --quiet'
       # With --patch NAME: PACKSDIR OVERLAY [OUT] (the first a folder, see below).
-      argopts="--level --patch $keyopts" pos='pak dir pak'
+      argopts="-j --jobs --level --patch $keyopts" pos='pak dir pak'
       ;;
-    check) flags='--refs --json -q --quiet' argopts=$keyopts pos='pak' ;;
+    check) flags='--refs --json -q --quiet' argopts="--names $keyopts" pos='pak' ;;
     'packlist ls') pos='file' ;;
     'packlist add') argopts='--key-string' pos='file name' ;;
     'gbx info') flags='--nodes --json' argopts=$keyopts pos='gbx' ;;
@@ -285,7 +285,7 @@ _pak() {
     local what=''
     case $role in
       option) _pak_words "$help $flags $argopts" ;;
-      value:--key-file | value:--packlist | value:--base) what='file' ;;
+      value:--key-file | value:--packlist | value:--base | value:--names) what='file' ;;
       value:--packs) what='dir' ;;
       value:--level) what='level' ;;
       value:-j | value:--jobs) what='jobs' ;;
