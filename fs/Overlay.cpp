@@ -596,6 +596,16 @@ int Overlay::mkdir(Ino parent, std::string_view name, mode_t mode, struct stat* 
     return statUpper(ino, st);
 }
 
+void Overlay::markGone(Ino ino, Ino parent, std::string_view name, bool dir) {
+    Entry& gone = entries_[ino];
+    gone.parent = parent;
+    gone.name = std::string(name);
+    gone.dir = dir;
+    gone.upper = false;
+    gone.gone = true;
+    names_.erase({parent, gone.name});
+}
+
 int Overlay::unlink(Ino parent, std::string_view name) {
     std::lock_guard lock(mutex_);
     Ino ino = 0;
@@ -611,12 +621,7 @@ int Overlay::unlink(Ino parent, std::string_view name) {
         if (int rc = makeMarker(diskOf(parent) / whiteoutName(name)); rc != 0) return rc;
     }
     markChanged(ino);
-    Entry& gone = entries_[ino];
-    gone.parent = parent;
-    gone.name = std::string(name);
-    gone.upper = false;
-    gone.gone = true;
-    names_.erase({parent, std::string(name)});
+    markGone(ino, parent, name, false);
     return 0;
 }
 
@@ -641,13 +646,7 @@ int Overlay::rmdir(Ino parent, std::string_view name) {
         if (int rc = ensureUpperDir(parent); rc != 0) return rc;
         if (int rc = makeMarker(diskOf(parent) / whiteoutName(name)); rc != 0) return rc;
     }
-    Entry& gone = entries_[ino];
-    gone.parent = parent;
-    gone.name = std::string(name);
-    gone.dir = true;
-    gone.upper = false;
-    gone.gone = true;
-    names_.erase({parent, std::string(name)});
+    markGone(ino, parent, name, true);
     return 0;
 }
 
@@ -700,11 +699,7 @@ int Overlay::rename(Ino parent, std::string_view name, Ino newParent, std::strin
         makeMarker(diskOf(parent) / whiteoutName(name));
     if (exists) {
         markChanged(target);
-        Entry& gone = entries_[target];
-        gone.parent = newParent;
-        gone.name = std::string(newName);
-        gone.upper = false;
-        gone.gone = true;
+        markGone(target, newParent, newName, S_ISDIR(tst.st_mode));
     }
     names_.erase({parent, std::string(name)});
     Entry& e = entries_[ino];

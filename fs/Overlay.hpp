@@ -114,6 +114,8 @@ private:
     Ino newIno() { return nextIno_++; }
     int openFd(Ino ino, int flags);
     bool isEmptyDir(Ino ino);
+    // Records that `ino`, called `name` in `parent`, was deleted.
+    void markGone(Ino ino, Ino parent, std::string_view name, bool dir);
     int readdirLocked(Ino ino, std::int64_t offset, const FillDirAt& fill);
     void log(const std::string& line) const;
 
