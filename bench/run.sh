@@ -155,8 +155,9 @@ R=$(calc "$X_M_N / $X_M_1")
 row "pak extract -j $JOBS, vector decryption (best / median of 5)" "$X_M_N / $X_M_N_MED MB/s" "${R}x -j 1 (median $(calc "$X_M_N_MED / $X_M_1_MED")x)" ">= 1.7x (2 cores): $(verdict "$R >= 1.7")"
 
 log "pak pack against mksquashfs -comp gzip (the same trees, from tmpfs)"
-if ! command -v mksquashfs > /dev/null && [ "$(id -u)" = 0 ]; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq squashfs-tools > /dev/null 2>&1 || true
+# The peers: squashfs-tools (mksquashfs, unsquashfs) and squashfuse (squashfuse_ll).
+if { ! command -v mksquashfs || ! command -v squashfuse_ll; } > /dev/null && [ "$(id -u)" = 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq squashfs-tools squashfuse > /dev/null 2>&1 || true
 fi
 TREE=$EX-tree
 MIXED=$EX-mixed
@@ -185,6 +186,7 @@ packrow() {  # name tree
         rm -f "$OUT/t.sqfs"
         ts=$(timed mksquashfs "$tree" "$OUT/t.sqfs" -comp gzip -processors "$JOBS" -noappend -quiet -no-progress)
         ss=$(stat -c %s "$OUT/t.sqfs")
+        [ "$tree" = "$TREE" ] && mv "$OUT/t.sqfs" "$OUT/many.sqfs"
         rm -f "$OUT/t.sqfs"
         R=$(calc "$tn / $ts")
         row "mksquashfs $name -comp gzip -processors $JOBS" "$(calc "$ts" 2) s" "pak pack -j $JOBS: ${R}x its time, $(calc "$sn / $ss" 3)x its size ($(calc "$ss / 1e6" 1) MB)" "<= 0.5x time: $(verdict "$R <= 0.5"); <= 1.03x size: $(verdict "$sn / $ss <= 1.03")"
@@ -192,9 +194,16 @@ packrow() {  # name tree
         row "mksquashfs $name" "skipped" "" "squashfs-tools not installed"
     fi
 }
+rm -f "$OUT/many.sqfs"
 packrow "of many.pak's tree ($M_entries files, $MB MB)" "$TREE"
 packrow "of a mixed tree (16 random + 16 text files, $(calc "32 * $MIXED_FILE / 1e6" 1) MB)" "$MIXED"
 rm -rf "$TREE" "$MIXED"
+if [ -f "$OUT/many.sqfs" ] && command -v unsquashfs > /dev/null; then
+    T_UNSQ=$(for i in 1 2 3; do rm -rf "$EX"; timed unsquashfs -p 1 -q -n -d "$EX" "$OUT/many.sqfs"; done | sort -n | head -1)
+    rm -rf "$EX"
+    R=$(calc "$T_UNSQ / $T_M_1")
+    row "unsquashfs -p 1 of the same tree (gzip image, best of 3)" "$(calc "$M_out_bytes / $T_UNSQ / 1e6" 1) MB/s" "pak extract -j 1 (best $(calc "$T_M_1" 2) s): ${R}x its speed" ""
+fi
 
 log "pak ls"
 T_LS=$(for i in 1 2 3; do timed "$PAK" ls --key "$KEY" "$MANY"; done | sort -n | head -1)
@@ -275,6 +284,18 @@ if [ -x "$PAKFS" ] && [ -c /dev/fuse ] && command -v fusermount3 > /dev/null; th
     R=$(calc "$X_CAT / $X_M_1")
     row "cat every file of many.pak through the mount (best / median of 3)" "$X_CAT / $X_CAT_MED MB/s" "$R (median $(calc "$X_CAT_MED / $X_M_1_MED")) of pak extract -j 1, $(calc "$X_CAT / $X_CATX") of cat from tmpfs" ">= 0.8: $(verdict "$R >= 0.8")"
     row "pakfs peak RSS after reading every file (cache_size 64 MiB)" "$RSS_CAT MiB" "" "<= 128 MiB: $(verdict "$RSS_CAT <= 128")"
+    if [ -f "$OUT/many.sqfs" ] && command -v squashfuse_ll > /dev/null; then
+        SQ=$OUT/sqmnt
+        mkdir -p "$SQ"
+        SQCATS=()
+        for i in 1 2 3; do
+            squashfuse_ll "$OUT/many.sqfs" "$SQ"
+            SQCATS+=("$(timed sh -c "find '$SQ' -type f -print0 | xargs -0 cat")")
+            fusermount3 -u "$SQ"
+        done
+        T_SQCAT=$(printf '%s\n' "${SQCATS[@]}" | sort -n | head -1)
+        row "cat every file of the same tree through squashfuse_ll (gzip image, best of 3 fresh mounts)" "$(calc "$M_out_bytes / $T_SQCAT / 1e6" 1) MB/s" "pakfs: $(calc "$T_SQCAT / $T_CAT")x its speed" ""
+    fi
     mountpak "$MANY" many -o read_ahead=0
     T_CAT0=$(timed sh -c "find '$MNT/many' -type f -print0 | xargs -0 cat")
     unmount
