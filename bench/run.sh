@@ -72,7 +72,10 @@ BIG=$OUT/big.pak
 cat "$MANY" "$BIG" > /dev/null  # page cache: measure decoding, not the disk
 
 ROWS=()
-row() { ROWS+=("| $1 | $2 | $3 | $4 |"); }
+row() {
+    ROWS+=("| $1 | $2 | $3 | $4 |")
+    echo "row: | $1 | $2 | $3 | $4 |" >&2  # as it comes: a run stopped early keeps its rows
+}
 verdict() { awk "BEGIN { exit !($1) }" && echo "met" || echo "NOT met"; }
 
 log "single-core limit (Crypto++ Blowfish-CBC + zlib inflate of the packs' bytes)"
@@ -340,7 +343,7 @@ if [ -x "$PAKFS" ] && [ -c /dev/fuse ] && command -v fusermount3 > /dev/null; th
 
     log "pak commit: one 1 MiB file of many.pak changed"
     freshoverlay
-    FIRST=$("$PAK" ls --key "$KEY" "$MANY" | head -1)
+    FIRST=$("$PAK" ls --key "$KEY" "$MANY" | awk 'NR == 1')
     mkdir -p "$OV/many/$(dirname "$FIRST")"
     head -c 1048576 /dev/urandom > "$OV/many/$FIRST"
     T_CP=$(for i in 1 2 3; do rm -f "$OUT/copy.pak"; timed cp "$MANY" "$OUT/copy.pak"; done | sort -n | head -1)
