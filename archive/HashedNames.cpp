@@ -135,7 +135,7 @@ std::map<std::string, std::string> readHashList(std::string_view text, std::size
         std::size_t eol = text.find('\n');
         std::string_view line = trim(text.substr(0, eol));
         text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
-        if (line.empty()) continue;
+        if (line.empty() || line.front() == '#') continue;  // blank, or a comment
         // One line: the hash, white space, the path (the lists players share).
         const std::size_t space = line.find_first_of(" \t");
         if (space != std::string_view::npos && isHexName(line.substr(0, space), false)) {

@@ -304,8 +304,9 @@ TEST_CASE("hashed names: pak ls, cat, extract and check --names with shared list
     writePak(dir / "src", dir / "N.Pack.Gbx", key, options);
     // One list in the one-line form (with a wrong pair and a hash without a name), one in the
     // two-line form.
-    writeText(dir / "one.txt", hashedName("A.dds") + " A.dds\n" + hashedName("X.dds") + " Y.dds\n" +
-                                   hashedName("Lonely.txt") + " \n");
+    writeText(dir / "one.txt", "# names of the test pack\n" + hashedName("A.dds") + " A.dds\n" +
+                                   hashedName("X.dds") + " Y.dds\n" + hashedName("Lonely.txt") +
+                                   " \n");
     writeText(dir / "two.txt", hashedName("Media\\Sound\\B.ogg") + "\nMedia\\Sound\\B.ogg\n");
     const std::string pak = std::string(PAKFS_PAK_BINARY);
     const std::string args =
@@ -327,7 +328,11 @@ TEST_CASE("hashed names: pak ls, cat, extract and check --names with shared list
     CHECK(test::readFile(dir / "x/Media/Texture/A.dds") == Bytes(100, 'a'));
     r = test::run(pak + " check -q" + args);
     CHECK(r.code == 0);
-    // A list that names nothing is an error naming it.
+    // A list that is not there, or names nothing: an error naming it.
+    r = test::run(pak + " ls --key " + hexString(key) + " --names '" +
+                  (dir / "missing.txt").string() + "' '" + (dir / "N.Pack.Gbx").string() + "'");
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (dir / "missing.txt").string() + ": cannot open the name list\n");
     writeText(dir / "bad.txt", "not a list\n");
     r = test::run(pak + " ls --key " + hexString(key) + " --names '" + (dir / "bad.txt").string() +
                   "' '" + (dir / "N.Pack.Gbx").string() + "'");
