@@ -160,7 +160,7 @@ row "pak extract -j $JOBS, vector decryption (best / median of 5)" "$X_M_N / $X_
 log "pak pack against mksquashfs -comp gzip (the same trees, from tmpfs)"
 # The peers: squashfs-tools (mksquashfs, unsquashfs) and squashfuse (squashfuse_ll).
 if { ! command -v mksquashfs || ! command -v squashfuse_ll; } > /dev/null && [ "$(id -u)" = 0 ]; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq squashfs-tools squashfuse > /dev/null 2>&1 || true
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq squashfs-tools squashfuse; } > /dev/null 2>&1 || true
 fi
 TREE=$EX-tree
 MIXED=$EX-mixed
