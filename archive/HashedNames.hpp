@@ -53,9 +53,9 @@ std::map<std::size_t, std::string> resolveHashedNames(const std::vector<HashedEn
 // (backslashes); also the two-line form, a hash line then a path line.
 // Returns hash (upper case) -> path (as written, trimmed) for the pairs whose path hashes to the
 // hash; the path is the hashed suffix, relative to the folder holding the hashed entry. Blank
-// lines and comment lines (starting with '#') are skipped. Pairs whose path does not hash to their hash, hash lines without a path
-// and lines that are neither are counted in *rejected. A hash listed twice keeps its first
-// right path.
+// lines and comment lines (starting with '#') are skipped. Pairs whose path does not hash to their
+// hash, hash lines without a path and lines that are neither are counted in *rejected. A hash
+// listed twice keeps its first right path.
 std::map<std::string, std::string> readHashList(std::string_view text,
                                                 std::size_t* rejected = nullptr);
 

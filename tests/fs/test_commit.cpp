@@ -732,10 +732,10 @@ TEST_CASE("commit: pak commit killed with SIGKILL leaves PAK as it was and OUT a
 
     // -j 1: one entry encoded at a time, so the temporary file grows through the whole run.
     const std::vector<std::string> toOut = {
-        kPak,          "commit",       "-q",      "-j",   "1",       "--level",  "1",
+        kPak,           "commit",         "-q",         "-j",    "1",        "--level", "1",
         p.pak.string(), overlay.string(), out.string(), "--key", kTestKeyHex};
     const std::vector<std::string> inPlace = {
-        kPak,          "commit",       "-q",      "-j",   "1",       "--level",    "1",
+        kPak,           "commit",         "-q",         "-j",    "1",        "--level", "1",
         p.pak.string(), overlay.string(), "--in-place", "--key", kTestKeyHex};
     // Forks and runs pak with these arguments, its output thrown away.
     auto spawn = [](const std::vector<std::string>& args) {
