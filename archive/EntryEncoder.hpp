@@ -1,13 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include <optional>
+
 #include "archive/PakWriter.hpp"
 
 namespace pakfs::archive {
 
 // One entry ready to be written: its data blob and its file table fields.
+// Where a slot copied as it is lies in the base pak (IV and data), when its bytes are copied
+// file to file instead of through `blob`.
+struct CopiedSlot {
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+};
+
 struct EncodedEntry {
-    Bytes blob;  // 8-byte IV + ciphertext
+    Bytes blob;  // 8-byte IV + ciphertext (empty when `copied` says where they are)
+    std::optional<CopiedSlot> copied;
     std::uint32_t compressedSize = 0;
     std::uint64_t flags = 0;
     std::uint32_t classId = 0;

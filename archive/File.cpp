@@ -128,6 +128,38 @@ void AtomicOutputFile::writeAt(std::uint64_t offset, ByteSpan data) {
     size_ = std::max(size_, at);
 }
 
+void AtomicOutputFile::copyFrom(const InputFile& source, std::uint64_t sourceOffset,
+                                std::uint64_t offset, std::uint64_t n) {
+    if (sourceOffset > source.size() || n > source.size() - sourceOffset)
+        throw TruncatedError(source.name() + ": truncated (wanted " + std::to_string(n) +
+                             " bytes at offset " + std::to_string(sourceOffset) + ")");
+    loff_t in = loff_t(sourceOffset), out = loff_t(offset);
+    std::uint64_t left = n;
+    while (left > 0) {
+        ssize_t put = ::copy_file_range(source.descriptor(), &in, fd_, &out,
+                                        std::size_t(std::min<std::uint64_t>(left, 1u << 30)), 0);
+        if (put > 0) {
+            left -= std::uint64_t(put);
+            continue;
+        }
+        if (put < 0 && errno == EINTR) continue;
+        if (put < 0 && errno != EXDEV && errno != ENOSYS && errno != EINVAL &&
+            errno != EOPNOTSUPP && errno != EBADF)
+            throw Error(sysError("write error", dest_.string()));
+        // Not between these files (or the source ended, which readAt reports): by hand.
+        Bytes buf(std::size_t(std::min<std::uint64_t>(left, 1u << 20)));
+        while (left > 0) {
+            const std::size_t k = std::size_t(std::min<std::uint64_t>(left, buf.size()));
+            source.readAt(std::uint64_t(in), buf.data(), k);
+            writeAt(std::uint64_t(out), ByteSpan(buf.data(), k));
+            in += loff_t(k);
+            out += loff_t(k);
+            left -= k;
+        }
+    }
+    size_ = std::max(size_, offset + n);
+}
+
 void AtomicOutputFile::commit() {
     // A file replaced keeps its mode; a new one is 0644.
     struct stat old;

@@ -24,6 +24,7 @@ public:
     // Reads exactly `n` bytes at `offset` or throws TruncatedError naming the file.
     void readAt(std::uint64_t offset, std::uint8_t* dst, std::size_t n) const;
     Bytes readAt(std::uint64_t offset, std::size_t n) const;
+    int descriptor() const { return fd_; }
 
 private:
     InputFile(int fd, std::string name, std::uint64_t size, std::int64_t mtime);
@@ -62,6 +63,10 @@ public:
 
     void write(ByteSpan data);
     void writeAt(std::uint64_t offset, ByteSpan data);
+    // Copies `n` bytes of `source` at `sourceOffset` to `offset`, in the kernel where it can
+    // (copy_file_range: no pass through this process's memory), else by reads and writes.
+    void copyFrom(const InputFile& source, std::uint64_t sourceOffset, std::uint64_t offset,
+                  std::uint64_t n);
     // Reads back what was written (checksums over the finished file).
     void readAt(std::uint64_t offset, std::uint8_t* dst, std::size_t n) const;
     std::uint64_t size() const { return size_; }

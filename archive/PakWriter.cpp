@@ -2,13 +2,16 @@
 #include "archive/PakWriter.hpp"
 
 #include <crypto++/sha.h>
+#include <fcntl.h>
 #include <fnmatch.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <condition_variable>
+#include <cerrno>
 #include <exception>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -81,11 +84,33 @@ void scan(const fs::path& root, std::vector<PlanFolder>& folders, std::vector<Pl
 }
 
 Bytes readWholeFile(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path.string() + ": cannot open");
-    Bytes data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw Error(path.string() + ": read error");
-    if (data.size() > 0xFFFFFFFFu) throw Error(path.string() + ": too large for a pak (4 GiB)");
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error(path.string() + ": cannot open");
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) throw Error(path.string() + ": read error");
+    // The size is checked before anything is allocated; a file that grows while it is read
+    // is read as far as it goes, still within the limit.
+    constexpr std::uint64_t kLimit = 0xFFFFFFFFu;
+    if (std::uint64_t(st.st_size) > kLimit)
+        throw Error(path.string() + ": too large for a pak (4 GiB)");
+    Bytes data(std::size_t(st.st_size) + 1);  // one more byte: a file that grew shows it
+    std::size_t got = 0;
+    for (;;) {
+        if (got == data.size()) {
+            if (data.size() > kLimit) throw Error(path.string() + ": too large for a pak (4 GiB)");
+            data.resize(std::min<std::uint64_t>(kLimit + 1, data.size() * 2));
+        }
+        const ssize_t n = ::read(fd, data.data() + got, data.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw Error(path.string() + ": read error");
+        if (n == 0) break;
+        got += std::size_t(n);
+    }
+    data.resize(got);
     return data;
 }
 
@@ -107,11 +132,15 @@ std::uint64_t plannedSize(const PlanFile& f, std::error_code& ec) {
 }
 
 // The encrypted slot of a base entry as it is: its IV and data (never decoded), with its file
-// table fields and (version 3) its metadata record.
-EncodedEntry copiedEntry(const PakIndex& base, const PakEntry& b) {
+// table fields and (version 3) its metadata record. With `bytes`, the slot's bytes are read into
+// the entry's blob; else the entry says where they are, for a copy file to file.
+EncodedEntry copiedEntry(const PakIndex& base, const PakEntry& b, bool bytes) {
     EncodedEntry encoded;
-    encoded.blob =
-        base.file()->readAt(base.entryOffset(b), std::size_t(b.ivSize() + b.cipherSize()));
+    const std::uint64_t size = b.ivSize() + b.cipherSize();
+    if (bytes)
+        encoded.blob = base.file()->readAt(base.entryOffset(b), std::size_t(size));
+    else
+        encoded.copied = CopiedSlot{base.entryOffset(b), size};
     encoded.compressedSize = b.compressedSize;
     encoded.flags = b.flags;
     encoded.classId = b.classId;
@@ -123,13 +152,15 @@ EncodedEntry copiedEntry(const PakIndex& base, const PakEntry& b) {
 }
 
 // One planned file's slot and table fields, copied or encoded; `size` gets its decoded size.
+// `slotBytes`: a copied slot comes with its bytes (else with where they are in the base).
 EncodedEntry produceEntry(const PackPlan& plan, const PlanFile& f, const Blowfish& cipher,
-                          const PackOptions& options, std::uint32_t& size, PackResult& result) {
+                          const PackOptions& options, bool slotBytes, std::uint32_t& size,
+                          PackResult& result) {
     if (f.copy) {
         size = f.copy->uncompressedSize;
         result.bytesIn += size;
         ++result.copiedFromBase;
-        return copiedEntry(*plan.base, *f.copy);
+        return copiedEntry(*plan.base, *f.copy, slotBytes);
     }
     Bytes content = readWholeFile(f.disk);
     size = std::uint32_t(content.size());
@@ -137,27 +168,31 @@ EncodedEntry produceEntry(const PackPlan& plan, const PlanFile& f, const Blowfis
     if (f.baseCandidate && f.baseCandidate->uncompressedSize == content.size() &&
         sameContent(plan.base, *f.baseCandidate, content)) {
         ++result.copiedFromBase;
-        return copiedEntry(*plan.base, *f.baseCandidate);
+        return copiedEntry(*plan.base, *f.baseCandidate, slotBytes);
     }
     return encodeEntry(content, f.packPath, f.name, cipher, options);
 }
 
 // Produces every planned file's slot on options.jobs threads and hands them to `consume` in
 // plan order, on this thread: the output is the same for any number of threads. Entries in
-// flight are bounded in number and bytes, so memory does not grow with the tree. Warnings are
-// given in plan order too.
+// flight are bounded in number and bytes, so memory does not grow with the tree; the window is
+// wide so that a large file being encoded does not leave the other threads idle. Slots copied
+// from the base are produced on this thread (they cost a table lookup, or one read), so a
+// commit that changes a few files does not pass every other entry through the workers.
+// Warnings are given in plan order too.
 void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOptions& options,
-                    PackResult& result,
+                    bool slotBytes, PackResult& result,
                     const std::function<void(std::size_t, std::uint32_t, EncodedEntry&)>& consume) {
     const std::size_t n = plan.files.size();
     unsigned jobs = options.jobs > 0 ? unsigned(options.jobs)
                                      : std::max(1u, std::thread::hardware_concurrency());
+    auto produceHere = [&](std::size_t i) {
+        std::uint32_t size = 0;
+        EncodedEntry e = produceEntry(plan, plan.files[i], cipher, options, slotBytes, size, result);
+        consume(i, size, e);
+    };
     if (jobs == 1 || n < 2) {
-        for (std::size_t i = 0; i < n; ++i) {
-            std::uint32_t size = 0;
-            EncodedEntry e = produceEntry(plan, plan.files[i], cipher, options, size, result);
-            consume(i, size, e);
-        }
+        for (std::size_t i = 0; i < n; ++i) produceHere(i);
         return;
     }
     struct Done {
@@ -169,8 +204,8 @@ void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOpti
         std::exception_ptr error;
         std::uint64_t bytes = 0;
     };
-    const std::size_t window = 4 * std::size_t(jobs);
-    constexpr std::uint64_t kBytesInFlight = 256ull << 20;
+    const std::size_t window = 64 * std::size_t(jobs);
+    constexpr std::uint64_t kBytesInFlight = 128ull << 20;
     std::vector<Done> ring(window);
     std::mutex mutex;
     std::condition_variable changed;
@@ -187,14 +222,17 @@ void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOpti
             std::uint64_t bytes;
             {
                 std::unique_lock lock(mutex);
+                std::optional<std::uint64_t> nextBytes;  // the next task's size, asked once
                 changed.wait(lock, [&] {
-                    return stop || nextTask >= n ||
-                           (nextTask < nextOut + window &&
-                            (inFlight == 0 || inFlight + sizeOf(nextTask) <= kBytesInFlight));
+                    while (nextTask < n && plan.files[nextTask].copy) ++nextTask;
+                    if (stop || nextTask >= n) return true;
+                    if (nextTask >= nextOut + window) return false;
+                    if (!nextBytes) nextBytes = sizeOf(nextTask);
+                    return inFlight == 0 || inFlight + *nextBytes <= kBytesInFlight;
                 });
                 if (stop || nextTask >= n) return;
                 i = nextTask++;
-                bytes = sizeOf(i);
+                bytes = nextBytes ? *nextBytes : sizeOf(i);
                 inFlight += bytes;
             }
             Done d;
@@ -202,7 +240,8 @@ void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOpti
             PackOptions taskOptions = options;
             taskOptions.warn = [&d](const std::string& m) { d.warnings.push_back(m); };
             try {
-                d.entry = produceEntry(plan, plan.files[i], cipher, taskOptions, d.size, d.counts);
+                d.entry = produceEntry(plan, plan.files[i], cipher, taskOptions, slotBytes,
+                                       d.size, d.counts);
             } catch (...) {
                 d.error = std::current_exception();
             }
@@ -225,7 +264,20 @@ void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOpti
     };
     for (unsigned t = 0; t < jobs; ++t) workers.emplace_back(work);
     Stop stopper{mutex, changed, stop};  // destroyed before the workers: they see stop, then join
+    std::size_t copiedRun = 0;  // copies made here since the window last moved
     for (std::size_t i = 0; i < n; ++i) {
+        if (plan.files[i].copy) {
+            produceHere(i);
+            // The window moves on every 64 copies and at the end of a run of them: the
+            // workers wake a few times in a long run, not once a copy.
+            if (++copiedRun == 64 || i + 1 == n || !plan.files[i + 1].copy) {
+                std::lock_guard lock(mutex);
+                nextOut += copiedRun;
+                copiedRun = 0;
+                changed.notify_all();
+            }
+            continue;
+        }
         Done d;
         {
             std::unique_lock lock(mutex);
@@ -418,13 +470,15 @@ PackResult writePackGbx(const PackPlan& plan, const fs::path& output, const PakK
 
     AtomicOutputFile out(output);
     std::vector<TableRow> rows;
+    rows.reserve(files.size());
     std::uint64_t dataPos = 0, bytesDone = 0, bytesTotal = 0;
     if (options.progress) {
         std::error_code ec;
         for (const auto& f : files) bytesTotal += plannedSize(f, ec);
     }
+    // Slots need their bytes here: each one's MD5 goes into the file table.
     produceInOrder(
-        plan, cipher, options, result,
+        plan, cipher, options, true, result,
         [&](std::size_t i, std::uint32_t size, EncodedEntry& encoded) {
             if (encoded.compressed) ++result.compressed;
             // A slot: the IV, the bytes, zero padding to a multiple of 64.
@@ -445,6 +499,7 @@ PackResult writePackGbx(const PackPlan& plan, const fs::path& output, const PakK
     const std::uint64_t fileSize = gbxHeadersStart;
 
     Bytes header;
+    header.reserve(std::size_t(roundUp8(privSize)));
     ByteWriter w(header);
     for (int i = 0; i < 16; ++i) w.u8(0);
     w.u32(std::uint32_t(gbxHeadersStart));
@@ -553,6 +608,7 @@ PackResult writePlan(const PackPlan& plan, const fs::path& output, const PakKey&
 
     AtomicOutputFile out(output);
     std::vector<TableRow> rows;
+    rows.reserve(files.size());
     std::map<std::uint32_t, Bytes> metadata;
     std::uint64_t dataPos = 0;
     std::uint64_t bytesDone = 0, bytesTotal = 0;
@@ -560,22 +616,46 @@ PackResult writePlan(const PackPlan& plan, const fs::path& output, const PakKey&
         std::error_code ec;
         for (const auto& f : files) bytesTotal += plannedSize(f, ec);
     }
+    // Slots copied from the base go file to file; consecutive ones (a commit that changes a
+    // few files of a large pack copies long runs) in one copy.
+    struct {
+        std::uint64_t from = 0, to = 0, size = 0;
+    } run;
+    auto copyRun = [&] {
+        if (run.size > 0) out.copyFrom(*plan.base->file(), run.from, run.to, run.size);
+        run.size = 0;
+    };
     produceInOrder(
-        plan, cipher, options, result,
+        plan, cipher, options, false, result,
         [&](std::size_t i, std::uint32_t size, EncodedEntry& encoded) {
             TableRow row{
                 size,          encoded.compressedSize, std::uint32_t(dataPos), encoded.classId,
                 encoded.flags, encoded.unknown};
             if (encoded.compressed) ++result.compressed;
             if (!encoded.metadata.empty()) metadata[std::uint32_t(i)] = std::move(encoded.metadata);
-            if (dataOffset + dataPos + encoded.blob.size() > 0xFFFFFFFFu)
+            const std::uint64_t slotSize =
+                encoded.copied ? encoded.copied->size : encoded.blob.size();
+            if (dataOffset + dataPos + slotSize > 0xFFFFFFFFu)
                 throw Error(output.string() + ": the pak would exceed 4 GiB, the format's limit");
-            out.writeAt(dataOffset + dataPos, encoded.blob);
-            dataPos += encoded.blob.size();
+            if (encoded.copied) {
+                const std::uint64_t to = dataOffset + dataPos;
+                if (run.size > 0 && run.from + run.size == encoded.copied->offset &&
+                    run.to + run.size == to) {
+                    run.size += slotSize;
+                } else {
+                    copyRun();
+                    run = {encoded.copied->offset, to, slotSize};
+                }
+            } else {
+                out.writeAt(dataOffset + dataPos, encoded.blob);
+            }
+            dataPos += slotSize;
             rows.push_back(row);
             bytesDone += size;
             if (options.progress) options.progress(i + 1, files.size(), bytesDone, bytesTotal);
         });
+
+    copyRun();
 
     // Metadata section: zlib stream padded to whole segments, then encrypted.
     Bytes metaPlain = writeMetadataRecords(metadata);
@@ -594,6 +674,7 @@ PackResult writePlan(const PackPlan& plan, const fs::path& output, const PakKey&
 
     // Header plaintext, MD5 over it with the MD5 field zeroed, then encryption.
     Bytes header;
+    header.reserve(std::size_t(roundUp8(headerSize)));
     ByteWriter w(header);
     for (int i = 0; i < 16; ++i) w.u8(0);
     w.u32(std::uint32_t(metaOffset));
@@ -610,13 +691,12 @@ PackResult writePlan(const PackPlan& plan, const fs::path& output, const PakKey&
     header.resize(roundUp8(header.size()), 0);
 
     std::uint64_t headerIv = encryptHeader(header, folderNames, folderListEnd, cipher);
-    Bytes start;
-    start.insert(start.end(), {'N', 'a', 'd', 'e', 'o', 'P', 'a', 'k'});
+    Bytes start = {'N', 'a', 'd', 'e', 'o', 'P', 'a', 'k'};
     ByteWriter sw(start);
     sw.u32(3);
     sw.u64(headerIv);
-    sw.bytes(header);
     out.writeAt(0, start);
+    out.writeAt(start.size(), header);  // not copied behind `start`: it can be megabytes
     result.bytesOut = out.size();
     result.files = files.size();
     out.commit();

@@ -8,6 +8,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include "archive/EntryReader.hpp"
 #include "archive/PackList.hpp"
@@ -159,18 +161,19 @@ CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
     }
 
     // The pack as it is: paths of folders and files, and each folder's names case-folded.
-    std::map<std::string, std::size_t> lowerFolders, lowerFiles;
-    for (std::size_t i = 0; i < pak->folders().size(); ++i)
-        lowerFolders.emplace(pak->folders()[i].path, i);
-    for (std::size_t i = 0; i < pak->entries().size(); ++i)
-        lowerFiles.emplace(pak->entries()[i].path, i);
+    // (Views of the index's own strings: a pack of 100000 files is not copied again.)
+    std::unordered_set<std::string_view> lowerFolders, lowerFiles;
+    lowerFolders.reserve(pak->folders().size());
+    lowerFiles.reserve(pak->entries().size());
+    for (const auto& f : pak->folders()) lowerFolders.insert(f.path);
+    for (const auto& e : pak->entries()) lowerFiles.insert(e.path);
     auto lowerHas = [&](const std::string& p) {
         return lowerFolders.count(p) > 0 || lowerFiles.count(p) > 0;
     };
     // Folders that exist only as the parents of a file named with a path (no folder row).
     std::set<std::string> impliedFolders;
-    for (const auto& [path, index] : lowerFiles)
-        for (std::string p = parentOf(path); !p.empty() && !lowerFolders.count(p); p = parentOf(p))
+    for (const auto& e : pak->entries())
+        for (std::string p = parentOf(e.path); !p.empty() && !lowerFolders.count(p); p = parentOf(p))
             impliedFolders.insert(p);
 
     // A pack path is gone when it or a folder above it is whited out or replaced by an upper
@@ -204,20 +207,26 @@ CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
             throw Error(disk.string() + ": " + w + " is both deleted and in the overlay");
     }
     // A new name must not differ only in case from one the pack keeps: the game would see two.
-    std::map<std::string, std::string> foldedLower;
-    for (const auto& [p, i] : lowerFolders)
-        if (!hidden(p, true)) foldedLower.emplace(foldCase(p), p);
-    for (const auto& p : impliedFolders)
-        if (!hidden(p, true)) foldedLower.emplace(foldCase(p), p);
-    for (const auto& [p, i] : lowerFiles)
-        if (!hidden(p, false)) foldedLower.emplace(foldCase(p), p);
+    // Only the pack's names that fold like one of the overlay's are kept (the first in table
+    // order), so a large pack with a few changes costs no map of all its names.
+    std::map<std::string, std::optional<std::string>> lowerByFolded;
+    for (const auto& p : upper.folders) lowerByFolded.emplace(foldCase(p), std::nullopt);
+    for (const auto& [p, disk] : upper.files) lowerByFolded.emplace(foldCase(p), std::nullopt);
+    auto noteLower = [&](const std::string& p, bool folder) {
+        if (lowerByFolded.empty()) return;
+        auto it = lowerByFolded.find(foldCase(p));
+        if (it != lowerByFolded.end() && !it->second && !hidden(p, folder)) it->second = p;
+    };
+    for (const auto& f : pak->folders()) noteLower(f.path, true);
+    for (const auto& p : impliedFolders) noteLower(p, true);
+    for (const auto& e : pak->entries()) noteLower(e.path, false);
     // Nor from another name of the overlay (folders first, then files, each sorted).
     std::map<std::string, std::string> foldedUpper;
     auto checkCase = [&](const std::string& p) {
         const std::string folded = foldCase(p);
-        auto it = foldedLower.find(folded);
-        if (it != foldedLower.end() && it->second != p)
-            throw Error((packOverlay / p).string() + ": differs only in case from " + it->second +
+        const auto& lower = lowerByFolded.at(folded);
+        if (lower && *lower != p)
+            throw Error((packOverlay / p).string() + ": differs only in case from " + *lower +
                         " in the pack, which the game would not tell apart");
         auto [other, fresh] = foldedUpper.emplace(folded, p);
         if (!fresh && other->second != p)
@@ -229,6 +238,7 @@ CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
 
     CommitPlan result;
     result.plan.base = pak;
+    result.plan.files.reserve(pak->entries().size() + upper.files.size());
     std::map<std::string, std::int32_t> folderIndex;  // new index by path
     for (std::size_t i = 0; i < pak->folders().size(); ++i) {
         const auto& f = pak->folders()[i];

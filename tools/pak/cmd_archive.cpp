@@ -470,7 +470,7 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
             ->required();
         cmd->add_option(
                "--level", options->level,
-               "zlib level 0-9 (default 9); 0 stores files uncompressed, except gbx files with "
+               "zlib level 0-9 (default 6); 0 stores files uncompressed, except gbx files with "
                "chunks no reader knows, which always get a zlib stream (stored blocks at "
                "level 0) so that its Adler-32 proves them")
             ->check(CLI::Range(0, 9));

@@ -165,7 +165,7 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
     auto dryRun = std::make_shared<bool>(false);
     auto json = std::make_shared<bool>(false);
     auto quiet = std::make_shared<bool>(false);
-    auto level = std::make_shared<int>(9);
+    auto level = std::make_shared<int>(6);
     cmd->add_option("PAK", *pakPath, "The pak the overlay was made over")->required();
     cmd->add_option("OVERLAY", *overlay,
                     "The overlay folder given to the mount; PAK's changes are in its folder "
@@ -180,7 +180,7 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
     cmd->add_flag("--json", *json,
                   "With --dry-run: {pak, overlay, changes: [{change, path}]}; otherwise the "
                   "summary as {out, files, folders, copied, encoded, changes}");
-    cmd->add_option("--level", *level, "zlib level 0-9 for added and changed files (default 9)")
+    cmd->add_option("--level", *level, "zlib level 0-9 for added and changed files (default 6)")
         ->check(CLI::Range(0, 9));
     auto jobs = std::make_shared<int>(0);
     cmd->add_option("-j,--jobs", *jobs,
