@@ -9,8 +9,8 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <condition_variable>
 #include <cerrno>
+#include <condition_variable>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -188,7 +188,8 @@ void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOpti
                                      : std::max(1u, std::thread::hardware_concurrency());
     auto produceHere = [&](std::size_t i) {
         std::uint32_t size = 0;
-        EncodedEntry e = produceEntry(plan, plan.files[i], cipher, options, slotBytes, size, result);
+        EncodedEntry e =
+            produceEntry(plan, plan.files[i], cipher, options, slotBytes, size, result);
         consume(i, size, e);
     };
     if (jobs == 1 || n < 2) {
@@ -240,8 +241,8 @@ void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOpti
             PackOptions taskOptions = options;
             taskOptions.warn = [&d](const std::string& m) { d.warnings.push_back(m); };
             try {
-                d.entry = produceEntry(plan, plan.files[i], cipher, taskOptions, slotBytes,
-                                       d.size, d.counts);
+                d.entry = produceEntry(plan, plan.files[i], cipher, taskOptions, slotBytes, d.size,
+                                       d.counts);
             } catch (...) {
                 d.error = std::current_exception();
             }
@@ -264,7 +265,7 @@ void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOpti
     };
     for (unsigned t = 0; t < jobs; ++t) workers.emplace_back(work);
     Stop stopper{mutex, changed, stop};  // destroyed before the workers: they see stop, then join
-    std::size_t copiedRun = 0;  // copies made here since the window last moved
+    std::size_t copiedRun = 0;           // copies made here since the window last moved
     for (std::size_t i = 0; i < n; ++i) {
         if (plan.files[i].copy) {
             produceHere(i);

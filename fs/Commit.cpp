@@ -173,7 +173,8 @@ CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
     // Folders that exist only as the parents of a file named with a path (no folder row).
     std::set<std::string> impliedFolders;
     for (const auto& e : pak->entries())
-        for (std::string p = parentOf(e.path); !p.empty() && !lowerFolders.count(p); p = parentOf(p))
+        for (std::string p = parentOf(e.path); !p.empty() && !lowerFolders.count(p);
+             p = parentOf(p))
             impliedFolders.insert(p);
 
     // A pack path is gone when it or a folder above it is whited out or replaced by an upper
