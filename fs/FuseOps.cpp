@@ -265,9 +265,6 @@ void opWrite(fuse_req_t req, fuse_ino_t ino, const char* buf, size_t size, off_t
 void opFsync(fuse_req_t req, fuse_ino_t ino, int datasync, fuse_file_info* fi) {
     replyStatus(req, viewOf(req).fsync(ino, fi ? fi->fh : 0, datasync != 0));
 }
-void opFlush(fuse_req_t req, fuse_ino_t, fuse_file_info*) {
-    fuse_reply_err(req, 0);
-}
 void opFsyncdir(fuse_req_t req, fuse_ino_t, int, fuse_file_info*) {
     fuse_reply_err(req, 0);
 }
@@ -319,7 +316,9 @@ fuse_lowlevel_ops makeOperations() {
     ops.rename = opRename;
     ops.link = opLink;
     ops.write = opWrite;
-    ops.flush = opFlush;
+    // No flush: libfuse answers the first FLUSH with ENOSYS and the kernel sends no more, so
+    // a close costs no round trip (with the writeback cache the kernel still writes a file's
+    // dirty pages back at close, before it would send FLUSH, and reports their errors there).
     ops.fsync = opFsync;
     ops.fsyncdir = opFsyncdir;
     ops.setxattr = opSetxattr;
