@@ -218,6 +218,31 @@ TEST_CASE("pakfs mount: files decoded ahead go into the page cache and read with
     CHECK(reads == 0);
 }
 
+TEST_CASE("pakfs mount: closing a file costs no request, opening one only the first time",
+          "[mount]") {
+    MountedPack m({"-d"});  // -d: libfuse logs every request
+    const stdfs::path root = m.mount->path() / "Test";
+    int files = 0;
+    for (const auto& e : stdfs::recursive_directory_iterator(root)) {
+        if (!e.is_regular_file()) continue;
+        CHECK(readFile(e.path()) == m.pack.file(stdfs::relative(e.path(), root).generic_string()));
+        ++files;
+    }
+    CHECK(files > 5);
+    const std::string log = m.mount->errors();
+    auto count = [&](const std::string& op) {
+        std::size_t n = 0;
+        for (std::size_t at = log.find(op); at != std::string::npos; at = log.find(op, at + 1)) ++n;
+        return n;
+    };
+    INFO(log.substr(0, 4000));
+    CHECK(count("opcode: READDIRPLUS") > 0);  // the log is there
+    // The first of each is answered ENOSYS, and the kernel sends no more.
+    CHECK(count("opcode: OPEN ") <= 1);
+    CHECK(count("opcode: FLUSH") <= 1);
+    CHECK(count("opcode: RELEASE ") == 0);
+}
+
 TEST_CASE("pakfs mount: -o uid, gid and umask set owners and modes, bad values are refused",
           "[mount]") {
     MountedPack m({"-o", "uid=1234,gid=2345,umask=027"});
