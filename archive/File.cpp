@@ -111,6 +111,14 @@ void AtomicOutputFile::readAt(std::uint64_t offset, std::uint8_t* dst, std::size
     }
 }
 
+void AtomicOutputFile::written(std::uint64_t n) {
+    unflushed_ += n;
+    if (unflushed_ < (64u << 20)) return;
+    unflushed_ = 0;
+    // Only a start: no wait, and no error that the final fsync would not report.
+    (void)::sync_file_range(fd_, 0, 0, SYNC_FILE_RANGE_WRITE);
+}
+
 void AtomicOutputFile::writeAt(std::uint64_t offset, ByteSpan data) {
     const std::uint8_t* p = data.data();
     std::size_t n = data.size();
@@ -126,6 +134,7 @@ void AtomicOutputFile::writeAt(std::uint64_t offset, ByteSpan data) {
         at += std::uint64_t(put);
     }
     size_ = std::max(size_, at);
+    written(data.size());
 }
 
 void AtomicOutputFile::copyFrom(const InputFile& source, std::uint64_t sourceOffset,
@@ -136,10 +145,12 @@ void AtomicOutputFile::copyFrom(const InputFile& source, std::uint64_t sourceOff
     loff_t in = loff_t(sourceOffset), out = loff_t(offset);
     std::uint64_t left = n;
     while (left > 0) {
+        // In 64 MiB pieces, so that writing out starts while the copy goes on.
         ssize_t put = ::copy_file_range(source.descriptor(), &in, fd_, &out,
-                                        std::size_t(std::min<std::uint64_t>(left, 1u << 30)), 0);
+                                        std::size_t(std::min<std::uint64_t>(left, 64u << 20)), 0);
         if (put > 0) {
             left -= std::uint64_t(put);
+            written(std::uint64_t(put));
             continue;
         }
         if (put < 0 && errno == EINTR) continue;
