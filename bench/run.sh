@@ -409,6 +409,11 @@ if [ "$WRITE_MD" = 1 ]; then
         echo "rejects is decoded again by zlib, whose messages are the ones reported. libdeflate"
         echo "and ISA-L measure within a few percent of each other here (rows below)."
         echo
+        echo "Writing: trees are read from tmpfs and paks written into bench/out (on disk);"
+        echo "\`pak pack\` deflates plain files with libdeflate on -j threads (default level 6),"
+        echo "gbx files with zlib. \`pak commit\` includes the fsync it makes before its rename;"
+        echo "its row compares with \`cp\` and with \`cp\` then \`sync\` of the copy."
+        echo
         echo "$HEAD"
         echo
         echo "$TABLE"
