@@ -62,14 +62,18 @@ const char* kindOfNonFile(mode_t mode) {
     return "not a regular file or folder";
 }
 
-void readOverlay(const stdfs::path& disk, const std::string& at, OverlayContents& out) {
+std::vector<std::string> sortedNames(const stdfs::path& dir) {
     std::vector<std::string> names;
     std::error_code ec;
-    for (stdfs::directory_iterator it(disk, ec), end; !ec && it != end; it.increment(ec))
+    for (stdfs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
         names.push_back(it->path().filename().string());
-    if (ec) throw Error(disk.string() + ": cannot list the overlay folder: " + ec.message());
+    if (ec) throw Error(dir.string() + ": cannot list the overlay folder: " + ec.message());
     std::sort(names.begin(), names.end());
-    for (const auto& name : names) {
+    return names;
+}
+
+void readOverlay(const stdfs::path& disk, const std::string& at, OverlayContents& out) {
+    for (const auto& name : sortedNames(disk)) {
         const stdfs::path item = disk / name;
         struct stat st {};
         if (::lstat(item.c_str(), &st) != 0)
@@ -117,16 +121,6 @@ bool decodesTo(const std::shared_ptr<const archive::PakIndex>& pak, const archiv
     }
     Bytes content = archive::InputFile::open(disk)->readAt(0, std::size_t(size));
     return decoded == content;
-}
-
-std::vector<std::string> sortedNames(const stdfs::path& dir) {
-    std::vector<std::string> names;
-    std::error_code ec;
-    for (stdfs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-        names.push_back(it->path().filename().string());
-    if (ec) throw Error(dir.string() + ": cannot list the overlay folder: " + ec.message());
-    std::sort(names.begin(), names.end());
-    return names;
 }
 
 // The first thing in `dir` in name order, depth first: a file (or whiteout) when there is
