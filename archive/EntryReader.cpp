@@ -642,6 +642,17 @@ Bytes readPlainEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry&
     return out;
 }
 
+bool entryDecodesTo(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
+                    ByteSpan content) {
+    if (entry.uncompressedSize != content.size()) return false;
+    try {
+        const Bytes decoded = readEntry(pak, entry);
+        return std::equal(decoded.begin(), decoded.end(), content.begin(), content.end());
+    } catch (const Error&) {
+        return false;
+    }
+}
+
 Bytes readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
                 const GbxDecodeOptions& gbx) {
     Bytes out;

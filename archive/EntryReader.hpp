@@ -132,6 +132,11 @@ Bytes readPlainEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry&
 Bytes readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
                 const GbxDecodeOptions& gbx = {});
 
+// Whether `entry` decodes to exactly `content` (an entry that cannot be decoded does not): the
+// test for keeping an entry's encrypted bytes when a file is packed again.
+bool entryDecodesTo(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
+                    ByteSpan content);
+
 // Streams an entry's content in pieces to `sink` (plain entries without holding them whole).
 // A gbx entry comes whole, decoded by decodeGbxEntryProven with `gbx`; one it returns
 // unverified (only when gbx.unverified) is reported to `warn` first.

@@ -114,18 +114,6 @@ Bytes readWholeFile(const fs::path& path) {
     return data;
 }
 
-// Whether a base entry decodes to exactly `content` (an entry that cannot be decoded is not).
-bool sameContent(const std::shared_ptr<const PakIndex>& base, const PakEntry& entry,
-                 ByteSpan content) {
-    try {
-        Bytes decoded = readEntry(base, entry);
-        return decoded.size() == content.size() &&
-               std::equal(decoded.begin(), decoded.end(), content.begin());
-    } catch (const Error&) {
-        return false;
-    }
-}
-
 // The bytes a planned file will hold (for progress).
 std::uint64_t plannedSize(const PlanFile& f, std::error_code& ec) {
     return f.copy ? f.copy->uncompressedSize : fs::file_size(f.disk, ec);
@@ -166,7 +154,7 @@ EncodedEntry produceEntry(const PackPlan& plan, const PlanFile& f, const Blowfis
     size = std::uint32_t(content.size());
     result.bytesIn += content.size();
     if (f.baseCandidate && f.baseCandidate->uncompressedSize == content.size() &&
-        sameContent(plan.base, *f.baseCandidate, content)) {
+        entryDecodesTo(plan.base, *f.baseCandidate, content)) {
         ++result.copiedFromBase;
         return copiedEntry(*plan.base, *f.baseCandidate, slotBytes);
     }

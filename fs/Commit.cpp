@@ -112,15 +112,9 @@ bool decodesTo(const std::shared_ptr<const archive::PakIndex>& pak, const archiv
     std::error_code ec;
     auto size = stdfs::file_size(disk, ec);
     if (ec) throw Error(disk.string() + ": " + ec.message());
-    if (size != e.uncompressedSize) return false;
-    Bytes decoded;
-    try {
-        decoded = archive::readEntry(pak, e);
-    } catch (const Error&) {
-        return false;  // the pack's file cannot be decoded: the overlay's replaces it
-    }
-    Bytes content = archive::InputFile::open(disk)->readAt(0, std::size_t(size));
-    return decoded == content;
+    if (size != e.uncompressedSize) return false;  // not read at all
+    return archive::entryDecodesTo(pak, e,
+                                   archive::InputFile::open(disk)->readAt(0, std::size_t(size)));
 }
 
 // The first thing in `dir` in name order, depth first: a file (or whiteout) when there is
