@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "archive/EntryReader.hpp"
+#include "common/Interrupt.hpp"
 #include "common/Progress.hpp"
 
 namespace pakfs::archive {
@@ -42,12 +43,54 @@ std::string errnoText() {
     return std::strerror(errno);
 }
 
+// A failure of the target itself (full disk, quota, read-only, I/O error): every further file
+// would fail the same way, so the run stops at the first.
+class TargetError : public Error {
+public:
+    using Error::Error;
+};
+
+// A file that is already there and is kept (ExtractOptions::overwrite is off).
+class KeptError : public Error {
+public:
+    using Error::Error;
+};
+
+bool targetFailed(int err) {
+    return err == ENOSPC || err == EDQUOT || err == EROFS || err == EIO || err == EMFILE ||
+           err == ENFILE;
+}
+
+// An output error: TargetError when the target itself failed, else Error for this file.
+[[noreturn]] void outputFailed(const std::string& what) {
+    const int err = errno;
+    const std::string message = what + ": " + std::strerror(err);
+    if (targetFailed(err)) throw TargetError(message);
+    throw Error(message);
+}
+
+// Removes an unfinished file if SIGINT/SIGTERM comes while it is written.
+class UnfinishedGuard {
+public:
+    UnfinishedGuard() = default;
+    void set(int dirFd, const std::string& name, const std::string& what) {
+        unregisterUnfinished(ticket_);
+        ticket_ = registerUnfinished(dirFd, name, what);
+    }
+    ~UnfinishedGuard() { unregisterUnfinished(ticket_); }
+    UnfinishedGuard(const UnfinishedGuard&) = delete;
+    UnfinishedGuard& operator=(const UnfinishedGuard&) = delete;
+
+private:
+    int ticket_ = -1;
+};
+
 // Opens (creating as needed) the folder for `parts[0..n-1]` under root, never following links.
 Fd openParentDir(int rootFd, const std::vector<std::string>& parts, const std::string& where) {
     Fd dir(::dup(rootFd));
     for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
         if (::mkdirat(dir.get(), parts[i].c_str(), 0755) != 0 && errno != EEXIST)
-            throw Error(where + ": cannot create folder \"" + parts[i] + "\": " + errnoText());
+            outputFailed(where + ": cannot create folder \"" + parts[i] + "\"");
         int next =
             ::openat(dir.get(), parts[i].c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (next < 0)
@@ -91,7 +134,7 @@ void writeAll(int fd, const std::uint8_t* p, std::size_t n, const std::string& w
         ssize_t put = ::write(fd, p, n);
         if (put < 0) {
             if (errno == EINTR) continue;
-            throw Error(where + ": write error: " + errnoText());
+            outputFailed(where + ": write error");
         }
         p += put;
         n -= std::size_t(put);
@@ -109,18 +152,27 @@ void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, i
     // through a link), one system call fewer than a temporary file and a rename. Entries that
     // stream (zlib, or too large to hold) and files replacing others go to a temporary file
     // renamed into place once complete, so an error never leaves a partial file.
+    // Without --overwrite a file already there is kept: known before decoding, and made sure
+    // of by O_EXCL or a rename that does not replace.
+    const std::string target = options.targetName + "/" + e.path;
+    struct stat st;
+    if (!options.overwrite && ::fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+        throw KeptError(target);
     Fd out;
     std::string tmpName;  // empty: `out` has the final name
     bool created = false;
+    UnfinishedGuard unfinished;
     auto open = [&](bool whole) {
         if (whole) {
             out = Fd(::openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                               fileMode()));
             if (out.get() >= 0) {
                 created = true;
+                unfinished.set(dir, name, target + " removed (unfinished)");
                 return;
             }
-            if (errno != EEXIST) throw Error(where + ": cannot create file: " + errnoText());
+            if (errno == EEXIST && !options.overwrite) throw KeptError(target);
+            if (errno != EEXIST) outputFailed(where + ": cannot create file");
         }
         static const std::string pid = std::to_string(::getpid());  // one system call in all
         tmpName = "." + parts.back() + ".pak-tmp-" + pid + "-" + std::to_string(e.index);
@@ -128,9 +180,11 @@ void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, i
                           O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, fileMode()));
         if (out.get() < 0) {
             tmpName.clear();
-            throw Error(where + ": cannot create file: " + errnoText());
+            outputFailed(where + ": cannot create file");
         }
         created = true;
+        unfinished.set(dir, tmpName,
+                       target + " not written (its unfinished temporary file removed)");
     };
     try {
         readEntry(
@@ -145,8 +199,11 @@ void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, i
                 if (options.warn) options.warn(w);
             });
         if (!created) open(true);  // an empty entry
-        if (!tmpName.empty() && ::renameat(dir, tmpName.c_str(), dir, name) != 0)
-            throw Error(where + ": cannot move the file into place: " + errnoText());
+        if (!tmpName.empty() && ::renameat2(dir, tmpName.c_str(), dir, name,
+                                            options.overwrite ? 0 : RENAME_NOREPLACE) != 0) {
+            if (errno == EEXIST) throw KeptError(target);
+            outputFailed(where + ": cannot move the file into place");
+        }
     } catch (...) {
         if (created) ::unlinkat(dir, tmpName.empty() ? name : tmpName.c_str(), 0);
         throw;
@@ -191,10 +248,22 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
 
     ExtractResult result;
     std::mutex lock;
+    std::atomic<bool> stop{false};
     auto report = [&](const std::string& msg) {
         std::lock_guard<std::mutex> g(lock);
         ++result.failed;
         if (options.error) options.error(msg);
+    };
+    auto kept = [&](const std::string& path) {
+        std::lock_guard<std::mutex> g(lock);
+        if (result.kept++ == 0) result.firstKept = path;
+    };
+    // The first failure of the target stops the run: one message, not one per file.
+    auto stopAt = [&](const std::string& msg) {
+        std::lock_guard<std::mutex> g(lock);
+        if (!result.stoppedBy.empty()) return;
+        result.stoppedBy = msg;
+        stop = true;
     };
 
     for (const PakFolder* folder : folders) {
@@ -208,6 +277,9 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
         parts->push_back("");  // openParentDir creates every component but the last
         try {
             openParentDir(root.get(), *parts, pak->name() + ": " + folder->path);
+        } catch (const TargetError& err) {
+            stopAt(err.what());
+            break;
         } catch (const Error& err) {
             report(err.what());
         }
@@ -275,11 +347,17 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
             std::size_t r = next.fetch_add(1);
             if (r + 1 >= runStart.size()) return;
             for (std::size_t i = runStart[r]; i < runStart[r + 1]; ++i) {
+                if (stop) return;
                 try {
                     writeEntry(pak, *jobs[i].entry, root.get(), jobs[i].parts, cache, options,
                                lock);
                     bytes += jobs[i].entry->uncompressedSize;
                     ++written;
+                } catch (const KeptError& err) {
+                    kept(err.what());
+                } catch (const TargetError& err) {
+                    stopAt(err.what());
+                    return;
                 } catch (const Error& err) {
                     report(err.what());
                 }
@@ -296,6 +374,7 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
     if (progress) progress->finish(done, read);
     result.written = written;
     result.bytes = bytes;
+    result.notDone = jobs.size() - std::min(jobs.size(), std::size_t(done));
     return result;
 }
 

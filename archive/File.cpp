@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "archive/File.hpp"
 
+#include "common/Interrupt.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <random>
 
 namespace pakfs::archive {
 
@@ -19,6 +23,7 @@ std::string sysError(const std::string& what, const std::string& name) {
 std::shared_ptr<InputFile> InputFile::open(const std::filesystem::path& path) {
     std::string name = path.string();
     int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT) throw Error(name + ": no such file");
     if (fd < 0) throw Error(sysError("cannot open", name));
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
@@ -27,7 +32,8 @@ std::shared_ptr<InputFile> InputFile::open(const std::filesystem::path& path) {
     }
     if (!S_ISREG(st.st_mode)) {
         ::close(fd);
-        throw Error(name + ": not a regular file");
+        throw Error(name +
+                    (S_ISDIR(st.st_mode) ? ": is a folder, not a file" : ": not a regular file"));
     }
     return std::shared_ptr<InputFile>(
         new InputFile(fd, name, std::uint64_t(st.st_size), std::int64_t(st.st_mtime)));
@@ -83,13 +89,37 @@ const std::string& ByteRange::name() const {
 AtomicOutputFile::AtomicOutputFile(const std::filesystem::path& dest) : dest_(dest) {
     std::filesystem::path dir = dest.parent_path();
     if (dir.empty()) dir = ".";
-    std::string tmpl = (dir / ("." + dest.filename().string() + ".tmp-XXXXXX")).string();
-    fd_ = ::mkstemp(tmpl.data());
-    if (fd_ < 0) throw Error(sysError("cannot create a temporary file", tmpl));
-    tempPath_ = tmpl;
+    std::error_code ec;
+    const bool replaces = std::filesystem::exists(dest, ec);
+    // The name is registered for removal on SIGINT/SIGTERM before the file exists, so no
+    // moment leaves it behind unregistered (mkstemp would create it first).
+    static std::atomic<std::uint64_t> counter{0};
+    std::random_device random;
+    for (int attempt = 0; fd_ < 0; ++attempt) {
+        char suffix[7];
+        std::uint64_t bits = (std::uint64_t(random()) << 32) ^ random() ^ (counter++ << 20);
+        static const char kChars[] =
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+        for (char& c : suffix) c = kChars[(bits >>= 6) % 62];
+        suffix[6] = '\0';
+        tempPath_ = (dir / ("." + dest.filename().string() + ".tmp-" + suffix)).string();
+        interruptTicket_ =
+            registerUnfinished(AT_FDCWD, tempPath_,
+                               dest.string() + (replaces ? " left as it was" : " not written") +
+                                   " (its unfinished temporary file " + tempPath_ + " removed)");
+        fd_ = ::open(tempPath_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd_ >= 0) break;
+        const int err = errno;
+        unregisterUnfinished(interruptTicket_);
+        interruptTicket_ = -1;
+        errno = err;
+        if (err != EEXIST || attempt > 100)
+            throw Error(sysError("cannot create a temporary file", tempPath_));
+    }
 }
 
 AtomicOutputFile::~AtomicOutputFile() {
+    unregisterUnfinished(interruptTicket_);
     if (fd_ >= 0) {
         ::close(fd_);
         ::unlink(tempPath_.c_str());
@@ -183,6 +213,8 @@ void AtomicOutputFile::commit() {
         throw Error(sysError("cannot finish writing", dest_.string()));
     }
     fd_ = -1;
+    unregisterUnfinished(interruptTicket_);
+    interruptTicket_ = -1;
     if (::rename(tempPath_.c_str(), dest_.c_str()) != 0) {
         int err = errno;
         ::unlink(tempPath_.c_str());

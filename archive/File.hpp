@@ -77,6 +77,7 @@ private:
     std::string tempPath_;
     int fd_ = -1;
     std::uint64_t size_ = 0;
+    int interruptTicket_ = -1;     // the temp file is removed if SIGINT/SIGTERM comes first
     std::uint64_t unflushed_ = 0;  // bytes written since the disk was last asked to start
     // After every 64 MiB written, asks the kernel to start writing the file out, so that the
     // disk works while the rest is made and the final fsync has less left to wait for.

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -148,7 +150,10 @@ EncodedEntry produceEntry(const PackPlan& plan, const PlanFile& f, const Blowfis
         size = f.copy->uncompressedSize;
         result.bytesIn += size;
         ++result.copiedFromBase;
-        return copiedEntry(*plan.base, *f.copy, slotBytes);
+        EncodedEntry e = copiedEntry(*plan.base, *f.copy, slotBytes);
+        // Under a new name (a renamed file), the name is stored as given, not as a hash.
+        if (plan.base->version() >= 6 && f.name != f.copy->name) e.flags &= ~kFlagHashedName;
+        return e;
     }
     Bytes content = readWholeFile(f.disk);
     size = std::uint32_t(content.size());
@@ -158,7 +163,29 @@ EncodedEntry produceEntry(const PackPlan& plan, const PlanFile& f, const Blowfis
         ++result.copiedFromBase;
         return copiedEntry(*plan.base, *f.baseCandidate, slotBytes);
     }
-    return encodeEntry(content, f.packPath, f.name, cipher, options);
+    EncodedEntry e = encodeEntry(content, f.packPath, f.name, cipher, options);
+    const PakEntry* replaces = f.was ? f.was : f.baseCandidate;
+    if (replaces) {
+        const PakEntry& was = *replaces;
+        const std::uint32_t wasVersion = f.was ? f.wasVersion : plan.base->version();
+        const bool gbx = content.size() >= 3 && std::memcmp(content.data(), "GBX", 3) == 0;
+        // A gbx file's header names its class; any other file's class is the table's alone
+        // (an edited shader keeps CPlugFileVsh, not the class its extension would give).
+        if (!gbx || e.classId == 0) {
+            e.classId = was.classId;
+        } else if (e.classId != was.classId && options.warn) {
+            char ids[40];
+            std::snprintf(ids, sizeof ids, "%08X to %08X", was.classId, e.classId);
+            options.warn(f.packPath + ": class ID changes from " + ids +
+                         " (the new content is a gbx file of that class)");
+        }
+        if ((wasVersion >= 6) == (options.version >= 6)) {
+            const std::uint64_t encoding = encodingFlagBits(options.version);
+            e.flags = (was.flags & ~encoding) | (e.flags & encoding);
+            e.unknown = was.unknown;
+        }
+    }
+    return e;
 }
 
 // Produces every planned file's slot on options.jobs threads and hands them to `consume` in
@@ -294,6 +321,12 @@ std::optional<std::string> unstorableName(std::string_view name) {
         return "a name with a backslash cannot be stored in a pak";
     if (name.size() > 0x1000) return "name too long for a pak";
     return std::nullopt;
+}
+
+std::uint64_t encodingFlagBits(std::uint32_t version) {
+    if (version < 6) return kFlagsCompressionMask;
+    return kFlagsCompressionMaskV6 | kFlagSeekable | kFlagDontUseDummyWrite | kFlagPublicFile |
+           kFlagForceNoCrypt;
 }
 
 std::uint32_t classIdForExtension(const std::string& fileName) {

@@ -59,7 +59,12 @@ struct PlanFolder {
 
 // A file of the pack to write. Its bytes are the encrypted slot of `copy` (an entry of
 // PackPlan::base, never decoded), or else the content of `disk`, which is still copied from
-// `baseCandidate` when that entry decodes to exactly the same bytes (--base).
+// `baseCandidate` when that entry decodes to exactly the same bytes (--base). A file encoded
+// anew in place of an entry (`was`, else the base candidate: pak commit of a changed file, a
+// patch replacing a file) keeps that entry's class ID (unless the content is a gbx file of
+// another class), its unexplained table field and, in a pak of the same kind (3, or 6+), every
+// flag bit that does not describe the encoding (encodingFlagBits): what the game knows of the
+// file stays as it was.
 struct PlanFile {
     std::int32_t folder = -1;
     std::string name;      // as the pak stores it
@@ -67,6 +72,8 @@ struct PlanFile {
     std::filesystem::path disk;
     const PakEntry* copy = nullptr;
     const PakEntry* baseCandidate = nullptr;
+    const PakEntry* was = nullptr;
+    std::uint32_t wasVersion = 0;  // the version of the pak `was` is of
 };
 
 struct PackPlan {
@@ -98,6 +105,11 @@ Bytes packGbxPublicHeader(std::uint32_t version, const PackHeaderFields& h,
 // CBC from `iv`, xoring ivXorPerSegment[k] into the chaining value at the start of segment k.
 void encryptSegments(Bytes& data, std::uint64_t iv,
                      const std::vector<std::uint64_t>& ivXorPerSegment, const Blowfish& cipher);
+
+// The flag bits a new encoding of a file sets itself (compression, cipher mode, the per-node
+// ivXor switch, public / no-crypt); every other bit of an entry's flags is kept when the file
+// is re-encoded. Version 3: the bits the game tests for compression (0x7C).
+std::uint64_t encodingFlagBits(std::uint32_t version);
 
 // The pak file table's class ID for a plain file, from its extension.
 std::uint32_t classIdForExtension(const std::string& fileName);

@@ -43,4 +43,11 @@ std::string hex64(std::uint64_t v) {
     return hexString(b);
 }
 
+std::string foldCase(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+    return out;
+}
+
 }  // namespace pakfs

@@ -69,6 +69,9 @@ private:
 };
 
 std::string hexString(ByteSpan bytes, bool upper = false);
+
+// A name with its case folded as the game folds it: ASCII letters only, whatever the locale.
+std::string foldCase(std::string_view s);
 // Parses exactly 2*out.size() hex digits; returns false on any other input.
 bool parseHex(std::string_view text, std::span<std::uint8_t> out);
 std::string hex32(std::uint32_t v);  // 8 upper-case hex digits

@@ -277,11 +277,15 @@ CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
     }
 
     std::set<std::string> placed;
+    // Deleted entries by size: a new file with the bytes of one is that file renamed (mv through
+    // the mount copies it up under the new name and whites out the old), and keeps its slot.
+    std::multimap<std::uint32_t, const archive::PakEntry*> deletedBySize;
     for (const auto& e : pak->entries()) {
         // Under an opaque folder, a file the overlay has again at the same path replaces it:
         // changed (or no change when equal), not both deleted and changed.
         if (hidden(e.path, false) && !upper.files.count(e.path)) {
             result.changes.push_back({'D', e.path});
+            deletedBySize.emplace(e.uncompressedSize, &e);
             continue;
         }
         archive::PlanFile f;
@@ -299,6 +303,8 @@ CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
                 f.copy = &e;
             } else {
                 f.disk = up->second;
+                f.was = &e;
+                f.wasVersion = pak->version();
                 result.changes.push_back({'M', e.path});
             }
         } else {
@@ -327,6 +333,13 @@ CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
         }
         f.packPath = p;
         f.disk = disk;
+        std::error_code sizeError;
+        const auto size = stdfs::file_size(disk, sizeError);
+        if (!sizeError && size <= 0xFFFFFFFFu) {
+            auto [from, to] = deletedBySize.equal_range(std::uint32_t(size));
+            for (auto it = from; it != to && !f.copy; ++it)
+                if (decodesTo(pak, *it->second, disk)) f.copy = it->second;
+        }
         result.changes.push_back({lowerFiles.count(p) ? 'M' : 'A', p});
         result.plan.files.push_back(std::move(f));
     }
@@ -349,7 +362,7 @@ CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
 CommitPlan planPatch(const std::vector<Pack>& packs, const stdfs::path& overlayRoot) {
     // Only the drives of a -o drives mount, and its work folder, belong in its overlay folder.
     for (const auto& name : sortedNames(overlayRoot))
-        if (name != kResourceDrive && name != kGameDrive && name != kOverlayWorkFolder)
+        if (name != kResourceDrive && name != kGameDrive && !isOverlayOwnName(name))
             throw Error((overlayRoot / name).string() +
                         ": not a drive (Game, Resource): --patch takes the overlay folder of a "
                         "-o drives mount");
@@ -416,6 +429,10 @@ CommitPlan planPatch(const std::vector<Pack>& packs, const stdfs::path& overlayR
         f.name = p.substr(p.rfind('/') == std::string::npos ? 0 : p.rfind('/') + 1);
         f.packPath = p;
         f.disk = disk;
+        if (shown) {
+            f.was = shown->entry;
+            f.wasVersion = drives.packs()[std::size_t(shown->pack)].pak->version();
+        }
         result.plan.files.push_back(std::move(f));
         result.changes.push_back({shown ? 'M' : 'A', p});
     }

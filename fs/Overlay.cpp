@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "fs/Overlay.hpp"
 
+#include "fs/OverlayRecord.hpp"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -61,6 +63,10 @@ void syncFolder(const std::filesystem::path& dir) {
 }
 
 }  // namespace
+
+bool isOverlayOwnName(std::string_view name) {
+    return name == kOverlayWorkFolder || name == kOverlayRecordFile;
+}
 
 Overlay::Overlay(View& below, OverlayOptions options)
     : below_(below), options_(std::move(options)), nextIno_(below.inoLimit() + 1) {
@@ -164,7 +170,7 @@ int Overlay::resolve(Ino parent, std::string_view name, Ino* ino, struct stat* s
         fixBelowStat(st);
         return 0;
     }
-    if (isLayoutName(name) || (parent == kRootIno && name == kOverlayWorkFolder)) return -ENOENT;
+    if (isLayoutName(name) || (parent == kRootIno && isOverlayOwnName(name))) return -ENOENT;
     if (name == "." || name == "..") return -ENOENT;
     if (auto it = names_.find({parent, std::string(name)}); it != names_.end()) {
         *ino = it->second;
@@ -269,7 +275,7 @@ int Overlay::readdirLocked(Ino ino, std::int64_t offset, const FillDirAt& fill) 
                 seen.insert(n.substr(kWhiteoutPrefix.size()));
             continue;
         }
-        if (ino == kRootIno && n == kOverlayWorkFolder) continue;
+        if (ino == kRootIno && isOverlayOwnName(n)) continue;
         Ino child = 0;
         struct stat st;
         if (resolve(ino, n, &child, &st) != 0) continue;

@@ -37,6 +37,10 @@ struct OverlayOptions {
 // Temp files of copy-ups, inside the overlay folder; emptied at every mount.
 inline constexpr const char* kOverlayWorkFolder = ".pakfs-work";
 
+// Names at the overlay folder's top that are the mount's own, not a pack's: the work folder
+// and the record of the paks the changes were made over (OverlayRecord.hpp).
+bool isOverlayOwnName(std::string_view name);
+
 class Overlay : public View {
 public:
     // Throws Error when the folder cannot be used (missing, not a folder, not writable).

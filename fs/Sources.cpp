@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "archive/File.hpp"
 #include "common/Error.hpp"
 
 namespace pakfs::fs {
@@ -16,6 +17,8 @@ bool hasPakExtension(const std::filesystem::path& p) {
 Pack openPack(const std::filesystem::path& path, const archive::KeyOptions& keys, bool resolveNames,
               const std::vector<std::map<std::string, std::string>>& nameLists,
               std::vector<std::string>& warnings) {
+    // The file first: a wrong path is "no such file" or "not a pak", not a missing key.
+    archive::readPakVersion(*archive::InputFile::open(path));
     archive::PakKeyInput key = archive::resolvePakKey(path, keys, &warnings);
     auto pak = archive::PakIndex::open(path, key, resolveNames, nameLists);
     warnings.insert(warnings.end(), pak->warnings().begin(), pak->warnings().end());

@@ -9,13 +9,6 @@
 
 namespace pakfs::fs {
 
-std::string foldCase(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-    return out;
-}
-
 namespace {
 
 constexpr std::size_t kNameBlock = 64 * 1024;

@@ -47,7 +47,7 @@ struct Node {
 };
 
 // ASCII case folding: game paths are ASCII and the game compares them case-insensitively.
-std::string foldCase(std::string_view s);
+using pakfs::foldCase;
 
 class Drives;
 

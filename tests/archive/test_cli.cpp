@@ -35,7 +35,7 @@ TEST_CASE("cli: usage errors exit 2, input errors exit 1 with the file named", "
     CHECK(run(kPak + " ls --help").code == 0);
     auto r = run(kPak + " ls /nonexistent/x.pak " + kKey);
     CHECK(r.code == 1);
-    CHECK(r.err == "pak: /nonexistent/x.pak: cannot open: No such file or directory\n");
+    CHECK(r.err == "pak: /nonexistent/x.pak: no such file\n");
     r = run(kPak + " ls /nonexistent/x.pak");
     CHECK(r.code == 1);
     CHECK(r.err ==

@@ -695,8 +695,8 @@ TEST_CASE("commit: pak commit --in-place with no changes leaves PAK byte-identic
         auto r = run(kPak + " commit " + q(p.pak) + " " + q(overlay) + " --in-place" + key);
         CHECK(r.code == 0);
         CHECK(r.out.empty());
-        CHECK(r.err == p.pak.string() + ": no changes in " + (overlay / "Test").string() +
-                           "; left as it is\n");
+        CHECK(r.err == p.pak.string() + ": nothing to commit: " + (overlay / "Test").string() +
+                           " holds no changes for it; left as it is\n");
         CHECK(readFile(p.pak) == before);
         CHECK(stdfs::last_write_time(p.pak) == mtime);
         CHECK(namesIn(p.dir->path()) == std::set<std::string>{"Test.Pack.Gbx", "overlay"});
@@ -1446,9 +1446,17 @@ TEST_CASE("commit: the game's pack with one plain file changed and one deleted c
     r = run(kPak + " commit -q " + q(real) + " " + q(dir / "overlay") + " " +
             q(dir / "Resource.pak") + " --key " + keyHex);
     CHECK(r.code == 0);
+    // Written under the name of a pack with no packlist beside it: how it opens is said.
     CHECK(r.err == (dir / "Resource.pak").string() + ": 26 files in " +
                        std::to_string(pak->folders().size()) +
-                       " folders (25 copied as they were, 1 encoded), 2 changes\n");
+                       " folders (25 copied as they were, 1 encoded), 2 changes\npak: note: " +
+                       (dir / "Resource.pak").string() +
+                       " is not opened by name (there is no packlist.dat beside it): open it "
+                       "with --key " +
+                       keyHex + " (e.g. pak check " + (dir / "Resource.pak").string() + " --key " +
+                       keyHex + "), or add its entry: pak packlist add " +
+                       (dir / "packlist.dat").string() + " Resource --key-string " +
+                       "087480148E51B70DD83AF2D86F974FEF\n");
     r = run(kPak + " check " + q(dir / "Resource.pak") + " --key " + keyHex);
     CHECK(r.code == 0);
     CHECK(r.out.find("gbx refused") == std::string::npos);

@@ -33,6 +33,16 @@ std::shared_ptr<const archive::PakIndex> openPak(const std::string& path,
 // The entry at `path` inside the pak: exact match first, then ignoring case; null if none.
 const archive::PakEntry* findEntry(const archive::PakIndex& pak, const std::string& path);
 
+// After writing the pak `out` with `key`: when no packlist.dat beside it gives that key to its
+// pack name (as pak and the game find keys), says so on stderr with the commands that open it
+// (--key) or add the entry (pak packlist add, with `keyString` when it is known).
+void adviseHowItOpens(const std::filesystem::path& out, const archive::PakKey& key,
+                      const std::optional<std::string>& keyString);
+
+// The key string of the packlist entry `pakPath` was opened with, when that entry gives `key`.
+std::optional<std::string> keyStringOf(const std::filesystem::path& pakPath,
+                                       const archive::KeyOptions& keys, const archive::PakKey& key);
+
 // pak check --refs PACKSDIR: every gbx file's references resolved; returns the exit code.
 int checkReferences(const std::string& packsDir, const archive::KeyOptions& keys);
 

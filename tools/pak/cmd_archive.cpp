@@ -31,6 +31,8 @@ namespace pakfs::cli {
 std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOptions& keys,
                                         bool resolveNames,
                                         const std::vector<std::string>& nameLists) {
+    // The file first: a wrong path is "no such file" or "not a pak", not a missing key.
+    readPakVersion(*InputFile::open(path));
     std::vector<std::string> warnings;
     PakKeyInput key = resolvePakKey(path, keys, &warnings);
     for (const auto& w : warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
@@ -81,12 +83,15 @@ void writeAll(int fd, ByteSpan data, const std::string& what) {
 }
 
 // Whether an entry was asked for: exact path or a folder prefix.
+// Whether `path` is one of `wanted` or inside one of them, its case ignored as the game
+// ignores it (and as pak cat finds a file).
 bool selected(const std::vector<std::string>& wanted, const std::string& path) {
     if (wanted.empty()) return true;
-    for (std::string w : wanted) {
+    const std::string p = foldCase(path);
+    for (const auto& want : wanted) {
+        std::string w = foldCase(want);
         while (!w.empty() && w.back() == '/') w.pop_back();
-        if (path == w || (path.size() > w.size() && path.starts_with(w) && path[w.size()] == '/'))
-            return true;
+        if (p == w || (p.size() > w.size() && p.starts_with(w) && p[w.size()] == '/')) return true;
     }
     return false;
 }
@@ -415,6 +420,10 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         cmd->add_option("-j,--jobs", *jobs, "Threads (default: all cores)");
         auto unverified = std::make_shared<bool>(false);
         cmd->add_flag("--unverified", *unverified, kUnverifiedHelp);
+        auto overwrite = std::make_shared<bool>(false);
+        cmd->add_flag("--overwrite", *overwrite,
+                      "Replace files already in DIR (without it they are kept as they are, "
+                      "counted in one line at the end, and the exit status is 1)");
         auto names = std::make_shared<std::vector<std::string>>();
         addNamesOption(cmd, *names);
         addKeyOptions(cmd, *keys);
@@ -423,15 +432,20 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
             std::vector<const PakEntry*> todo;
             for (const auto& e : pak->entries())
                 if (selected(*paths, e.path)) todo.push_back(&e);
+            std::vector<const PakFolder*> folders;
+            for (const auto& f : pak->folders())
+                if (selected(*paths, f.path)) folders.push_back(&f);
             for (const auto& want : *paths) {
                 bool any = false;
                 for (const auto* e : todo) any = any || selected({want}, e->path);
+                for (const auto* f : folders) any = any || selected({want}, f->path);
                 if (!any) {
                     std::fprintf(stderr, "pak: %s: no file or folder \"%s\" in the pak\n",
                                  pak->name().c_str(), want.c_str());
                     exitCode = kExitBadInput;
                 }
             }
+            if (todo.empty() && folders.empty() && !paths->empty()) return;  // DIR not made
             ExtractOptions opts;
             opts.jobs = *jobs ? *jobs : std::max(1u, std::thread::hardware_concurrency());
             opts.progress = !*quiet && ::isatty(STDERR_FILENO);
@@ -442,10 +456,22 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
             opts.warn = [](const std::string& msg) {
                 std::fprintf(stderr, "pak: warning: %s\n", msg.c_str());
             };
-            std::vector<const PakFolder*> folders;
-            for (const auto& f : pak->folders())
-                if (selected(*paths, f.path)) folders.push_back(&f);
+            opts.overwrite = *overwrite;
+            opts.targetName = *dir;
             ExtractResult r = extractEntries(pak, todo, *dir, opts, folders);
+            if (!r.stoppedBy.empty()) {
+                std::fprintf(stderr, "pak: %s; stopped: %zu files extracted, %zu not\n",
+                             r.stoppedBy.c_str(), r.written, r.notDone);
+                exitCode = kExitBadInput;
+            }
+            if (r.kept > 0) {
+                std::fprintf(stderr,
+                             "pak: %zu file%s already in %s kept as %s (the first: %s); "
+                             "--overwrite replaces them\n",
+                             r.kept, r.kept == 1 ? "" : "s", dir->c_str(),
+                             r.kept == 1 ? "it was" : "they were", r.firstKept.c_str());
+                exitCode = kExitBadInput;
+            }
             if (r.failed > 0) {
                 std::fprintf(stderr, "pak: %zu of %zu files could not be extracted\n", r.failed,
                              todo.size());
@@ -561,6 +587,7 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                          "-> %llu bytes\n",
                          out->c_str(), r.files, r.folders, r.compressed, r.copiedFromBase,
                          (unsigned long long)r.bytesIn, (unsigned long long)r.bytesOut);
+            adviseHowItOpens(*out, key, keyStringOf(*out, *keys, key));
         });
     }
     // ---- check

@@ -10,6 +10,7 @@
 #include "common/Progress.hpp"
 #include "fs/Commit.hpp"
 #include "fs/Drives.hpp"
+#include "fs/OverlayRecord.hpp"
 #include "fs/Sources.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
@@ -187,6 +188,14 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
                     "Threads encoding added and changed files (default: one per core)")
         ->check(CLI::Range(1, 256));
     cmd->add_flag("-q,--quiet", *quiet, "No progress line");
+    auto force = std::make_shared<bool>(false);
+    cmd->add_flag("--force", *force,
+                  "Apply the overlay even when its record (OVERLAY/.pakfs-packs, written by the "
+                  "mount) says it was made over another pak, or was committed into PAK already");
+    auto allowEmpty = std::make_shared<bool>(false);
+    cmd->add_flag("--allow-empty", *allowEmpty,
+                  "Write OUT even when the overlay has no changes for PAK (a copy of it); "
+                  "without it, nothing is written and the exit status is 0");
     auto patch = std::make_shared<std::string>();
     cmd->add_option("--patch", *patch,
                     "For an overlay of a -o drives mount: PAK is the Packs folder, and the files "
@@ -212,22 +221,29 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
             throw Error(
                 "--ms-key cannot be used to write a pack (the key would depend on the checksum "
                 "of what it encrypts); give --key or --base-key");
+        std::error_code ec;
+        if (!std::filesystem::is_directory(*overlay, ec))
+            throw Error(*overlay + (std::filesystem::exists(*overlay, ec)
+                                        ? ": not a folder (OVERLAY is the folder given to the "
+                                          "mount as -o overlay=)"
+                                        : ": no such folder"));
         auto pak = openPak(*pakPath, *keys);
         if (!pak->hasKey())
             throw Error(*pakPath + ": the pack key is needed to write it (--key, --base-key)");
         const std::filesystem::path packOverlay = fs::overlayFolderOf(*overlay, *pak);
-        std::error_code ec;
-        if (!std::filesystem::is_directory(*overlay, ec))
-            throw Error(*overlay + ": no such folder");
+        const std::string packName = archive::packNameOf(pak->name());
+        if (!*force) fs::checkOverlayRecord(*overlay, packName, *pak, *pakPath);
         fs::CommitPlan plan = fs::planCommit(pak, packOverlay);
         if (*dryRun) {
             printChanges(plan, *pakPath, packOverlay.string(), *json);
             return;
         }
         const std::string dest = *inPlace ? *pakPath : *out;
-        if (*inPlace && plan.changes.empty()) {
-            std::fprintf(stderr, "%s: no changes in %s; left as it is\n", pakPath->c_str(),
-                         packOverlay.c_str());
+        if (plan.changes.empty() && (*inPlace || !*allowEmpty)) {
+            std::fprintf(
+                stderr, "%s: nothing to commit: %s holds no changes for it; %s\n", pakPath->c_str(),
+                packOverlay.c_str(),
+                *inPlace ? "left as it is" : "nothing written (--allow-empty writes OUT anyway)");
             return;
         }
         archive::PackOptions opts = plan.options;
@@ -248,6 +264,11 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
             };
         archive::PackResult r = archive::writePlan(plan.plan, dest, pak->key(), opts);
         const std::size_t encoded = r.files - r.copiedFromBase;
+        if (*inPlace) {
+            // The overlay's changes are in the pak now: a second commit says so.
+            fs::markCommitted(*overlay, packName, *archive::PakIndex::open(dest, pak->key()),
+                              *pakPath);
+        }
         if (*json) {
             nlohmann::json j = {{"out", dest},          {"files", r.files},
                                 {"folders", r.folders}, {"copied", r.copiedFromBase},
@@ -260,6 +281,7 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
                          dest.c_str(), r.files, r.folders, r.copiedFromBase, encoded,
                          plan.changes.size());
         }
+        if (!*inPlace) adviseHowItOpens(dest, pak->key(), keyStringOf(*pakPath, *keys, pak->key()));
         (void)exitCode;
     });
 }

@@ -3,12 +3,63 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "archive/File.hpp"
 #include "archive/PackList.hpp"
 #include "tools/pak/Commands.hpp"
 
 using namespace pakfs::archive;
 
 namespace pakfs::cli {
+
+std::optional<std::string> keyStringOf(const std::filesystem::path& pakPath, const KeyOptions& keys,
+                                       const PakKey& key) {
+    try {
+        std::filesystem::path listPath = keys.packList;
+        if (listPath.empty()) {
+            auto found = findPackList(pakPath.parent_path());
+            if (!found) return std::nullopt;
+            listPath = *found;
+        }
+        const PackList list = readPackList(listPath);
+        const PackListEntry* entry = list.find(packNameOf(pakPath));
+        if (entry && entry->key() == key) return entry->keyString;
+    } catch (const Error&) {
+        // No readable packlist: no key string to offer.
+    }
+    return std::nullopt;
+}
+
+void adviseHowItOpens(const std::filesystem::path& out, const PakKey& key,
+                      const std::optional<std::string>& keyString) {
+    const std::string pack = packNameOf(out);
+    std::optional<std::filesystem::path> listPath;
+    std::string problem;
+    try {
+        listPath = findPackList(out.parent_path());
+        if (listPath && !out.has_parent_path()) listPath = listPath->filename();
+        if (!listPath) {
+            problem = "there is no packlist.dat beside it";
+        } else {
+            const PackList list = readPackList(*listPath);
+            const PackListEntry* entry = list.find(pack);
+            if (entry && entry->key() == key) return;
+            problem = listPath->string() + (entry ? " gives pack " + entry->name + " another key"
+                                                  : " has no entry for pack " + pack);
+        }
+    } catch (const Error& e) {
+        problem = e.what();
+    }
+    const std::string list =
+        listPath ? listPath->string() : (out.parent_path() / "packlist.dat").string();
+    std::string add = "pak packlist add " + list + " " + pack;
+    if (keyString) add += " --key-string " + *keyString;
+    std::fprintf(stderr,
+                 "pak: note: %s is not opened by name (%s): open it with --key %s (e.g. pak check "
+                 "%s --key %s)%s%s\n",
+                 out.c_str(), problem.c_str(), hexString(key).c_str(), out.c_str(),
+                 hexString(key).c_str(), keyString ? ", or add its entry: " : "",
+                 keyString ? add.c_str() : "");
+}
 
 void addPacklistCommands(CLI::App& app, int& exitCode) {
     auto* group =
@@ -45,23 +96,33 @@ void addPacklistCommands(CLI::App& app, int& exitCode) {
     }
     {
         auto* cmd = group->add_subcommand(
-            "add", "Add or replace a pack's entry (creating the file if needed) and re-sign it");
+            "add",
+            "Add a pack's entry (creating the file if needed) and re-sign it. A name the file "
+            "already holds (matched regardless of case, as the game matches) is refused unless "
+            "--replace, which keeps the old file as FILE.bak");
         auto file = std::make_shared<std::string>();
         auto name = std::make_shared<std::string>();
         auto keyString = std::make_shared<std::string>();
+        auto replace = std::make_shared<bool>(false);
         cmd->add_option("FILE", *file, "The packlist.dat")->required();
         cmd->add_option("NAME", *name, "Pack name (file name without .pak)")->required();
         cmd->add_option("--key-string", *keyString,
                         "The 32-hex-digit key string (default: a new random one)");
+        cmd->add_flag("--replace", *replace,
+                      "Replace the key of a pack the file already lists (the old file is kept "
+                      "as FILE.bak)");
         cmd->callback([=] {
-            PackList list;
-            if (std::filesystem::exists(*file)) {
-                list = readPackList(*file);
-            } else {
-                std::uint8_t salt[4];
-                randomBytes(salt);
-                list.salt = loadLE32(salt) % 1000000000u;
+            std::string pack = *name;
+            // NAME is the pack's name, not its file name: "Bar.pak" would add a pack named
+            // "Bar.pak", which no pak file of that name would ever be looked up as.
+            if (std::string stripped = packNameOf(pack); stripped != pack) {
+                std::fprintf(stderr,
+                             "pak: note: pack name \"%s\" (\"%s\" is a file name; a pack is "
+                             "named without its extension)\n",
+                             stripped.c_str(), pack.c_str());
+                pack = stripped;
             }
+            if (pack.empty() || pack.size() > 255) throw Error("pack name must be 1 to 255 bytes");
             std::string ks = *keyString;
             if (ks.empty()) {
                 std::uint8_t raw[16];
@@ -71,18 +132,41 @@ void addPacklistCommands(CLI::App& app, int& exitCode) {
             std::uint8_t check[16];
             if (!parseHex(ks, check))
                 throw Error("--key-string must be 32 hex digits, got \"" + ks + "\"");
-            if (name->empty() || name->size() > 255)
-                throw Error("pack name must be 1 to 255 bytes");
+
+            const bool exists = std::filesystem::exists(*file);
+            PackList list;
+            if (exists) {
+                list = readPackList(*file);
+            } else {
+                std::uint8_t salt[4];
+                randomBytes(salt);
+                list.salt = loadLE32(salt) % 1000000000u;
+            }
             PackListEntry* existing = nullptr;
             for (auto& e : list.entries)
-                if (&e == list.find(*name)) existing = &e;
+                if (&e == list.find(pack)) existing = &e;
+            if (existing && !*replace)
+                throw Error(*file + ": already has pack \"" + existing->name + "\" (key string " +
+                            existing->keyString +
+                            "); nothing changed. Its paks open only with that key: pass "
+                            "--replace to give it a new one (the old file is kept as " +
+                            *file + ".bak)");
             if (existing) {
+                // The old file is the only record of the old key: keep it before replacing.
+                const std::string backup = *file + ".bak";
+                auto in = InputFile::open(*file);
+                Bytes old = in->readAt(0, static_cast<std::size_t>(in->size()));
+                AtomicOutputFile out(backup);
+                out.write(old);
+                out.commit();
+                std::fprintf(stderr, "pak: replacing the key of pack \"%s\"; the old file is %s\n",
+                             existing->name.c_str(), backup.c_str());
                 existing->keyString = ks;
             } else {
-                list.entries.push_back({0, *name, ks});
+                list.entries.push_back({0, pack, ks});
             }
             writePackList(*file, list);
-            std::printf("%s\t%s\t%s\n", name->c_str(), ks.c_str(),
+            std::printf("%s\t%s\t%s\n", pack.c_str(), ks.c_str(),
                         hexString(keyFromKeyString(ks)).c_str());
         });
     }

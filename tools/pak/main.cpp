@@ -2,9 +2,11 @@
 // pak: list, extract, check and build TrackMania .pak archives, and inspect .gbx files.
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "archive/Version.hpp"
 #include "common/Error.hpp"
+#include "common/Interrupt.hpp"
 #include "tools/pak/Commands.hpp"
 
 int main(int argc, char** argv) {
@@ -25,11 +27,29 @@ int main(int argc, char** argv) {
     pakfs::cli::addGbxCommands(app, exitCode);
     pakfs::cli::addRefsCommands(app, exitCode);
     pakfs::cli::addCommitCommands(app, exitCode);
+    pakfs::installInterruptCleanup("pak");
+    // A first word that names no command: say so (CLI11 would only say one is required).
+    if (argc > 1 && argv[1][0] != '-') {
+        bool known = false;
+        std::string names;
+        for (const auto* sub : app.get_subcommands({})) {
+            known = known || sub->check_name(argv[1]);
+            names += (names.empty() ? "" : ", ") + sub->get_name();
+        }
+        if (!known) {
+            std::fprintf(stderr, "pak: unknown command \"%s\" (commands: %s; pak --help)\n",
+                         argv[1], names.c_str());
+            return pakfs::cli::kExitUsage;
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        int rc = app.exit(e);
-        return rc == 0 ? 0 : pakfs::cli::kExitUsage;
+        // --help and --version exit 0 as CLI11 prints them; usage errors are "pak: ..." lines.
+        if (e.get_exit_code() == 0) return app.exit(e);
+        std::fprintf(stderr, "pak: %s (pak%s --help)\n", e.what(),
+                     argc > 1 && argv[1][0] != '-' ? (std::string(" ") + argv[1]).c_str() : "");
+        return pakfs::cli::kExitUsage;
     } catch (const pakfs::Error& e) {
         std::fprintf(stderr, "pak: %s\n", e.what());
         return pakfs::cli::kExitBadInput;

@@ -19,6 +19,7 @@
 #include "fs/Drives.hpp"
 #include "fs/FuseOps.hpp"
 #include "fs/Overlay.hpp"
+#include "fs/OverlayRecord.hpp"
 #include "fs/Sources.hpp"
 
 namespace {
@@ -362,6 +363,7 @@ int main(int argc, char** argv) {
         openlog("pakfs", LOG_PID, LOG_USER);
         cl.fsOptions.log = [](const std::string& line) { syslog(LOG_ERR, "%s", line.c_str()); };
     }
+    const std::vector<pakfs::fs::Pack> servedPacks = loaded.packs;  // for the overlay's record
     pakfs::fs::Filesystem filesystem(std::move(loaded.packs), cl.fsOptions, warn);
     if (cl.overlay.empty())
         return pakfs::fs::serve(filesystem, filesystem, "pakfs", cl.fuseArgs, mountpoint);
@@ -372,6 +374,10 @@ int main(int argc, char** argv) {
             filesystem,
             pakfs::fs::OverlayOptions{std::filesystem::absolute(cl.overlay), cl.fsOptions.uid,
                                       cl.fsOptions.gid, cl.fsOptions.umask, cl.fsOptions.log});
+        // Which pak each pack's changes are made over, for pak commit to check.
+        for (const auto& w :
+             pakfs::fs::recordMountedPacks(std::filesystem::absolute(cl.overlay), servedPacks))
+            warn(w);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "pakfs: %s\n", e.what());
         return kExitMountFailed;

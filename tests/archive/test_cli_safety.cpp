@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The pak command in a stranger's hands: nothing a user has is replaced unasked (packlist keys,
+// extracted files), wrong paths are named as such before any key is looked up, usage errors
+// speak as pak, and an interrupted or failing run cleans up and stops with one line.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
+
+#include "archive/PackList.hpp"
+#include "archive/PakIndex.hpp"
+#include "tests/support/TestUtil.hpp"
+
+using namespace pakfs;
+using test::run;
+namespace fs = std::filesystem;
+
+namespace {
+const std::string kPak = PAKFS_PAK_BINARY;
+const std::string kKeyString = "0123456789ABCDEF0123456789ABCDEF";
+
+std::string q(const fs::path& p) {
+    return "'" + p.string() + "'";
+}
+
+std::string keyHex() {
+    return hexString(archive::keyFromKeyString(kKeyString));
+}
+
+// A folder with a packlist naming MyPack and MyPack.pak made from `files`.
+void makePack(const test::TempDir& dir, const std::map<std::string, Bytes>& files) {
+    for (const auto& [path, data] : files) test::writeFile(dir / "src" / path, data);
+    REQUIRE(run(kPak + " packlist add " + q(dir / "packlist.dat") + " MyPack --key-string " +
+                kKeyString)
+                .code == 0);
+    REQUIRE(run(kPak + " pack -q " + q(dir / "src") + " " + q(dir / "MyPack.pak")).code == 0);
+}
+
+std::vector<std::string> namesIn(const fs::path& dir) {
+    std::vector<std::string> out;
+    for (const auto& item : fs::directory_iterator(dir)) out.push_back(item.path().filename());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Starts `args` with stderr into `errFile`; its pid.
+pid_t spawn(const std::vector<std::string>& args, const fs::path& errFile) {
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        int fd = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(fd, 2);
+        int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 1);
+        std::vector<char*> argv;
+        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        ::execv(argv[0], argv.data());
+        ::_exit(127);
+    }
+    return pid;
+}
+
+std::string readText(const fs::path& p) {
+    Bytes b = test::readFile(p);
+    return std::string(b.begin(), b.end());
+}
+
+}  // namespace
+
+TEST_CASE("cli safety: packlist add refuses a name it holds unless --replace, which keeps a .bak",
+          "[cli][safety]") {
+    test::TempDir dir;
+    makePack(dir, {{"a.txt", Bytes(100, 'a')}});
+    const Bytes before = test::readFile(dir / "packlist.dat");
+    // Names match regardless of case, as the game matches them.
+    auto r = run(kPak + " packlist add " + q(dir / "packlist.dat") + " mypack");
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (dir / "packlist.dat").string() +
+                       ": already has pack \"MyPack\" (key string " + kKeyString +
+                       "); nothing changed. Its paks open only with that key: pass --replace to "
+                       "give it a new one (the old file is kept as " +
+                       (dir / "packlist.dat").string() + ".bak)\n");
+    CHECK(test::readFile(dir / "packlist.dat") == before);
+    CHECK_FALSE(fs::exists(dir / "packlist.dat.bak"));
+    CHECK(run(kPak + " ls " + q(dir / "MyPack.pak")).code == 0);
+
+    const std::string other = "FEDCBA9876543210FEDCBA9876543210";
+    r = run(kPak + " packlist add " + q(dir / "packlist.dat") + " MYPACK --replace --key-string " +
+            other);
+    CHECK(r.code == 0);
+    CHECK(r.err == "pak: replacing the key of pack \"MyPack\"; the old file is " +
+                       (dir / "packlist.dat").string() + ".bak\n");
+    CHECK(test::readFile(dir / "packlist.dat.bak") == before);
+    auto list = archive::readPackList(dir / "packlist.dat");
+    REQUIRE(list.entries.size() == 1);
+    CHECK(list.entries[0].keyString == other);
+    CHECK(list.signatureValid);
+
+    // A file name is taken as the pack's name without its extension, and says so.
+    r = run(kPak + " packlist add " + q(dir / "packlist.dat") + " Bar.pak --key-string " +
+            kKeyString);
+    CHECK(r.code == 0);
+    CHECK(r.err ==
+          "pak: note: pack name \"Bar\" (\"Bar.pak\" is a file name; a pack is named "
+          "without its extension)\n");
+    CHECK(r.out.rfind("Bar\t", 0) == 0);
+    r = run(kPak + " packlist add " + q(dir / "packlist.dat") + " Baz.Pack.Gbx --key-string " +
+            kKeyString);
+    CHECK(r.code == 0);
+    list = archive::readPackList(dir / "packlist.dat");
+    REQUIRE(list.entries.size() == 3);
+    CHECK(list.entries[1].name == "Bar");
+    CHECK(list.entries[2].name == "Baz");
+}
+
+TEST_CASE("cli safety: extract keeps files already in DIR unless --overwrite", "[cli][safety]") {
+    test::TempDir dir;
+    makePack(dir, {{"Folder/a.txt", Bytes(1000, 'a')},
+                   {"b.txt", Bytes(10, 'b')},
+                   {"big.bin", test::randomBytes(3 << 20, 5)}});
+    test::writeFile(dir / "out/Folder/a.txt", Bytes{'e', 'd', 'i', 't'});
+    test::writeFile(dir / "out/big.bin", Bytes{'m', 'i', 'n', 'e'});
+    auto r = run(kPak + " extract -q -j 1 " + q(dir / "MyPack.pak") + " " + q(dir / "out"));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: 2 files already in " + (dir / "out").string() +
+                       " kept as they were (the first: " + (dir / "out").string() +
+                       "/big.bin); --overwrite replaces them\n");
+    CHECK(test::readFile(dir / "out/Folder/a.txt") == Bytes{'e', 'd', 'i', 't'});
+    CHECK(test::readFile(dir / "out/big.bin") == Bytes{'m', 'i', 'n', 'e'});
+    CHECK(test::readFile(dir / "out/b.txt") == Bytes(10, 'b'));
+    CHECK(namesIn(dir / "out") == std::vector<std::string>{"Folder", "b.txt", "big.bin"});
+
+    r = run(kPak + " extract -q --overwrite " + q(dir / "MyPack.pak") + " " + q(dir / "out"));
+    CHECK(r.code == 0);
+    CHECK(r.err.empty());
+    CHECK(test::readFile(dir / "out/Folder/a.txt") == Bytes(1000, 'a'));
+    CHECK(test::readFile(dir / "out/big.bin") == test::randomBytes(3 << 20, 5));
+    CHECK(namesIn(dir / "out") == std::vector<std::string>{"Folder", "b.txt", "big.bin"});
+}
+
+TEST_CASE("cli safety: extract PATH ignores case as cat does; an unmatched PATH makes no DIR",
+          "[cli][safety]") {
+    test::TempDir dir;
+    makePack(dir, {{"Folder/a.txt", Bytes(1000, 'a')}, {"b.txt", Bytes(10, 'b')}});
+    auto r =
+        run(kPak + " extract -q " + q(dir / "MyPack.pak") + " " + q(dir / "out") + " folder/A.TXT");
+    CHECK(r.code == 0);
+    CHECK(test::readFile(dir / "out/Folder/a.txt") == Bytes(1000, 'a'));
+    CHECK_FALSE(fs::exists(dir / "out/b.txt"));
+    r = run(kPak + " extract -q " + q(dir / "MyPack.pak") + " " + q(dir / "none") + " nothere");
+    CHECK(r.code == 1);
+    CHECK(r.err ==
+          "pak: " + (dir / "MyPack.pak").string() + ": no file or folder \"nothere\" in the pak\n");
+    CHECK_FALSE(fs::exists(dir / "none"));
+}
+
+TEST_CASE("cli safety: wrong paths are named as such before any key is looked up",
+          "[cli][safety]") {
+    test::TempDir dir;
+    test::writeFile(dir / "README.md", Bytes(200, 'x'));
+    test::writeFile(dir / "stub.pak", Bytes(5, 'N'));
+    fs::create_directories(dir / "SomeFolder");
+    auto r = run(kPak + " ls " + q(dir / "nothere.pak"));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (dir / "nothere.pak").string() + ": no such file\n");
+    r = run(kPak + " ls " + q(dir / "README.md"));
+    CHECK(r.code == 1);
+    CHECK(r.err ==
+          "pak: " + (dir / "README.md").string() + ": not a pak file (no \"NadeoPak\" magic)\n");
+    r = run(kPak + " check " + q(dir / "SomeFolder"));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (dir / "SomeFolder").string() + ": is a folder, not a file\n");
+    r = run(kPak + " info " + q(dir / "stub.pak"));
+    CHECK(r.code == 1);
+    CHECK(r.err.find((dir / "stub.pak").string() + ": not a pak file (too short") !=
+          std::string::npos);
+}
+
+TEST_CASE("cli safety: usage errors start with pak: and name an unknown command", "[cli][safety]") {
+    auto r = run(kPak + " bogus");
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("pak: unknown command \"bogus\" (commands: info, ls, cat, extract, pack, "
+                      "check, packlist, gbx, commit; pak --help)\n",
+                      0) == 0);
+    r = run(kPak + " ls");
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("pak: ", 0) == 0);
+    CHECK(r.err.find("PAK is required") != std::string::npos);
+    r = run(kPak + " ls --frobnicate x.pak");
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("pak: ", 0) == 0);
+    CHECK(r.err.find("(pak ls --help)") != std::string::npos);
+    r = run(kPak);
+    CHECK(r.code == 2);
+    CHECK(r.err.rfind("pak: ", 0) == 0);
+}
+
+TEST_CASE("cli safety: SIGINT or SIGTERM during pak pack removes the temporary file, says so",
+          "[cli][safety][signal]") {
+    const int sig = GENERATE(SIGINT, SIGTERM);
+    test::TempDir dir;
+    // Large enough that the run is still writing when the signal comes.
+    for (int i = 0; i < 6; ++i)
+        test::writeFile(dir / "src" / ("r" + std::to_string(i) + ".bin"),
+                        test::randomBytes(16 << 20, std::uint64_t(i)));
+    REQUIRE(
+        run(kPak + " packlist add " + q(dir / "packlist.dat") + " Big --key-string " + kKeyString)
+            .code == 0);
+    test::writeFile(dir / "Big.pak", Bytes{'o', 'l', 'd'});  // what the user had
+    const fs::path err = dir / "err.txt";
+    pid_t pid = spawn({kPak, "pack", "-q", "--level", "9", "-j", "1", (dir / "src").string(),
+                       (dir / "Big.pak").string()},
+                      err);
+    // The temporary file appears when the writer starts.
+    auto tempFile = [&]() -> std::string {
+        for (const auto& n : namesIn(dir.path()))
+            if (n.rfind(".Big.pak.tmp-", 0) == 0) return n;
+        return {};
+    };
+    int status = 0;
+    pid_t done = 0;
+    for (int i = 0; i < 200000 && tempFile().empty(); ++i) {
+        if ((done = ::waitpid(pid, &status, WNOHANG)) != 0) break;
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+    REQUIRE(done == 0);
+    const std::string temp = tempFile();
+    REQUIRE_FALSE(temp.empty());
+    ::kill(pid, sig);
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == sig);
+    CHECK(readText(err) == "pak: interrupted: " + (dir / "Big.pak").string() +
+                               " left as it was (its unfinished temporary file " +
+                               (dir / temp).string() + " removed)\n");
+    CHECK(namesIn(dir.path()) ==
+          std::vector<std::string>{"Big.pak", "err.txt", "packlist.dat", "src"});
+    CHECK(test::readFile(dir / "Big.pak") == Bytes{'o', 'l', 'd'});
+}
+
+TEST_CASE("cli safety: extract into a full file system stops at the first write error",
+          "[cli][safety]") {
+    test::TempDir dir;
+    std::map<std::string, Bytes> files;
+    for (int i = 0; i < 300; ++i)
+        files["F/f" + std::to_string(1000 + i) + ".bin"] = test::randomBytes(16 << 10, 7);
+    makePack(dir, files);
+    fs::create_directories(dir / "full");
+    auto m = run("mount -t tmpfs -o size=1m pakfs-test " + q(dir / "full"));
+    if (m.code != 0) {
+        std::printf("SKIPPED: cannot mount a small tmpfs to fill: %s\n", m.err.c_str());
+        std::fflush(stdout);
+        std::_Exit(77);
+    }
+    struct Unmount {
+        fs::path p;
+        ~Unmount() { run("umount -l '" + p.string() + "'"); }
+    } unmount{dir / "full"};
+    auto r = run(kPak + " extract -q -j 1 " + q(dir / "MyPack.pak") + " " + q(dir / "full"));
+    CHECK(r.code == 1);
+    // One line: the first failure and the count; no line per file.
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.find(": write error: No space left on device; stopped: ") != std::string::npos);
+    CHECK(r.err.find(" files extracted, ") != std::string::npos);
+    // What was written is whole; the file that did not fit is not there.
+    std::size_t whole = 0;
+    for (const auto& item : fs::recursive_directory_iterator(dir / "full"))
+        if (item.is_regular_file()) {
+            INFO(item.path());
+            CHECK(test::readFile(item.path()) == test::randomBytes(16 << 10, 7));
+            ++whole;
+        }
+    CHECK(r.err.find(": stopped: " + std::to_string(whole) + " files extracted, " +
+                     std::to_string(300 - whole) + " not\n") == std::string::npos);
+    CHECK(r.err.find("; stopped: " + std::to_string(whole) + " files extracted, " +
+                     std::to_string(300 - whole) + " not\n") != std::string::npos);
+}
