@@ -36,12 +36,20 @@ TEST_CASE("cli: usage errors exit 2, input errors exit 1 with the file named", "
     auto r = run(kPak + " ls /nonexistent/x.pak " + kKey);
     CHECK(r.code == 1);
     CHECK(r.err == "pak: /nonexistent/x.pak: no such file\n");
+    // The file is looked at before any key: a wrong path is named as such.
     r = run(kPak + " ls /nonexistent/x.pak");
     CHECK(r.code == 1);
-    CHECK(r.err ==
-          "pak: /nonexistent/x.pak: no key given and no packlist.dat beside it (use --key, "
-          "--key-file or --packlist)\n");
-    r = run(kPak + " ls /nonexistent/x.pak --key 1234");
+    CHECK(r.err == "pak: /nonexistent/x.pak: no such file\n");
+    test::TempDir dir;
+    Bytes header = {'N', 'a', 'd', 'e', 'o', 'P', 'a', 'k', 3, 0, 0, 0};
+    header.resize(64, 0);
+    test::writeFile(dir / "x.pak", header);
+    r = run(kPak + " ls " + q(dir / "x.pak"));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (dir / "x.pak").string() +
+                       ": no key given and no packlist.dat beside it (use --key, --key-file or "
+                       "--packlist)\n");
+    r = run(kPak + " ls " + q(dir / "x.pak") + " --key 1234");
     CHECK(r.code == 1);
     CHECK(r.err == "pak: --key must be 32 hex digits (the 16-byte key), got \"1234\"\n");
 }
