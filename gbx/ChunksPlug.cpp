@@ -96,53 +96,189 @@ void treeParts(NodeReader& r, int count) {  // visual, shader, (material), surfa
     }
 }
 
-// --- CPlugVisual family [T]; 0900600E's texture coordinates and 0902C004's vertex layout
-// are proven on the game's solids [R] ---
+// --- CPlugVisual family [G] (CPlugVisual, CPlugVisual3D, CPlugVisualIndexed .cs/.chunkl) and
+// [T]; 0900600E's texture coordinates and 0902C004's vertex layout are proven on the game's
+// solids [R]. The header chunks (08, 0A, 0C, 0D, 0E, 0F) leave what later chunks need in node
+// variables: the vertex count, the vertex stream count and the flags, kept in [G]'s in-memory
+// form (chunks 0D..0F store them packed; kVisual* are the in-memory bits). ---
 
-void visualHeader(NodeReader& r) {  // 0900600E
-    std::uint32_t flags = r.u32();
-    std::uint32_t texCoordSets = r.u32();
-    std::uint32_t vertices = r.u32();
-    std::uint32_t streams = r.u32();
-    if (texCoordSets > 8) r.fail("visual with " + num(texCoordSets) + " texture coordinate sets");
-    if (streams != 0) r.fail("visual with vertex streams: their layout is not known");
-    r.var("visual.flags") = flags;
-    r.var("visual.vertices") = vertices;
-    for (std::uint32_t i = 0; i < texCoordSets; ++i) {
-        std::uint32_t kind = r.u32() & 0xFF;
-        if (kind > 2) r.fail("texture coordinate kind " + num(kind) + " is not known");
-        r.skip(std::uint64_t(vertices) * 4 * (2 + kind));
-    }
-    // The low three flag bits select data no source describes.
-    if (flags & 7) r.fail("visual flags " + hex32(flags) + " select data no source describes");
-    floats(r, 6);       // bounding box
-    r.skipArray(0x14);  // bitmap elements to pack
-    r.note("vertices", num(vertices));
-    r.note("texture coordinate sets", num(texCoordSets));
+constexpr std::int64_t kVisualGeometryStatic = 1 << 3;
+constexpr std::int64_t kVisualIndexationStatic = 1 << 5;
+constexpr std::int64_t kVisualNormals = 1 << 7;
+constexpr std::int64_t kVisualColours = 1 << 8;
+constexpr std::int64_t kVisualPackedNormals = 1 << 20;
+constexpr std::int64_t kVisualPackedColours = 1 << 21;
+constexpr std::int64_t kVisualOptionalAttributes = 1 << 22;
+
+// [G]: the packed flags of 0900600D/E/F in memory form.
+std::int64_t unpackVisualFlags(std::uint32_t stored) {
+    std::int64_t s = stored;
+    std::int64_t flags = s & 15;
+    flags |= (s << 1) & 0x20;
+    flags |= (s << 2) & 0x180;
+    flags |= (s << 13) & 0x700000;
+    return flags;
 }
 
-void visual3dVertices(NodeReader& r) {  // 0902C004
-    if (!r.hasVar("visual.vertices")) r.fail("vertices before the visual's header (0900600E)");
+// One texture coordinate set of `vertices` vertices [G] (TexCoordSet). Versions 0..2 store
+// 8 + 4 * version bytes per vertex. Version 3 and later add a count and a kind word; [G]
+// sizes the floats after the coordinates by an expression whose reading is ambiguous, and no
+// file here holds one: it stops.
+void texCoordSet(NodeReader& r, std::uint64_t vertices) {
+    std::uint32_t version = r.u32();
+    if (version >= 3)
+        r.fail("texture coordinate set version " + num(version) +
+               ": the size of its extra floats is not settled");
+    r.skip(vertices * (8 + 4 * std::uint64_t(version)));
+}
+
+// SSkinData [G]: `version` is 0 (0900600C), 1 (0D) or 2 + the chunk version (0F).
+void skinData(NodeReader& r, std::uint32_t version) {
+    r.boolean();
+    r.u32();
+    if (version >= 5) {
+        if (r.boolean()) r.fail("visual skin data with its third flag set: not described");
+        r.boolean();
+    }
+    std::uint32_t bones = r.count(4);
+    if (version == 2) r.skipArray(48);  // Iso4 per bone
+    for (std::uint32_t i = 0; i < bones; ++i) r.lookback();
+    if (version != 3) r.skipArray(4);
+    r.note("bones", num(bones));
+}
+
+// The vertex streams (CPlugVertexStream nodes): only their number matters here, vertex data
+// in 0902C004 is stored in the streams when there are any.
+void vertexStreams(NodeReader& r) {
+    std::uint32_t n = nodeRefArray(r);
+    r.var("visual.streams") = n;
+    if (n != 0) r.note("vertex streams", num(n));
+}
+
+void keepVisual(NodeReader& r, std::int64_t flags, std::uint32_t vertices, std::uint32_t sets) {
+    r.var("visual.flags") = flags;
+    r.var("visual.vertices") = vertices;
+    r.note("vertices", num(vertices));
+    r.note("texture coordinate sets", num(sets));
+}
+
+// 09006008 (TM 1.0), 0900600A (TMSX), 0900600C (Nations ESWC) [G]: two bools, set count, skin
+// flags, vertex count, (0A, 0C: vertex streams), the sets, (0C: skin data), a bool; then 08 and
+// 0A end with an Iso4 array, 0C with the bounding box. 08 and 0A with skin data: [G] does not
+// describe it.
+void visualLegacyHeader(NodeReader& r) {
+    std::uint32_t id = r.generalChunkId();
+    // These chunks change some bits of the flags and keep the others (0x09006006's normals).
+    std::int64_t flags =
+        r.var("visual.flags") & ~(kVisualGeometryStatic | kVisualIndexationStatic | kVisualColours);
+    if (r.boolean()) flags |= kVisualGeometryStatic;
+    if (r.boolean()) flags |= kVisualIndexationStatic;
+    std::uint32_t sets = r.u32();
+    std::uint32_t skin = r.u32() & 7;
+    std::uint32_t vertices = r.u32();
+    flags |= skin;
+    if (id != 0x09006008) vertexStreams(r);
+    if (sets > 8) r.fail("visual with " + num(sets) + " texture coordinate sets");
+    for (std::uint32_t i = 0; i < sets; ++i) texCoordSet(r, vertices);
+    if (skin != 0) {
+        if (id != 0x0900600C) r.fail("visual skin data in " + hex32(id) + ": not described");
+        skinData(r, 0);
+    }
+    if (r.boolean()) flags |= kVisualColours;
+    if (id == 0x0900600C)
+        floats(r, 6);  // bounding box
+    else
+        r.skipArray(48);
+    keepVisual(r, flags, vertices, sets);
+}
+
+// 0900600D, 0900600E (= 0D + bitmap elements to pack), 0900600F (versioned 0E) [G].
+void visualHeader(NodeReader& r) {
+    std::uint32_t id = r.generalChunkId();
+    std::uint32_t version = 0;
+    if (id == 0x0900600F) {
+        version = r.u32();
+        if (version > 6)
+            r.fail("CPlugVisual 0900600F version " + num(version) + " is not described");
+    }
+    std::int64_t flags = unpackVisualFlags(r.u32());
+    std::uint32_t sets = r.u32();
+    std::uint32_t vertices = r.u32();
+    vertexStreams(r);
+    if (sets > 8) r.fail("visual with " + num(sets) + " texture coordinate sets");
+    for (std::uint32_t i = 0; i < sets; ++i) texCoordSet(r, vertices);
+    if (flags & 7) {
+        // [G] reads 0E through 0D's reader (skin version 1) but names version 2 for it.
+        if (id == 0x0900600E) r.fail("visual skin data in 0900600E: its version is not settled");
+        skinData(r, id == 0x0900600D ? 1 : 2 + version);
+    }
+    floats(r, 6);                             // bounding box
+    if (id != 0x0900600D) r.skipArray(0x14);  // bitmap elements to pack
+    if (version >= 5) r.skipArray(2);         // UV groups
+    if (version >= 6) {
+        r.u32();
+        std::uint32_t size = r.u32();
+        if (size > 0) {
+            if (size < 4) r.fail("CPlugVisual 0900600F data of " + num(size) + " bytes");
+            r.skip(size - 4);
+        }
+    }
+    keepVisual(r, flags, vertices, sets);
+}
+
+void visualMorphs(NodeReader& r) {  // 09006010 [G]: version, morph count (only 0 described)
+    r.u32();
+    std::uint32_t morphs = r.u32();
+    if (morphs != 0) r.fail("visual with " + num(morphs) + " morphs: not described");
+}
+
+// 0902C003 (TM 1.0 to Nations ESWC) [G]: per vertex position, normal, a vector and a float;
+// then two Vec3 arrays.
+void visual3dVerticesLegacy(NodeReader& r) {
+    if (!r.hasVar("visual.vertices")) r.fail("vertices before the visual's header");
+    r.skip(std::uint64_t(r.var("visual.vertices")) * 40);
+    r.skipArray(12);
+    r.skipArray(12);
+}
+
+// The tangent arrays of 0902C004 [G]: empty or one per vertex, 4 bytes each with packed
+// normals, else 12.
+void visualTangents(NodeReader& r, std::uint64_t flags, std::uint64_t vertices) {
+    std::uint32_t n = r.u32();
+    if (n != 0 && n != vertices)
+        r.fail("visual with " + num(n) + " tangents for " + num(vertices) + " vertices");
+    r.skip(std::uint64_t(n) * ((flags & kVisualPackedNormals) ? 4 : 12));
+}
+
+void visual3dVertices(NodeReader& r) {  // 0902C004 [G]
+    if (!r.hasVar("visual.vertices")) r.fail("vertices before the visual's header");
     std::uint64_t flags = std::uint64_t(r.var("visual.flags"));
     std::uint64_t vertices = std::uint64_t(r.var("visual.vertices"));
-    std::uint64_t stride = 12;      // position
-    if (flags & 0x20) stride += 4;  // normal, packed
-    if (flags & 0x40) stride += 4;  // colour
+    bool optional = flags & kVisualOptionalAttributes;
+    std::uint64_t stride = 12;  // position
+    if (!optional || (flags & kVisualNormals)) stride += (flags & kVisualPackedNormals) ? 4 : 12;
+    if (!optional || (flags & kVisualColours)) stride += (flags & kVisualPackedColours) ? 4 : 16;
     if (r.classes().ofClassOrAncestor(r.node().classId, kPlugVisualSprite)) stride += 8;
-    r.skip(vertices * stride);
-    r.skipArray(4);  // tangents
-    r.skipArray(4);  // binormals
+    if (r.var("visual.streams") == 0) r.skip(vertices * stride);
+    visualTangents(r, flags, vertices);
+    visualTangents(r, flags, vertices);
 }
 
 void visualIndexed(NodeReader& r) {  // 0906A001: the index buffer, archived inline
     if (r.boolean()) r.inlineNode(kPlugIndexBuffer);
 }
 
-void indexBuffer(NodeReader& r) {  // 09057000
-    r.u32();                       // format
+// 0906A000 (TM 1.0) [G], and CPlugIndexBuffer 09057000 / 09057001 (deltas) [G] [T] after a
+// flags word: a u32 count of 16-bit indices.
+void indices(NodeReader& r) {
     std::uint32_t n = r.count(2);
     r.skip(std::uint64_t(n) * 2);
     r.note("indices", num(n));
+}
+
+void indexBuffer(NodeReader& r) {  // 09057000, 09057001
+    r.u32();                       // flags
+    indices(r);
 }
 
 // --- CPlugSurface (0900C000) and CPlugSurfaceGeom (0900F000) [T] [G] ---
@@ -163,8 +299,50 @@ void surface(NodeReader& r) {  // 0900C000: an Id in a CPlugSurfaceGeom, else ge
     r.note("materials", num(n));
 }
 
-// The surface shapes of ArchiveGmSurf ([G]'s list; [T] reads the same four).
-void surfaceShape(NodeReader& r) {
+// The mesh of a surface (GmSurfMesh) [G] [T]: a version, then by version the vertices, cooked
+// triangles (plane, three indices, surface ID, two bytes) and octree cells, or AABB tree cells,
+// or plain triangles. Octree version 1 stores its cells as a deprecated array, whose version
+// word [G] reads after the count (the game's other deprecated arrays have it before): it stops.
+void surfaceMesh(NodeReader& r) {
+    std::uint32_t version = r.u32();
+    std::uint32_t v = r.count(12);
+    r.skip(std::uint64_t(v) * 12);
+    std::uint32_t t = 0;
+    switch (version) {
+        case 1:
+        case 2:
+        case 3: {
+            t = r.count(32);
+            r.skip(std::uint64_t(t) * 32);
+            std::uint32_t octree = r.u32();
+            if (octree == 1)
+                r.fail(
+                    "surface mesh octree version 1: the order of its array's words is not "
+                    "settled");
+            r.skipArray(32);
+            break;
+        }
+        case 5:
+            t = r.count(32);
+            r.skip(std::uint64_t(t) * 32);
+            r.u32();
+            r.skipArray(28);  // AABB tree cells
+            break;
+        case 6:
+        case 7:
+            t = r.count(16);
+            r.skip(std::uint64_t(t) * 16);
+            break;
+        default:
+            r.fail("surface mesh version " + num(version) + " is not one the sources describe");
+    }
+    r.note("shape", "mesh of " + num(v) + " vertices, " + num(t) + " triangles");
+}
+
+// The surface shapes of ArchiveGmSurf ([G]'s list; [T] reads the first four). surfVersion is
+// 0 in CPlugSurfaceGeom; from 1 on the primitives carry a surface index and from 2 every shape
+// a gameplay direction. A compound nests shapes: `depth` bounds the nesting.
+void surfaceShape(NodeReader& r, std::uint32_t surfVersion = 0, int depth = 0) {
     std::uint32_t type = r.u32();
     switch (type) {
         case 0:  // sphere: radius
@@ -179,21 +357,34 @@ void surfaceShape(NodeReader& r) {
             floats(r, 6);
             r.note("shape", "box");
             break;
-        case 7: {  // mesh: vertices, triangles, octree cells
-            if (r.u32() != 3) r.fail("surface mesh vertex version is not 3");
-            std::uint32_t v = r.count(12);
-            r.skip(std::uint64_t(v) * 12);
-            std::uint32_t t = r.count(32);
-            r.skip(std::uint64_t(t) * 32);
-            if (r.u32() != 3) r.fail("surface mesh octree version is not 3");
-            std::uint32_t c = r.count(32);
-            r.skip(std::uint64_t(c) * 32);
-            r.note("shape", "mesh of " + num(v) + " vertices, " + num(t) + " triangles");
+        case 7:
+            surfaceMesh(r);
+            break;
+        case 13: {  // compound: shapes, one Iso4 each, (surfVersion 1+) joints
+            if (depth >= 8) r.fail("surface compounds nest deeper than 8 levels");
+            std::uint32_t n = r.count(4);
+            for (std::uint32_t i = 0; i < n; ++i) surfaceShape(r, surfVersion, depth + 1);
+            r.skip(std::uint64_t(n) * 48);
+            if (surfVersion >= 1) r.skipArray(2);
+            r.note("shape", "compound of " + num(n));
             break;
         }
         default:
             r.fail("surface shape " + num(type) + " is not one the sources describe");
     }
+    if (surfVersion >= 1 && (type == 0 || type == 1 || type == 6)) r.u16();
+    if (surfVersion >= 2) r.vec3();
+}
+
+// 0900F002 [G]: a shape and its surface ID. Stored as 0900D002 (CPlugSurfaceGeom's old class
+// ID, a chunk the game does not remap) it is the mesh alone.
+void surfaceGeomShape(NodeReader& r) {
+    if ((r.chunkId() & 0xFFFFF000) == 0x0900D000) {
+        surfaceMesh(r);
+        return;
+    }
+    surfaceShape(r);
+    r.u16();  // surface ID
 }
 
 void surfaceGeom(NodeReader& r) {  // 0900F004
@@ -403,6 +594,10 @@ void registerPlug(ChunkRegistry& reg) {
         r.u32();
         r.note("children", num(nodeRefArray(r)));
     });
+    reg.add(0x0904F00C, false, [](NodeReader& r) {  // [G]: a count, only 0 described
+        std::uint32_t n = r.u32();
+        if (n != 0) r.fail("CPlugTree 0904F00C with " + num(n) + " entries: not described");
+    });
     reg.add(0x0904F00D, false, [](NodeReader& r) {
         std::string name = r.lookback();
         if (!name.empty()) r.note("name", name);
@@ -435,20 +630,36 @@ void registerPlug(ChunkRegistry& reg) {
     reg.add(0x09006001, false, [](NodeReader& r) { r.lookback(); });
     reg.add(0x09006004, false, [](NodeReader& r) { r.nodeRef(); });
     reg.add(0x09006005, false, [](NodeReader& r) { r.skipArray(12); });  // sub-visuals
-    reg.add(0x09006006, false, [](NodeReader& r) { r.u32(); });
+    reg.add(0x09006006, false, [](NodeReader& r) {                       // has vertex normals [G]
+        std::int64_t& flags = r.var("visual.flags");
+        flags = r.boolean() ? flags | kVisualNormals : flags & ~kVisualNormals;
+    });
+    reg.add(0x09006007, false, [](NodeReader& r) { r.boolean(); });
+    reg.add(0x09006008, false, visualLegacyHeader);
     reg.add(0x09006009, false, [](NodeReader& r) { r.u32(); });
+    reg.add(0x0900600A, false, visualLegacyHeader);
     reg.add(0x0900600B, false, [](NodeReader& r) { r.skipArray(32); });  // splits
-    reg.add(0x0900600E, false, visualHeader);
+    reg.add(0x0900600C, false, visualLegacyHeader);
+    for (std::uint32_t id : {0x0900600Du, 0x0900600Eu, 0x0900600Fu})
+        reg.add(id, false, visualHeader);
+    reg.add(0x09006010, false, visualMorphs);
     reg.add(0x0902C002, false, [](NodeReader& r) { r.nodeRef(); });  // material
+    reg.add(0x0902C003, false, visual3dVerticesLegacy);
     reg.add(0x0902C004, false, visual3dVertices);
+    reg.add(0x0906A000, false, indices);
     reg.add(0x0906A001, false, visualIndexed);
+    reg.add(0x09009001, false, [](NodeReader& r) { r.u32(); });  // CPlugVisualIndexedLines [G]
+    reg.add(0x0904A000, false, [](NodeReader& r) { r.skipArray(32); });  // CPlugVisual2D [G]
+    reg.add(0x0903B000, false, [](NodeReader& r) { r.skip(16); });       // CPlugVisualGrid [G]
     reg.add(0x09010005, false, [](NodeReader& r) { r.skip(24); });
     reg.add(0x09010006, false, [](NodeReader& r) { r.skip(4); });
     reg.add(0x09057000, false, indexBuffer);
+    reg.add(0x09057001, false, indexBuffer);
 
     // CPlugSurface, CPlugSurfaceGeom
     reg.add(0x0900C000, false, surface);
-    reg.add(0x0900C001, false, [](NodeReader& r) { r.u32(); });
+    reg.add(0x0900C001, false, [](NodeReader& r) { r.boolean(); });
+    reg.add(0x0900F002, false, surfaceGeomShape);
     reg.add(0x0900F003, false, [](NodeReader& r) {
         r.lookback();
         r.skip(24);
