@@ -9,6 +9,10 @@
 //   [R] the game's own Resource.pak (../shared/fixtures/real): its compressed files prove a
 //       layout through zlib's Adler-32, its stored ones through a parse that ends exactly at the
 //       body's end with every node slot filled.
+//   [S] the solids of the older games in ../shared/fixtures/assets (TrackMania Sunrise, TMSX,
+//       Nations ESWC, Forever): each parse ends exactly at the body's end with every node slot
+//       filled. They prove CPlugTree 0904F00C, CPlugVisual 07/0A/0C, CPlugVisual3D 0902C003 and
+//       the old CPlugSurfaceGeom's 0900D002 mesh.
 // Where the sources describe a branch no file here exercises and whose bytes they do not agree
 // on, the reader stops with a message instead of guessing: the node scan takes over from there.
 #include "gbx/ChunkReaders.hpp"
@@ -575,7 +579,7 @@ void registerPlug(ChunkRegistry& reg) {
         floats(r, 2);  // legacy speeds
         solidMass(r);
     });
-    reg.add(0x09005007, false, [](NodeReader& r) { r.u32(); });
+    reg.add(0x09005007, false, [](NodeReader& r) { r.boolean(); });
     reg.add(0x0900500A, false, solidTreeModes);
     reg.add(0x0900500B, false, [](NodeReader& r) { r.skip(32); });
     reg.add(0x0900500C, false, [](NodeReader& r) { r.skip(72); });
@@ -608,7 +612,11 @@ void registerPlug(ChunkRegistry& reg) {
     reg.add(0x0904F011, false, [](NodeReader& r) { r.nodeRef(); });  // function
     reg.add(0x0904F012, false, [](NodeReader& r) { treeParts(r, 4); });
     reg.add(0x0904F014, false, [](NodeReader& r) { treeParts(r, 5); });
+    // [G] (TM 1.0; [T] lists it without data, as it does 0904F00C, which the Sunrise solids
+    // prove holds a word).
+    reg.add(0x0904F015, false, [](NodeReader& r) { treeFlags(r, r.u32() & 0x1FFFF); });
     reg.add(0x0904F016, false, [](NodeReader& r) { treeParts(r, 4); });
+    reg.add(0x0904F017, false, [](NodeReader& r) { r.nodeRef(); });  // visual [G]
     reg.add(0x0904F018, false, [](NodeReader& r) {
         std::uint32_t flags = r.u32();
         r.u32();
@@ -625,6 +633,7 @@ void registerPlug(ChunkRegistry& reg) {
         r.note("levels", num(n));
     });
     reg.add(0x09062004, false, [](NodeReader& r) { r.nodeRef(); });  // CPlugTreeLight: light
+    reg.add(0x09051000, false, [](NodeReader& r) { r.u32(); });      // CPlugTreeGenerator [G]
 
     // CPlugVisual, CPlugVisual3D, CPlugVisualIndexed, CPlugVisualSprite, CPlugIndexBuffer
     reg.add(0x09006001, false, [](NodeReader& r) { r.lookback(); });
@@ -653,6 +662,16 @@ void registerPlug(ChunkRegistry& reg) {
     reg.add(0x0903B000, false, [](NodeReader& r) { r.skip(16); });       // CPlugVisualGrid [G]
     reg.add(0x09010005, false, [](NodeReader& r) { r.skip(24); });
     reg.add(0x09010006, false, [](NodeReader& r) { r.skip(4); });
+    reg.add(0x09010008, false, [](NodeReader& r) { r.directNode(); });   // sprite parameters [G]
+    reg.add(0x09010009, false, [](NodeReader& r) { r.skipArray(16); });  // rectangles [G]
+    // CPlugSpriteParam [G]: a word, direction, pivot, tilt factor; 001 versions it and adds
+    // the texture height in the world and (version 1+) two distances.
+    reg.add(0x090AC000, false, [](NodeReader& r) { r.skip(28); });
+    reg.add(0x090AC001, false, [](NodeReader& r) {
+        std::uint32_t version = r.u32();
+        r.skip(28 + 4);
+        if (version >= 1) r.skip(8);
+    });
     reg.add(0x09057000, false, indexBuffer);
     reg.add(0x09057001, false, indexBuffer);
 
