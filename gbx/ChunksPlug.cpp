@@ -83,6 +83,61 @@ void solidTree(NodeReader& r) {  // 09005011
     r.note("tree", "node " + num(r.nodeRef().index));
 }
 
+// 09005017 [G] (ManiaPlanet): pre-lighting generation parameters. Version 3 and later: a
+// flag, then when set the parameters (a version, two words, a bool, eight floats, two words,
+// boxes, (1+) UV groups); before 3: a byte, a float, a bool, two rectangles, two words, (1+)
+// boxes. From version 2 on a file time ends it.
+void solidPreLight(NodeReader& r) {
+    std::uint32_t version = r.u32();
+    if (version > 3) r.fail("CPlugSolid 09005017 version " + num(version) + " is not described");
+    if (version >= 3) {
+        if (r.boolean()) {
+            std::uint32_t params = r.u32();
+            r.skip(8);
+            r.boolean();
+            floats(r, 8);
+            r.skip(8);
+            r.skipArray(24);                   // boxes
+            if (params >= 1) r.skipArray(20);  // UV groups
+        }
+    } else {
+        r.u8();
+        floats(r, 1);
+        r.boolean();
+        floats(r, 8);  // two rectangles
+        r.skip(8);
+        if (version >= 1) r.skipArray(24);
+    }
+    if (version >= 2) r.u64();  // file time
+}
+
+// A deprecated node array: a version word, then a count of node references.
+void deprecatedNodeArray(NodeReader& r) {
+    r.u32();
+    nodeRefArray(r);
+}
+
+// 09005019 [G] (ManiaPlanet): sounds, particle emitters, two lists of located instances (a
+// word and an Iso4), (1+) a word, (2+) Ids and Iso4s, (3+) a string, (4+) a word, (5+) a path
+// node.
+void solidInstances(NodeReader& r) {
+    std::uint32_t version = r.u32();
+    if (version > 5) r.fail("CPlugSolid 09005019 version " + num(version) + " is not described");
+    deprecatedNodeArray(r);
+    deprecatedNodeArray(r);
+    r.skipArray(52);
+    r.skipArray(52);
+    if (version >= 1) r.u32();
+    if (version >= 2) {
+        std::uint32_t ids = r.count(4);
+        for (std::uint32_t i = 0; i < ids; ++i) r.lookback();
+        r.skipArray(48);
+    }
+    if (version >= 3) r.string("name");
+    if (version >= 4) r.u32();
+    if (version >= 5) r.nodeRef();
+}
+
 // --- CPlugTree (0904F000) and variants [T] [G] ---
 
 // Flags whose bit 2 says a local transform (GmIso4: 12 floats) follows.
@@ -125,15 +180,26 @@ std::int64_t unpackVisualFlags(std::uint32_t stored) {
 }
 
 // One texture coordinate set of `vertices` vertices [G] (TexCoordSet). Versions 0..2 store
-// 8 + 4 * version bytes per vertex. Version 3 and later add a count and a kind word; [G]
-// sizes the floats after the coordinates by an expression whose reading is ambiguous, and no
-// file here holds one: it stops.
+// 8 + 4 * version bytes per vertex. Version 3 and later store the vertex count and a kind word
+// first, the coordinates as 8 bytes each, then floats that [G] counts as (vertices * kind) &
+// 0xFF, which reads as vertices * (kind & 0xFF) as well: where the two disagree it stops.
 void texCoordSet(NodeReader& r, std::uint64_t vertices) {
     std::uint32_t version = r.u32();
-    if (version >= 3)
-        r.fail("texture coordinate set version " + num(version) +
+    if (version < 3) {
+        r.skip(vertices * (8 + 4 * std::uint64_t(version)));
+        return;
+    }
+    std::uint32_t n = r.u32();
+    if (n != vertices)
+        r.fail("texture coordinate set of " + num(n) + " for " + num(vertices) + " vertices");
+    std::uint32_t kind = r.u32();
+    if ((kind & 0xFF) > 2) r.fail("texture coordinate kind " + num(kind & 0xFF) + " is not known");
+    std::uint64_t asWritten = (vertices * kind) & 0xFF;
+    std::uint64_t perVertex = vertices * (kind & 0xFF);
+    if (asWritten != perVertex)
+        r.fail("texture coordinate set version " + num(version) + " with kind " + hex32(kind) +
                ": the size of its extra floats is not settled");
-    r.skip(vertices * (8 + 4 * std::uint64_t(version)));
+    r.skip(vertices * 8 + perVertex * 4);
 }
 
 // SSkinData [G]: `version` is 0 (0900600C), 1 (0D) or 2 + the chunk version (0F).
@@ -287,12 +353,8 @@ void indexBuffer(NodeReader& r) {  // 09057000, 09057001
 
 // --- CPlugSurface (0900C000) and CPlugSurfaceGeom (0900F000) [T] [G] ---
 
-void surface(NodeReader& r) {  // 0900C000: an Id in a CPlugSurfaceGeom, else geom + materials
-    if (r.classes().ofClassOrAncestor(r.node().classId, kPlugSurfaceGeom)) {
-        r.lookback();
-        return;
-    }
-    r.nodeRef();  // geometry
+// A surface's materials: each a material node or a surface ID.
+std::uint32_t surfaceMaterials(NodeReader& r) {
     std::uint32_t n = r.count(4);
     for (std::uint32_t i = 0; i < n; ++i) {
         if (r.boolean())
@@ -301,6 +363,43 @@ void surface(NodeReader& r) {  // 0900C000: an Id in a CPlugSurfaceGeom, else ge
             r.u16();  // surface ID
     }
     r.note("materials", num(n));
+    return n;
+}
+
+void surface(NodeReader& r) {  // 0900C000: an Id in a CPlugSurfaceGeom, else geom + materials
+    if (r.classes().ofClassOrAncestor(r.node().classId, kPlugSurfaceGeom)) {
+        r.lookback();
+        return;
+    }
+    r.nodeRef();  // geometry
+    surfaceMaterials(r);
+}
+
+void surfaceShape(NodeReader& r, std::uint32_t surfVersion, int depth);
+
+// 0900C003 [G]: a version, (2+) the shape's surfVersion, the shape, the materials, then (< 3)
+// sized data or (3+) 16-bit words, (1+) a skeleton node, (5+) Ids. [G] reads a word after the
+// materials from version 4 on while noting the game's code has none: that branch stops.
+void surfaceVersioned(NodeReader& r) {
+    std::uint32_t version = r.u32();
+    if (version > 5) r.fail("CPlugSurface 0900C003 version " + num(version) + " is not described");
+    std::uint32_t surfVersion = version == 1 ? 1 : 0;
+    if (version >= 2) surfVersion = r.u32();
+    if (surfVersion > 2) r.fail("surface version " + num(surfVersion) + " is not described");
+    surfaceShape(r, surfVersion, 0);
+    std::uint32_t n = surfaceMaterials(r);
+    if (version >= 4 && n > 0)
+        r.fail("CPlugSurface 0900C003 version " + num(version) +
+               " with materials: the word after them is not settled");
+    if (version < 3)
+        r.skipArray(1);
+    else
+        r.skipArray(2);
+    if (version >= 1) r.nodeRef();  // skeleton
+    if (version >= 5) {
+        std::uint32_t ids = r.count(4);
+        for (std::uint32_t i = 0; i < ids; ++i) r.lookback();
+    }
 }
 
 // The mesh of a surface (GmSurfMesh) [G] [T]: a version, then by version the vertices, cooked
@@ -346,7 +445,7 @@ void surfaceMesh(NodeReader& r) {
 // The surface shapes of ArchiveGmSurf ([G]'s list; [T] reads the first four). surfVersion is
 // 0 in CPlugSurfaceGeom; from 1 on the primitives carry a surface index and from 2 every shape
 // a gameplay direction. A compound nests shapes: `depth` bounds the nesting.
-void surfaceShape(NodeReader& r, std::uint32_t surfVersion = 0, int depth = 0) {
+void surfaceShape(NodeReader& r, std::uint32_t surfVersion, int depth) {
     std::uint32_t type = r.u32();
     switch (type) {
         case 0:  // sphere: radius
@@ -387,7 +486,7 @@ void surfaceGeomShape(NodeReader& r) {
         surfaceMesh(r);
         return;
     }
-    surfaceShape(r);
+    surfaceShape(r, 0, 0);
     r.u16();  // surface ID
 }
 
@@ -402,7 +501,7 @@ void surfaceGeom(NodeReader& r) {  // 0900F004
     std::uint32_t bits = 0;
     std::memcpy(&bits, &minX, 4);
     r.mixIntoCipher(bits);
-    surfaceShape(r);
+    surfaceShape(r, 0, 0);
     r.u16();  // surface ID
 }
 
@@ -592,6 +691,8 @@ void registerPlug(ChunkRegistry& reg) {
     reg.add(0x09005010, false, [](NodeReader& r) { r.nodeRef(); });
     reg.add(0x09005011, false, solidTree);
     reg.add(0x09005012, false, [](NodeReader& r) { r.u8(); });  // lightmap cells
+    reg.add(0x09005017, false, solidPreLight);
+    reg.add(0x09005019, false, solidInstances);
 
     // CPlugTree
     reg.add(0x0904F006, false, [](NodeReader& r) {
@@ -678,6 +779,7 @@ void registerPlug(ChunkRegistry& reg) {
     // CPlugSurface, CPlugSurfaceGeom
     reg.add(0x0900C000, false, surface);
     reg.add(0x0900C001, false, [](NodeReader& r) { r.boolean(); });
+    reg.add(0x0900C003, false, surfaceVersioned);
     reg.add(0x0900F002, false, surfaceGeomShape);
     reg.add(0x0900F003, false, [](NodeReader& r) {
         r.lookback();

@@ -154,13 +154,12 @@ TEST_CASE("engine classes: bitmap, shader sprite, font and control style read wh
 
 TEST_CASE("engine classes: branches no source describes stop the reader with the reason",
           "[gbx][engine]") {
-    // A texture coordinate set of version 3 (0900600E's fifth word): the source's size of its
-    // extra floats reads two ways.
+    // A texture coordinate set of version 3 (0900600E's fifth word) stores the vertex count
+    // again: here the first coordinate (0) is read as that count.
     Bytes solid = engine::solid();
     CHECK_THAT(parseError(patched(solid, {0x3B8, 1, 24, 0, 0}, {0x3B8, 1, 24, 0, 3})),
                Catch::Contains("chunk 0900600E of CPlugVisualIndexedTriangles (0901E000) (chunk "
-                               "at offset 266): texture coordinate set version 3: the size of "
-                               "its extra floats is not settled"));
+                               "at offset 266): texture coordinate set of 0 for 24 vertices"));
     // Skin data (flag bits 0..2) in 0900600E: the source reads it as 0900600D's version but
     // names another.
     CHECK_THAT(parseError(patched(solid, {0x3B8, 1, 24, 0}, {0x3B9, 1, 24, 0})),

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The Plug engine's chunk readers (gbx/ChunksPlug.cpp) on the solids of the older games in
-// ../shared/fixtures/assets: TrackMania Sunrise, TMSX, Nations ESWC and Forever. Each must read
-// whole: every node, every chunk known, every node slot filled, and the main node ending exactly
-// at the end of the (LZO-decompressed or stored) body.
+// ../shared/fixtures/assets: TrackMania Sunrise, TMSX, Nations ESWC, Forever and ManiaPlanet 4.
+// Each must read whole: every node, every chunk known, every node slot filled, and the main node
+// ending exactly at the end of the (LZO-decompressed or stored) body.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -88,11 +88,26 @@ const std::vector<SolidFixture> kSolids = {
      1816,
      5496,
      {"mesh of 208 vertices, 376 triangles", "mesh of 496 vertices, 840 triangles"}},
+    // ManiaPlanet 4: versioned visual headers (0900600F version 5, texture coordinate sets of
+    // version 3), 09006010, 0900C003, 09005017 and 09005019.
+    {"CPlugSolid~GBX-NET_2_CPlugSolid_MP4_001.Solid.Gbx",
+     "BUUR",
+     41,
+     {{"CPlugSolid", 1},
+      {"CPlugTree", 14},
+      {"CPlugTreeLight", 4},
+      {"CPlugTreeVisualMip", 1},
+      {"CPlugVisualIndexedTriangles", 10},
+      {"CPlugIndexBuffer", 10},
+      {"CPlugSurface", 1}},
+     8281,
+     18510,
+     {"mesh of 2291 vertices, 3990 triangles"}},
 };
 
 }  // namespace
 
-TEST_CASE("plug fixtures: the older games' solids read whole", "[gbx][plug][fixtures]") {
+TEST_CASE("plug fixtures: the games' solids read whole", "[gbx][plug][fixtures]") {
     fs::path dir = test::sharedDir("fixtures/assets");
     for (const auto& fx : kSolids) {
         INFO("fixture " << fx.file);

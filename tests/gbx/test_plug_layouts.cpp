@@ -201,6 +201,45 @@ TEST_CASE("plug layouts: skinned visuals (0900600D, 0900600F) and their vertices
                Catch::Contains("visual with 1 tangents for 2 vertices"));
 }
 
+TEST_CASE("plug layouts: texture coordinate sets of version 3", "[gbx][plug]") {
+    // Three vertices: kind 0x100 (no extra floats) and kind 1 (one float per vertex).
+    BodyWriter w;
+    w.chunk(0x0900600D);
+    w.u32(0x3B8);
+    w.u32(2);
+    w.u32(3);
+    w.u32(0);
+    w.u32(3);
+    w.u32(3);
+    w.u32(0x100);
+    floats(w, 3 * 2);
+    w.u32(4);
+    w.u32(3);
+    w.u32(1);
+    floats(w, 3 * 2 + 3);
+    floats(w, 6);
+    w.endNode();
+    test::NodeSummary s = parse(file(0x0901E000, w));
+    CHECK(s.values["0:texture coordinate sets"] == "2");
+
+    // 200 vertices of kind 2: the source's expression gives (200 * 2) & 0xFF = 144 floats, the
+    // per-vertex reading 400.
+    BodyWriter k;
+    k.chunk(0x0900600D);
+    k.u32(0x3B8);
+    k.u32(1);
+    k.u32(200);
+    k.u32(0);
+    k.u32(3);
+    k.u32(200);
+    k.u32(2);
+    k.zeros(200 * 16);
+    k.endNode();
+    CHECK_THAT(parseError(file(0x0901E000, k)),
+               Catch::Contains("texture coordinate set version 3 with kind 00000002: the size of "
+                               "its extra floats is not settled"));
+}
+
 TEST_CASE("plug layouts: a visual whose vertices are in vertex streams", "[gbx][plug]") {
     BodyWriter w;
     w.chunk(0x0900600D);
