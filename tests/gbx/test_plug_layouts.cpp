@@ -396,3 +396,114 @@ TEST_CASE("plug layouts: a sprite's parameters (09010008, CPlugSpriteParam)", "[
     test::NodeSummary s = parse(file(0x09010000, w));
     CHECK(s.classes.size() == 2);
 }
+
+TEST_CASE("plug layouts: ManiaPlanet's surface and solid chunks (0900C003, 09005017, 09005019)",
+          "[gbx][plug]") {
+    // 0900C003 version 1: surfVersion 1 (the box carries a surface index), one material by
+    // surface ID, sized data, a skeleton.
+    BodyWriter v1;
+    v1.chunk(0x0900C003);
+    v1.u32(1);
+    v1.u32(6);
+    floats(v1, 6);
+    v1.u16(9);
+    v1.u32(1);
+    v1.boolean(false);
+    v1.u16(2);
+    v1.u32(3);
+    v1.raw(Bytes{1, 2, 3});
+    v1.nullRef();
+    v1.endNode();
+    test::NodeSummary s = parse(file(0x0900C000, v1));
+    CHECK(s.values["0:shape"] == "box");
+    CHECK(s.values["0:materials"] == "1");
+
+    // Version 5: surfVersion 2 (a gameplay direction after the shape), 16-bit words, Ids.
+    BodyWriter v5;
+    v5.chunk(0x0900C003);
+    v5.u32(5);
+    v5.u32(2);
+    v5.u32(0);
+    floats(v5, 1);
+    v5.u16(1);
+    floats(v5, 3);
+    v5.u32(0);  // no materials
+    v5.u32(1);
+    v5.u16(7);
+    v5.nullRef();
+    v5.u32(1);
+    v5.lookback("Skel");
+    v5.endNode();
+    s = parse(file(0x0900C000, v5));
+    CHECK(s.values["0:shape"] == "sphere");
+
+    // Version 4 with materials: the word the source adds after them is not settled.
+    BodyWriter v4;
+    v4.chunk(0x0900C003);
+    v4.u32(4);
+    v4.u32(0);
+    v4.u32(0);
+    floats(v4, 1);
+    v4.u32(1);
+    v4.boolean(false);
+    v4.u16(2);
+    v4.endNode();
+    CHECK_THAT(parseError(file(0x0900C000, v4)),
+               Catch::Contains("CPlugSurface 0900C003 version 4 with materials: the word after "
+                               "them is not settled"));
+
+    // 09005017 versions 1 and 3, 09005019 version 5.
+    BodyWriter solid;
+    solid.chunk(0x09005017);
+    solid.u32(1);
+    solid.u8(1);
+    floats(solid, 1);
+    solid.boolean(true);
+    floats(solid, 8);
+    solid.u32(2);
+    solid.u32(2);
+    solid.u32(1);  // one box
+    floats(solid, 6);
+    solid.chunk(0x09005017);
+    solid.u32(3);
+    solid.boolean(true);
+    solid.u32(1);  // parameters of version 1
+    solid.u32(0);
+    floats(solid, 1);
+    solid.boolean(false);
+    floats(solid, 8);
+    solid.u32(0);
+    solid.u32(0);
+    solid.u32(0);  // no boxes
+    solid.u32(1);  // one UV group
+    floats(solid, 5);
+    solid.u64(0x01D0000000000000);
+    solid.chunk(0x09005019);
+    solid.u32(5);
+    solid.u32(10);
+    solid.u32(0);
+    solid.u32(10);
+    solid.u32(0);
+    solid.u32(1);
+    solid.u32(0);
+    floats(solid, 12);
+    solid.u32(0);
+    solid.u32(7);
+    solid.u32(1);
+    solid.lookback("Spot");
+    solid.u32(1);
+    floats(solid, 12);
+    solid.string("name");
+    solid.u32(0);
+    solid.nullRef();
+    solid.endNode();
+    s = parse(file(0x09005000, solid));
+    CHECK(s.classes == std::vector<std::string>{"CPlugSolid"});
+
+    BodyWriter later;
+    later.chunk(0x09005019);
+    later.u32(6);
+    later.endNode();
+    CHECK_THAT(parseError(file(0x09005000, later)),
+               Catch::Contains("CPlugSolid 09005019 version 6 is not described"));
+}
