@@ -18,6 +18,7 @@
 #include "gbx/ChunkReaders.hpp"
 
 #include <cstring>
+#include <vector>
 
 namespace pakfs::gbx::chunks {
 namespace {
@@ -223,6 +224,58 @@ void vertexStreams(NodeReader& r) {
     std::uint32_t n = nodeRefArray(r);
     r.var("visual.streams") = n;
     if (n != 0) r.note("vertex streams", num(n));
+}
+
+// CPlugVertexStream 09056000 [G] (ManiaPlanet): a version, the vertex count, flags, a model
+// stream; without a model, the declarations of its attributes (two words each, then from
+// version 0 data per vertex or, when flags2 says so, two 16-bit words the second of which is the
+// attribute's offset, repeated in flags2), then (1+) a bool and each attribute's array.
+void vertexStream(NodeReader& r) {
+    std::uint32_t version = r.u32();
+    std::uint64_t vertices = r.u32();
+    r.u32();  // flags
+    NodeRef model = r.nodeRef();
+    if (vertices == 0 || model.kind != RefKind::Null) return;
+    std::uint32_t n = r.count(8);
+    std::vector<std::uint32_t> decls;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        std::uint32_t flags1 = r.u32();
+        std::uint32_t flags2 = r.u32();
+        decls.push_back(flags1);
+        if ((flags2 & 0xFFC) == 0) {
+            if (version == 0) r.skip(std::uint64_t((flags1 >> 18) & 0x3FF) * vertices);
+            continue;
+        }
+        r.u16();
+        std::uint16_t offset = r.u16();
+        if (((flags2 >> 2) & 0x3FF) != offset)
+            r.fail("vertex stream attribute offset " + num(offset) + " differs from its flags'");
+    }
+    r.note("vertices", num(vertices));
+    r.note("attributes", num(n));
+    if (version == 0) return;
+    r.boolean();
+    for (std::uint32_t flags1 : decls) {
+        std::uint32_t usage = flags1 & 0x1FF;
+        std::uint32_t type = (flags1 >> 9) & 0x1FF;
+        std::uint64_t size = 0;
+        if (type == 1 && (usage == 3 || (usage >= 10 && usage <= 17)))
+            size = 8;  // blend weight, texture coordinates
+        else if (type == 2 && usage <= 1)
+            size = 12;  // positions
+        else if (type == 2 && (usage == 5 || usage == 6))
+            size = 4;  // normals, 10 bits per axis
+        else if (type == 4 && (usage == 8 || usage == 9 || usage == 22))
+            size = 4;  // colours
+        else if (type == 5 && usage == 4)
+            size = 4;  // blend indices
+        else if (type == 14 && (usage == 5 || usage == 18 || usage == 20))
+            size = 4;  // normal, tangents, 10 bits per axis
+        else
+            r.fail("vertex stream attribute " + num(usage) + " of type " + num(type) +
+                   " is not described");
+        r.skip(size * vertices);
+    }
 }
 
 void keepVisual(NodeReader& r, std::int64_t flags, std::uint32_t vertices, std::uint32_t sets) {
@@ -775,6 +828,7 @@ void registerPlug(ChunkRegistry& reg) {
     });
     reg.add(0x09057000, false, indexBuffer);
     reg.add(0x09057001, false, indexBuffer);
+    reg.add(0x09056000, false, vertexStream);
 
     // CPlugSurface, CPlugSurfaceGeom
     reg.add(0x0900C000, false, surface);

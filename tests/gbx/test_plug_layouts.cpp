@@ -261,6 +261,56 @@ TEST_CASE("plug layouts: a visual whose vertices are in vertex streams", "[gbx][
     CHECK(s.values["0:vertex streams"] == "1");
     CHECK(s.values["0:vertices"] == "500");
 
+    // A stream of version 1 with its own data: positions (offset 0), texture coordinates 0
+    // (offset 12, in flags2 too) and colours.
+    BodyWriter v;
+    v.chunk(0x0900600D);
+    v.u32(0x3B8);
+    v.u32(0);
+    v.u32(2);
+    v.u32(1);
+    v.newNode(1, 0x09056000);
+    v.chunk(0x09056000);
+    v.u32(1);
+    v.u32(2);  // vertices
+    v.u32(0);
+    v.nullRef();
+    v.u32(3);
+    v.u32(0 | 2 << 9);  // position, Float3
+    v.u32(0);
+    v.u32(10 | 1 << 9);  // texture coordinates 0, Float2
+    v.u32(12 << 2);
+    v.u16(0);
+    v.u16(12);
+    v.u32(8 | 4 << 9);  // colour 0
+    v.u32(20 << 2);
+    v.u16(0);
+    v.u16(20);
+    v.boolean(false);
+    floats(v, 2 * 3 + 2 * 2 + 2);
+    v.endNode();
+    floats(v, 6);
+    v.endNode();
+    s = parse(file(0x0901E000, v, 2));
+    CHECK(s.values["1:attributes"] == "3");
+    CHECK(s.values["1:vertices"] == "2");
+
+    // A Float4 attribute: not described.
+    BodyWriter f4;
+    f4.chunk(0x09056000);
+    f4.u32(1);
+    f4.u32(2);
+    f4.u32(0);
+    f4.nullRef();
+    f4.u32(1);
+    f4.u32(8 | 3 << 9);
+    f4.u32(0);
+    f4.boolean(false);
+    f4.zeros(32);
+    f4.endNode();
+    CHECK_THAT(parseError(file(0x09056000, f4)),
+               Catch::Contains("vertex stream attribute 8 of type 3 is not described"));
+
     BodyWriter m;
     m.chunk(0x09006010);
     m.u32(0);
