@@ -733,7 +733,10 @@ void registerPlug(ChunkRegistry& reg) {
     });
     reg.add(0x09005007, false, [](NodeReader& r) { r.boolean(); });
     reg.add(0x0900500A, false, solidTreeModes);
-    reg.add(0x0900500B, false, [](NodeReader& r) { r.skip(32); });
+    // [T] skips 32 bytes, [G] reads six bools and a word (28); no file here holds it.
+    reg.add(0x0900500B, false, [](NodeReader& r) {
+        r.fail("CPlugSolid 0900500B: its sources give it 28 and 32 bytes");
+    });
     reg.add(0x0900500C, false, [](NodeReader& r) { r.skip(72); });
     reg.add(0x0900500D, false, solidTreeOnly);
     reg.add(0x0900500E, false, [](NodeReader& r) {
@@ -759,7 +762,12 @@ void registerPlug(ChunkRegistry& reg) {
     reg.add(0x0904F00D, false, [](NodeReader& r) {
         std::string name = r.lookback();
         if (!name.empty()) r.note("name", name);
-        if (r.nodeRef().kind != RefKind::Null) r.lookback();
+        // The second entry: [T] reads a node (then an Id when there is one), [G] an Id (an
+        // older [G] a node). Empty (-1) they read alike; any other value stops.
+        std::uint32_t second = r.u32();
+        if (second != 0xFFFFFFFF)
+            r.fail("CPlugTree 0904F00D second entry " + hex32(second) +
+                   ": its sources read it as a node or an Id");
     });
     reg.add(0x0904F00E, false, [](NodeReader& r) { treeParts(r, 3); });
     reg.add(0x0904F010, false, [](NodeReader& r) { treeFlags(r, r.u32()); });

@@ -336,6 +336,17 @@ TEST_CASE("plug layouts: TrackMania 1.0 and TMSX tree chunks (0904F00C, 0904F015
     test::NodeSummary s = parse(file(0x0904F000, w));
     CHECK(s.classes == std::vector<std::string>{"CPlugTree"});
 
+    // 0904F00D's second entry, read as a node or as an Id by its sources: only empty is read.
+    BodyWriter named;
+    named.chunk(0x0904F00D);
+    named.lookback("Tree");
+    named.u32(0x40000000);
+    named.string("Other");
+    named.endNode();
+    CHECK_THAT(parseError(file(0x0904F000, named)),
+               Catch::Contains("CPlugTree 0904F00D second entry 40000000: its sources read it as "
+                               "a node or an Id"));
+
     BodyWriter bad;
     bad.chunk(0x0904F00C);
     bad.u32(3);
@@ -556,4 +567,15 @@ TEST_CASE("plug layouts: ManiaPlanet's surface and solid chunks (0900C003, 09005
     later.endNode();
     CHECK_THAT(parseError(file(0x09005000, later)),
                Catch::Contains("CPlugSolid 09005019 version 6 is not described"));
+}
+
+TEST_CASE("plug layouts: CPlugSolid 0900500B, whose sources disagree on its size, stops",
+          "[gbx][plug]") {
+    BodyWriter w;
+    w.chunk(0x0900500B);
+    w.zeros(32);
+    w.endNode();
+    CHECK_THAT(parseError(file(0x09005000, w)),
+               Catch::Contains("chunk 0900500B of CPlugSolid (09005000) (chunk at offset 25): "
+                               "CPlugSolid 0900500B: its sources give it 28 and 32 bytes"));
 }
