@@ -2,7 +2,8 @@
 // The Plug engine's chunk readers (gbx/ChunksPlug.cpp) on the chunk versions that no fixture
 // here holds but the public layouts describe (TrackMania 1.0's visual and tree chunks, skinned
 // and streamed visuals, the later surface shapes), written by the project's BodyWriter: whole
-// reads of exactly the bytes the layout takes, and the reason where a reader stops.
+// reads of exactly the bytes the layout takes (and an error for every shorter prefix), and the
+// reason where a reader stops.
 #include <catch2/catch.hpp>
 
 #include "gbx/GbxBuilder.hpp"
@@ -22,6 +23,7 @@ Bytes file(std::uint32_t classId, const BodyWriter& w, std::uint32_t numNodes = 
     return b.build();
 }
 
+// Reads a file that must read whole; every shorter prefix of it must stop with an error.
 test::NodeSummary parse(const Bytes& data) {
     MemorySource src(data);
     GbxFile f = readGbx(src);
@@ -31,6 +33,11 @@ test::NodeSummary parse(const Bytes& data) {
     test::NodeSummary s = test::summarize(f);
     CHECK(s.allNodesComplete);
     CHECK(s.allChunksKnown);
+    for (std::size_t n = 0; n < data.size(); ++n) {
+        MemorySource cut(ByteSpan(data).first(n));
+        GbxFile partial = readGbxPartial(cut);
+        if (!partial.failure) FAIL("cut at " << n << " of " << data.size() << " read whole");
+    }
     return s;
 }
 
