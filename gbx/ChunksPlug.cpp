@@ -9,10 +9,11 @@
 //   [R] the game's own Resource.pak (../shared/fixtures/real): its compressed files prove a
 //       layout through zlib's Adler-32, its stored ones through a parse that ends exactly at the
 //       body's end with every node slot filled.
-//   [S] the solids of the older games in ../shared/fixtures/assets (TrackMania Sunrise, TMSX,
-//       Nations ESWC, Forever): each parse ends exactly at the body's end with every node slot
-//       filled. They prove CPlugTree 0904F00C, CPlugVisual 07/0A/0C, CPlugVisual3D 0902C003 and
-//       the old CPlugSurfaceGeom's 0900D002 mesh.
+//   [S] the solids in ../shared/fixtures/assets (TrackMania Sunrise, TMSX, Nations ESWC,
+//       Forever, ManiaPlanet 4): each parse ends exactly at the body's end with every node slot
+//       filled. They prove CPlugTree 0904F00C, CPlugVisual 07/0A/0C, CPlugVisual3D 0902C003,
+//       the old CPlugSurfaceGeom's 0900D002 mesh, and ManiaPlanet's 0900600F version 5 with
+//       texture coordinate sets of version 3, 09006010, 0900C003, 09005017 and 09005019.
 // Where the sources describe a branch no file here exercises and whose bytes they do not agree
 // on, the reader stops with a message instead of guessing: the node scan takes over from there.
 #include "gbx/ChunkReaders.hpp"
