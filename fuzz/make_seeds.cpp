@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Writes the seed corpora of the fuzz targets into OUTDIR/<target>/, from the test generators
-// (writePak, GbxBuilder), so no binary seed is kept in the repository.
+// (writePak, GbxBuilder, gbx::engine), so no binary seed is kept in the repository.
 #include <cstdio>
 
 #include "archive/Lz4.hpp"
 #include "archive/PackList.hpp"
 #include "archive/PakWriter.hpp"
+#include "gbx/EngineBuilder.hpp"
 #include "tests/hostile/Generators.hpp"
 
 using namespace pakfs;
@@ -121,6 +122,14 @@ int main(int argc, char** argv) {
             seed(out / "gbx_entry", n + "-zlib", prefixed({1}, map));
         }
     }
+    // Engine-class files, so the body target starts inside the Plug readers too.
+    gbx::engine::SolidSpec meshSolid;
+    meshSolid.meshTriangles = 3;
+    meshSolid.children = 2;
+    seed(out / "gbx_body", "solid", gbx::engine::solid());
+    seed(out / "gbx_body", "solid-mesh", gbx::engine::solid(meshSolid));
+    seed(out / "gbx_body", "font", gbx::engine::font(4));
+    seed(out / "gbx_entry", "solid-stored", prefixed({0}, gbx::engine::solid()));
     gbx::GbxBuilder header;
     header.version = 3;
     header.format = "BUU";

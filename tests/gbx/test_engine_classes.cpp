@@ -154,13 +154,16 @@ TEST_CASE("engine classes: bitmap, shader sprite, font and control style read wh
 
 TEST_CASE("engine classes: branches no source describes stop the reader with the reason",
           "[gbx][engine]") {
-    // A visual with vertex streams (0900600E's fourth word).
+    // A texture coordinate set of version 3 (0900600E's fifth word) stores the vertex count
+    // again: here the first coordinate (0) is read as that count.
     Bytes solid = engine::solid();
-    CHECK_THAT(parseError(patched(solid, {0x3B8, 1, 24, 0}, {0x3B8, 1, 24, 2})),
-               Catch::Contains("visual with vertex streams: their layout is not known"));
-    // Flag bits 0..2 of a visual.
+    CHECK_THAT(parseError(patched(solid, {0x3B8, 1, 24, 0, 0}, {0x3B8, 1, 24, 0, 3})),
+               Catch::Contains("chunk 0900600E of CPlugVisualIndexedTriangles (0901E000) (chunk "
+                               "at offset 266): texture coordinate set of 0 for 24 vertices"));
+    // Skin data (flag bits 0..2) in 0900600E: the source reads it as 0900600D's version but
+    // names another.
     CHECK_THAT(parseError(patched(solid, {0x3B8, 1, 24, 0}, {0x3B9, 1, 24, 0})),
-               Catch::Contains("visual flags 000003B9 select data no source describes"));
+               Catch::Contains("visual skin data in 0900600E: its version is not settled"));
     // A surface shape outside sphere, ellipsoid, box and mesh.
     CHECK_THAT(parseError(patched(solid, {0x3F000000, 6}, {0x3F000000, 3})),
                Catch::Contains("surface shape 3 is not one the sources describe"));

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The solids of TrackMania Sunrise, TMSX, Nations ESWC, Forever and ManiaPlanet 4
+// (../shared/fixtures/assets) through the game's pipeline, as a pak holds them: the body stored
+// uncompressed (BUUR), so their node reads drive the cipher. Packed with a plan from the Plug
+// chunk readers (no node scan) and read back parsed.
+#include <catch2/catch.hpp>
+
+#include "archive/EntryReader.hpp"
+#include "archive/GbxEntry.hpp"
+#include "archive/PakIndex.hpp"
+#include "archive/PakWriter.hpp"
+#include "gbx/GbxFile.hpp"
+#include "tests/support/Shared.hpp"
+#include "tests/support/TestUtil.hpp"
+
+using namespace pakfs;
+using namespace pakfs::archive;
+
+namespace {
+
+// The file with its body as a pak stores it: an LZO body (BUCR) decompressed in place of its
+// two sizes and compressed bytes, the format's third byte turned to 'U'.
+Bytes storedForm(const Bytes& file) {
+    gbx::MemorySource src(file);
+    gbx::ReadOptions opts;
+    opts.keepBody = true;
+    opts.readNodes = false;
+    gbx::GbxFile f = gbx::readGbx(src, nullptr, opts);
+    if (!f.body.compressed) return file;
+    Bytes out(file.begin(), file.begin() + std::ptrdiff_t(f.body.offset));
+    REQUIRE(out.size() > 7);
+    REQUIRE(out[7] == 'C');
+    out[7] = 'U';
+    out.insert(out.end(), f.bodyData.begin(), f.bodyData.end());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("plug pipeline: the games' solids pack from the chunk readers and read back parsed",
+          "[gbx-pipeline][plug]") {
+    auto dir = test::sharedDir("fixtures/assets");
+    const char* const solids[] = {
+        "Solids~1_TrackMania_Sunrise~Ground.Solid.Gbx",
+        "CPlugSolid~GBX-NET_2_CPlugSolid_TMSX_001.Solid.Gbx",
+        "CPlugSolid~GBX-NET_2_CPlugSolid_TMNESWC_001.Solid.Gbx",
+        "CPlugSolid~GBX-NET_2_CPlugSolid_TMF_001.Solid.Gbx",
+        "CPlugSolid~GBX-NET_2_CPlugSolid_MP4_001.Solid.Gbx",
+    };
+    test::TempDir tree, out;
+    for (const char* name : solids) {
+        INFO(name);
+        Bytes stored = storedForm(test::readFile(dir / name));
+        gbx::MemorySource src(stored);
+        gbx::GbxFile f = gbx::readGbx(src);
+        REQUIRE(f.nodesComplete);
+        CHECK(f.trailingBytes == 0);
+        test::writeFile(tree / "Solid" / name, stored);
+    }
+    PakKey key{};
+    for (int i = 0; i < 16; ++i) key[std::size_t(i)] = std::uint8_t(0x5C ^ (i * 17));
+    for (int level : {0, 9}) {
+        INFO("level " << level);
+        std::vector<std::string> warnings;
+        PackOptions o;
+        o.level = level;
+        o.warn = [&](const std::string& w) { warnings.push_back(w); };
+        writePak(tree.path(), out / "s.pak", key, o);
+        CHECK(warnings.empty());  // nothing planned from the node scan
+        auto pak = PakIndex::open(out / "s.pak", key);
+        REQUIRE(pak->entries().size() == std::size(solids));
+        for (const auto& e : pak->entries()) {
+            INFO(e.path);
+            REQUIRE(isGbxEntry(*pak, e));
+            GbxDecode d = decodeGbxEntryProven(pak, e);
+            CHECK(d.kind == GbxDecodeKind::Parsed);
+            CHECK(d.bytes == test::readFile(tree / e.path));
+        }
+    }
+}
