@@ -246,8 +246,12 @@ void registerGhost(ChunkRegistry& reg) {
         std::uint32_t n = r.count(13);
         for (std::uint32_t i = 0; i < n; ++i) trackManiaEvent(r);
     });
-    // CCtnMediaBlockUiTMSimpleEvtsDisplay: what the events display shows.
+    // CCtnMediaBlockUiTMSimpleEvtsDisplay ([G] TrackMania/CCtnMediaBlockUiTMSimpleEvtsDisplay
+    // .chunkl and .cs): 000 the display mode, 001 what the display shows (five bools), 002
+    // whether it is never shown.
+    reg.add(0x24092000, false, [](NodeReader& r) { r.u32(); });
     reg.add(0x24092001, false, [](NodeReader& r) { r.skip(20); });
+    reg.add(0x24092002, false, [](NodeReader& r) { r.boolean(); });
 
     // CPlugEntRecordData: from version 5 on the records are one zlib stream, kept opaque.
     reg.add(0x0911F000, false, [](NodeReader& r) {
