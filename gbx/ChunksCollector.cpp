@@ -45,8 +45,10 @@ void icon(NodeReader& r) {  // 0301A004 (header)
     if (r.u16() >= 1) r.skip(r.u32());  // WebP
 }
 
-// CGameItemModel 019, the model ([G] GameData/CGameItemModel.cs, Chunk2E002019). Before the
-// version that moved them (by item type), the custom physics and visual models come first;
+// CGameItemModel 019, the model ([G] GameData/CGameItemModel.cs, Chunk2E002019; the seed's
+// 0301C019 reads three references whatever the version and item type, which the fixtures of
+// versions 8 and up contradict). Before the version that moved them (by item type), the
+// custom physics and visual models come first;
 // then from version 3 the default weapon name, from 4 the physics model (again, or null), from
 // 5 the visual model, from 6 the actions, from 7 the default camera, from 8 the entity model
 // edition or, when it is null, the entity model, from 13 the effects, from 15 the material
@@ -74,6 +76,9 @@ void itemModel(NodeReader& r) {
     if (v < moved) {
         r.nodeRef();  // physics model
         r.nodeRef();  // visual model
+        // Versions 1 and 2: the seed (0301C019) adds a static visual model, [G] reads nothing
+        // more. No file of those versions is at hand; the seed's reading is kept.
+        if (v == 1 || v == 2) r.nodeRef();
     }
     if (v < 3) return;
     r.lookback();  // default weapon name

@@ -168,9 +168,10 @@ void registerGhost(ChunkRegistry& reg) {
         r.skip(16);
         r.note("nickname", r.string("nickname"));
     });
-    reg.add(0x0309201C, false, [](NodeReader& r) { r.skip(32); });  // security key
-    reg.add(0x03092005, true, [](NodeReader& r) { r.u32(); });      // race time
-    reg.add(0x03092008, true, [](NodeReader& r) { r.u32(); });      // respawns
+    reg.add(0x0309201C, false, [](NodeReader& r) { r.skip(32); });     // security key
+    reg.add(0x03092004, true, [](NodeReader& r) { r.skipArray(8); });  // checkpoints (TMPU)
+    reg.add(0x03092005, true, [](NodeReader& r) { r.u32(); });         // race time
+    reg.add(0x03092008, true, [](NodeReader& r) { r.u32(); });         // respawns
     reg.add(0x03092009, true, [](NodeReader& r) { r.color(); });
     reg.add(0x0309200A, true, [](NodeReader& r) { r.u32(); });         // stunts score
     reg.add(0x0309200B, true, [](NodeReader& r) { r.skipArray(8); });  // checkpoints
