@@ -6,6 +6,7 @@
 #include "archive/Lz4.hpp"
 #include "archive/PackList.hpp"
 #include "archive/PakWriter.hpp"
+#include "tests/gbx/GameClassFiles.hpp"
 #include "tests/hostile/Generators.hpp"
 
 using namespace pakfs;
@@ -121,6 +122,8 @@ int main(int argc, char** argv) {
             seed(out / "gbx_entry", n + "-zlib", prefixed({1}, map));
         }
     }
+    seed(out / "gbx_body", "blockinfo", test::builtBlockInfo());
+    seed(out / "gbx_body", "itemmodel", test::builtItemModel());
     gbx::GbxBuilder header;
     header.version = 3;
     header.format = "BUU";

@@ -276,7 +276,21 @@ void registerMedia(ChunkRegistry& reg) {
         r.skip(8);
     });
     reg.add(0x0307D001, false, [](NodeReader& r) { r.skip(8); });
-    reg.add(0x03085000, false, [](NodeReader& r) { keys(r, 12); });  // time
+    // CGameCtnMediaBlockManialink ([G] Game/CGameCtnMediaBlockManialink.chunkl): version,
+    // start, end, the manialink's URL.
+    reg.add(0x0312A001, false, [](NodeReader& r) {
+        r.u32();
+        r.skip(8);
+        r.string("manialink URL");
+    });
+    // Time: keys of time, value, tangent. CGameCtnMediaBlockTimeSpeed (03129000) stores its
+    // keys of time and speed under this chunk ID too ([G] Game/CGameCtnMediaBlockTime.chunkl,
+    // CGameCtnMediaBlockTimeSpeed.chunkl).
+    reg.add(0x03085000, false, [](NodeReader& r) {
+        bool timeSpeed = r.classes().generalize(r.node().classId) == 0x03129000;
+        keys(r, timeSpeed ? 8 : 12);
+    });
+    reg.add(0x03129000, false, [](NodeReader& r) { keys(r, 8); });
     reg.add(0x03024000, false, [](NodeReader& r) { keys(r, 12); });  // 3d stereo
     reg.add(0x03029001, false, [](NodeReader& r) {                   // triangles
         std::uint32_t numKeys = r.count(4);

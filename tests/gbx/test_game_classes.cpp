@@ -13,6 +13,7 @@
 #include "gbx/GbxBuilder.hpp"
 #include "gbx/GbxFile.hpp"
 #include "tests/gbx/BuiltGbx.hpp"
+#include "tests/gbx/GameClassFiles.hpp"
 #include "tests/support/NodeSummary.hpp"
 #include "tests/support/Shared.hpp"
 
@@ -260,4 +261,53 @@ TEST_CASE("the later games' classes are in the class tree with their parent",
     // The TMF tree is unchanged by them: its remaps and parents still hold.
     CHECK(c.generalize(0x24003000) == 0x03043000);
     CHECK(*c.parent(0x03043000) == 0x01001000);
+}
+
+TEST_CASE("built block info and item model files read whole (the fuzz target's seeds)",
+          "[gbx][game]") {
+    for (Bytes file : {test::builtBlockInfo(), test::builtItemModel()}) {
+        MemorySource src(file);
+        GbxFile f = readGbxPartial(src);
+        INFO((f.failure ? f.failure->message : std::string("no failure")));
+        CHECK_FALSE(f.failure);
+        CHECK(f.nodesComplete);
+        CHECK(f.unfilledSlots == 0);
+        test::NodeSummary s = test::summarize(f);
+        CHECK(s.allChunksKnown);
+        CHECK(s.allNodesComplete);
+    }
+    Bytes blockInfo = test::builtBlockInfo();
+    MemorySource src(blockInfo);
+    GbxFile f = readGbxPartial(src);
+    REQUIRE(f.nodes.size() == 4);
+    CHECK(test::summarize(f).classes == std::vector<std::string>{"CGameCtnBlockInfoClassic",
+                                                                 "CGameCtnBlockUnitInfo",
+                                                                 "CSceneMobil", "CHmsItem"});
+}
+
+TEST_CASE("media block time keys: 12 bytes, 8 in a time speed block under the same chunk ID",
+          "[gbx][game][media]") {
+    for (std::uint32_t cls : {0x03085000u, 0x03129000u}) {
+        INFO(describeClass(cls));
+        std::size_t keySize = cls == 0x03129000 ? 8 : 12;
+        BodyWriter w;
+        w.chunk(0x03078001);  // a media track holding the block
+        w.string("track");
+        w.u32(10);
+        w.u32(1);
+        w.newNode(1, cls);
+        w.chunk(0x03085000);
+        w.u32(2);
+        w.zeros(2 * keySize);
+        w.endNode();
+        w.u32(0xFFFFFFFF);
+        w.endNode();
+        GbxBuilder b;
+        b.classId = 0x03078000;
+        b.numNodes = 2;
+        GbxFile f = test::readBuilt(b, w);
+        INFO((f.failure ? f.failure->message : std::string("no failure")));
+        CHECK_FALSE(f.failure);
+        CHECK(f.nodesComplete);
+    }
 }
