@@ -16,6 +16,7 @@
 #include "tests/gbx/GameClassFiles.hpp"
 #include "tests/support/NodeSummary.hpp"
 #include "tests/support/Shared.hpp"
+#include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
 using namespace pakfs::gbx;
@@ -310,4 +311,22 @@ TEST_CASE("media block time keys: 12 bytes, 8 in a time speed block under the sa
         CHECK_FALSE(f.failure);
         CHECK(f.nodesComplete);
     }
+}
+
+TEST_CASE("classes.tsv is what make_classes.py makes of the two shared tables and later-classes",
+          "[gbx][classes][game]") {
+    fs::path data = test::sharedDir("data");
+    if (test::run("command -v python3").code != 0) {
+        std::printf("SKIPPED: python3 is missing, make_classes.py cannot run\n");
+        std::fflush(stdout);
+        std::_Exit(test::kSkipExitCode);
+    }
+    fs::path src = test::sourceDir() / "gbx/data";
+    test::RunResult r = test::run("python3 '" + (src / "make_classes.py").string() + "' '" +
+                                  (data / "tmnf-class-hierarchy.tsv").string() + "' '" +
+                                  (data / "tmf-class-id-remap.tsv").string() + "' '" +
+                                  (src / "later-classes.tsv").string() + "'");
+    REQUIRE(r.code == 0);
+    Bytes table = readFile(src / "classes.tsv");
+    CHECK(r.out == std::string(table.begin(), table.end()));
 }
