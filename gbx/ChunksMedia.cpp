@@ -291,6 +291,39 @@ void registerMedia(ChunkRegistry& reg) {
         keys(r, timeSpeed ? 8 : 12);
     });
     reg.add(0x03129000, false, [](NodeReader& r) { keys(r, 8); });
+    // Tone mapping ([G] Game/CGameCtnMediaBlockToneMapping.chunkl): five chunk IDs, one layout;
+    // keys of time, exposure, max HDR, light trail scale and an int.
+    for (std::uint32_t id = 0x03127000; id <= 0x03127004; ++id)
+        reg.add(id, false, [](NodeReader& r) { keys(r, 20); });
+    // Coloring base ([G] Game/CGameCtnMediaBlockColoringBase.chunkl): keys of time and hue,
+    // from version 1 an intensity, from 2 a short; the base index from version 1.
+    reg.add(0x03172000, false, [](NodeReader& r) {
+        std::uint32_t v = r.u32();
+        if (v > 2) r.fail("coloring base version " + std::to_string(v) + " not supported");
+        if (v >= 2) r.u32();
+        keys(r, 8 + (v >= 1 ? 4 : 0) + (v >= 2 ? 2 : 0));
+        if (v >= 1) r.u32();
+    });
+    // Coloring capturable ([G] Game/CGameCtnMediaBlockColoringCapturable.chunkl): keys of
+    // time, hue, gauge, emblem; the capturable index from version 1.
+    reg.add(0x0316C000, false, [](NodeReader& r) {
+        std::uint32_t v = r.u32();
+        r.u32();
+        keys(r, 16);
+        if (v >= 1) r.u32();
+    });
+    // Camera blend ([G] Game/CGameCtnMediaBlockFxCameraBlend.chunkl): version, keys of time
+    // and capture weight.
+    reg.add(0x0316D000, false, [](NodeReader& r) {
+        r.u32();
+        keys(r, 8);
+    });
+    // Spectators ([G] Game/CGameCtnMediaBlockSpectators.chunkl; the Forever class table gives
+    // 030EB000 to CGameLoadProgress, which has no chunks): version, keys of time and count.
+    reg.add(0x030EB000, false, [](NodeReader& r) {
+        r.u32();
+        keys(r, 8);
+    });
     reg.add(0x03024000, false, [](NodeReader& r) { keys(r, 12); });  // 3d stereo
     reg.add(0x03029001, false, [](NodeReader& r) {                   // triangles
         std::uint32_t numKeys = r.count(4);

@@ -149,6 +149,7 @@ const std::set<std::string> kFullyParsed = {
     "GBX-NET 2 CGameCtnChallenge TMU 001.Challenge.Gbx",
     "GBX-NET 2 CGameCtnGhost MP4 001.Ghost.Gbx",
     "GBX-NET 2 CGameCtnGhost TM2020 001.Ghost.Gbx",
+    "GBX-NET 2 CGameCtnMediaClip TM2020 001.Clip.Gbx",
     "GBX-NET 2 CGameCtnMediaClip TMF 001.Clip.Gbx",
     "GBX-NET 2 CGameCtnReplayRecord MP4 001.Replay.Gbx",
     "GBX-NET 2 CGameCtnReplayRecord TM10 001.Replay.Gbx",
