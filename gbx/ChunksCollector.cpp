@@ -102,6 +102,39 @@ void itemModel(NodeReader& r) {
     r.nodeRef();  // material modifier
 }
 
+// CGameCommonItemEntityModelEdition 000, the mesh modeller's item ([G]
+// GameData/CGameCommonItemEntityModelEdition.chunkl). [G] reads only ornaments (and pick-ups'
+// mass) and throws for any other item type after the second crystal.
+void commonItemEntityModelEdition(NodeReader& r) {
+    std::uint32_t v = r.u32();
+    // Version 8 (a fixture [G] reads) has the layout of 7.
+    if (v > 8) r.fail("item entity model edition version " + std::to_string(v) + " not supported");
+    std::uint32_t type = r.u32();
+    r.nodeRef();  // mesh crystal
+    r.string();
+    r.nodeRef();  // solid
+    std::uint32_t images = r.count(4);
+    for (std::uint32_t i = 0; i < images; ++i) r.nodeRef();
+    r.skipArray(20);  // sprite parameters: position, a bool, a float
+    r.nodeRef();      // particle emitter model
+    r.nodeRef();      // simple animated location
+    r.skipArray(24);  // light ball states: an int, five floats
+    r.skip(7 * 4 + 48);
+    if (v >= 3 && type == 2) r.f32();  // a pick-up's mass
+    if (!r.boolean()) r.nodeRef();     // a second crystal
+    if (type != 1)
+        r.fail("item entity model edition of item type " + std::to_string(type) +
+               ": no source gives its layout");
+    if (r.boolean()) r.skip(4 + 48);
+    r.u32();
+    if (v < 1) return;
+    r.string("inventory name");
+    r.string("inventory description");
+    r.skip(8);  // inventory item class and occupation
+    if (v == 6) r.nodeRef();
+    // From version 7 a bool follows for pick-ups only, and only ornaments get here.
+}
+
 }  // namespace
 
 void registerCollectorHeader(ChunkRegistry& reg) {
@@ -214,6 +247,8 @@ void registerCollector(ChunkRegistry& reg) {
         r.u8();
         r.u32();
     });
+
+    reg.add(0x2E026000, false, commonItemEntityModelEdition);
 
     // CGameCtnDecoration ([G] Game/CGameCtnDecoration.chunkl): size, audio, mood, solid warp,
     // terrain modifiers covered and base, then the later versioned chunks.
