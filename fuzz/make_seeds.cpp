@@ -7,6 +7,7 @@
 #include "archive/PackList.hpp"
 #include "archive/PakWriter.hpp"
 #include "gbx/EngineBuilder.hpp"
+#include "tests/gbx/GameClassFiles.hpp"
 #include "tests/hostile/Generators.hpp"
 
 using namespace pakfs;
@@ -130,6 +131,8 @@ int main(int argc, char** argv) {
     seed(out / "gbx_body", "solid-mesh", gbx::engine::solid(meshSolid));
     seed(out / "gbx_body", "font", gbx::engine::font(4));
     seed(out / "gbx_entry", "solid-stored", prefixed({0}, gbx::engine::solid()));
+    seed(out / "gbx_body", "blockinfo", test::builtBlockInfo());
+    seed(out / "gbx_body", "itemmodel", test::builtItemModel());
     gbx::GbxBuilder header;
     header.version = 3;
     header.format = "BUU";

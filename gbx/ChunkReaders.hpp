@@ -16,6 +16,7 @@ void registerGhost(ChunkRegistry& reg);      // ghosts and replays
 void registerMisc(ChunkRegistry& reg);       // CMwNod, skins, profiles
 void registerPlug(ChunkRegistry& reg);       // solids, visuals, surfaces, shaders, bitmaps, fonts
 void registerControl(ChunkRegistry& reg);    // control styles and the icon lists they hold
+void registerBlockInfo(ChunkRegistry& reg);  // block infos, blocks of TM 1.0, scene mobils
 
 void registerChallengeHeader(ChunkRegistry& reg);
 void registerCollectorHeader(ChunkRegistry& reg);

@@ -11,6 +11,7 @@ void registerAll(ChunkRegistry& reg) {
     registerMisc(reg);
     registerPlug(reg);
     registerControl(reg);
+    registerBlockInfo(reg);
 }
 
 void registerAllHeader(ChunkRegistry& reg) {

@@ -98,6 +98,46 @@ void registerControl(ChunkRegistry& reg) {
     });
     reg.add(0x0701701E, false, [](NodeReader& r) { r.lookback(); });  // default icon ID
 
+    // CControlBase, CControlContainer, CControlList ([G] Engines/Control/CControlBase.chunkl,
+    // CControlContainer.chunkl, CControlList.chunkl): the controls of a media block's interface.
+    reg.add(0x0700100C, false, [](NodeReader& r) {
+        r.skip(16);
+        r.string("stack text");
+    });
+    reg.add(0x0700100E, false, [](NodeReader& r) {
+        floats(r, 6);  // aligned box
+        r.nodeRef();   // layout
+        r.skip(8);
+    });
+    reg.add(0x0700100F, false, [](NodeReader& r) { r.string(); });
+    reg.add(0x07001010, false, [](NodeReader& r) {
+        if (r.nodeRef().kind == RefKind::Null) r.u32();
+    });
+    reg.add(0x07002005, false, [](NodeReader& r) {
+        r.boolean();  // accept own controls
+        r.boolean();  // use script
+        r.skip(12);
+    });
+    reg.add(0x0700F007, false, [](NodeReader& r) {
+        r.skip(28);
+        std::uint32_t n = r.count(20);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            r.string();
+            r.f32();
+            r.nodeRef();
+            r.lookback();
+            r.boolean();
+        }
+    });
+    reg.add(0x0700F00A, false, [](NodeReader& r) {
+        floats(r, 3);
+        r.u32();
+        r.boolean();
+        if (r.lookback().empty()) r.nodeRef();
+        floats(r, 2);
+        r.boolean();
+    });
+
     // CFuncEnum
     reg.add(0x0500E005, false, [](NodeReader& r) {
         r.u32();  // wanted count

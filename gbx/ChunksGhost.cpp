@@ -168,9 +168,10 @@ void registerGhost(ChunkRegistry& reg) {
         r.skip(16);
         r.note("nickname", r.string("nickname"));
     });
-    reg.add(0x0309201C, false, [](NodeReader& r) { r.skip(32); });  // security key
-    reg.add(0x03092005, true, [](NodeReader& r) { r.u32(); });      // race time
-    reg.add(0x03092008, true, [](NodeReader& r) { r.u32(); });      // respawns
+    reg.add(0x0309201C, false, [](NodeReader& r) { r.skip(32); });     // security key
+    reg.add(0x03092004, true, [](NodeReader& r) { r.skipArray(8); });  // checkpoints (TMPU)
+    reg.add(0x03092005, true, [](NodeReader& r) { r.u32(); });         // race time
+    reg.add(0x03092008, true, [](NodeReader& r) { r.u32(); });         // respawns
     reg.add(0x03092009, true, [](NodeReader& r) { r.color(); });
     reg.add(0x0309200A, true, [](NodeReader& r) { r.u32(); });         // stunts score
     reg.add(0x0309200B, true, [](NodeReader& r) { r.skipArray(8); });  // checkpoints
@@ -246,8 +247,12 @@ void registerGhost(ChunkRegistry& reg) {
         std::uint32_t n = r.count(13);
         for (std::uint32_t i = 0; i < n; ++i) trackManiaEvent(r);
     });
-    // CCtnMediaBlockUiTMSimpleEvtsDisplay: what the events display shows.
+    // CCtnMediaBlockUiTMSimpleEvtsDisplay ([G] TrackMania/CCtnMediaBlockUiTMSimpleEvtsDisplay
+    // .chunkl and .cs): 000 the display mode, 001 what the display shows (five bools), 002
+    // whether it is never shown.
+    reg.add(0x24092000, false, [](NodeReader& r) { r.u32(); });
     reg.add(0x24092001, false, [](NodeReader& r) { r.skip(20); });
+    reg.add(0x24092002, false, [](NodeReader& r) { r.boolean(); });
 
     // CPlugEntRecordData: from version 5 on the records are one zlib stream, kept opaque.
     reg.add(0x0911F000, false, [](NodeReader& r) {

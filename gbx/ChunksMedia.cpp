@@ -29,10 +29,25 @@ std::uint64_t cameraCustomKeySize(std::uint32_t v) {
     return 24 + 40 + (v >= 7 ? 4 : 0) + 2 * tangent + (v == 8 ? 8 : 0) + (v >= 10 ? 4 : 0);
 }
 
+// 0307A001 and 0307A002 ([G] Game/CGameCtnMediaClipGroup.chunkl): the clips, then the
+// triggers in the layout of their version: 1 the coordinates only, 2 the coordinates then four
+// ints. 0307A003 (version 3) is below.
+void clipGroupOld(NodeReader& r, std::uint32_t version) {
+    nodeArray(r);
+    std::uint32_t n = r.count(4);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        r.skipArray(12);  // trigger coordinates
+        if (version >= 2) r.skip(16);
+    }
+}
+
 }  // namespace
 
 void registerMedia(ChunkRegistry& reg) {
     // CGameCtnMediaClipGroup
+    reg.add(0x0307A001, false, [](NodeReader& r) { clipGroupOld(r, 1); });
+    reg.add(0x0307A002, false, [](NodeReader& r) { clipGroupOld(r, 2); });
+    reg.add(0x0307A004, true, [](NodeReader& r) { r.u32(); });
     reg.add(0x0307A003, false, [](NodeReader& r) {
         nodeArray(r);
         std::uint32_t n = r.count(28);
@@ -97,7 +112,11 @@ void registerMedia(ChunkRegistry& reg) {
         if (v >= 1) r.skip(8);  // repeating segment start and end (-1: none)
     });
 
-    // CControlEffectSimi
+    // CControlEffectSimi: keys of time, position, rotation, scale (24 bytes), then from key
+    // version 1 the opacity, from 2 the depth, from 3 four floats ([G]
+    // Control/CControlEffectSimi.chunkl; a chunk's keys have its own version).
+    reg.add(0x07010001, false, [](NodeReader& r) { simiKeys(r, 28); });
+    reg.add(0x07010002, false, [](NodeReader& r) { simiKeys(r, 32); });
     reg.add(0x07010003, false, [](NodeReader& r) { simiKeys(r, 32); });
     reg.add(0x07010004, false, [](NodeReader& r) {
         simiKeys(r, 48);
@@ -111,8 +130,13 @@ void registerMedia(ChunkRegistry& reg) {
 
     // Media blocks
     reg.add(0x030A1002, false, [](NodeReader& r) { keys(r, 80); });  // camera path
-    reg.add(0x030A2005, false, [](NodeReader& r) { keys(r, 96); });  // camera custom
-    reg.add(0x030A2006, false, [](NodeReader& r) {                   // camera custom (later)
+    // Camera custom ([G] Game/CGameCtnMediaBlockCameraCustom.chunkl): a key of version 1 ends
+    // with two floats after the target position (80 bytes), of 2 to 5 with two tangent
+    // positions (96 bytes).
+    reg.add(0x030A2001, false, [](NodeReader& r) { keys(r, 80); });
+    reg.add(0x030A2002, false, [](NodeReader& r) { keys(r, 96); });
+    reg.add(0x030A2005, false, [](NodeReader& r) { keys(r, 96); });
+    reg.add(0x030A2006, false, [](NodeReader& r) {  // camera custom (later)
         std::uint32_t v = r.u32();
         if (v > 16) r.fail("custom camera version " + std::to_string(v) + " not supported");
         keys(r, cameraCustomKeySize(6 + v));
@@ -211,6 +235,7 @@ void registerMedia(ChunkRegistry& reg) {
         r.nodeRef();
     });
     reg.add(0x030A8002, false, [](NodeReader& r) { r.color(); });
+    reg.add(0x030A8003, false, [](NodeReader& r) { r.f32(); });    // [G] CGameCtnMediaBlockText
     reg.add(0x030A9000, false, [](NodeReader& r) { r.skip(8); });  // trails
     reg.add(0x030AB000, false, [](NodeReader& r) {                 // transition fade
         keys(r, 8);
@@ -221,12 +246,84 @@ void registerMedia(ChunkRegistry& reg) {
     reg.add(0x03081001, false, [](NodeReader& r) { keys(r, 16); });           // blur depth
     reg.add(0x03082000, false, [](NodeReader& r) { r.skip(8); });             // blur motion
     reg.add(0x03083001, false, [](NodeReader& r) { keys(r, 12); });           // bloom
-    reg.add(0x03084003, false, [](NodeReader& r) {                            // camera game
+    // CGameCtnMediaBlockCameraGame ([G] Game/CGameCtnMediaBlockCameraGame.chunkl): 000 start,
+    // end, the old game camera; 001 adds the clip entity. 003 start, end, camera ID, clip entity;
+    // 004 adds position, pitch yaw roll, FOV, two floats, near and far clip planes; 005 and 006
+    // add a bool each.
+    reg.add(0x03084000, false, [](NodeReader& r) { r.skip(12); });
+    reg.add(0x03084001, false, [](NodeReader& r) { r.skip(16); });
+    reg.add(0x03084003, false, [](NodeReader& r) {
         r.skip(8);
         r.lookback();
         r.u32();
     });
-    reg.add(0x03085000, false, [](NodeReader& r) { keys(r, 12); });  // time
+    reg.add(0x03084004, false, [](NodeReader& r) {
+        r.readChunk(0x03084003);
+        r.skip(44);
+    });
+    reg.add(0x03084005, false, [](NodeReader& r) {
+        r.readChunk(0x03084004);
+        r.boolean();
+    });
+    reg.add(0x03084006, false, [](NodeReader& r) {
+        r.readChunk(0x03084005);
+        r.boolean();
+    });
+    // CGameCtnMediaBlockUi ([G] Game/CGameCtnMediaBlockUi.chunkl): 000 the interface (a
+    // CControlContainer), start, end; 001 start, end.
+    reg.add(0x0307D000, false, [](NodeReader& r) {
+        r.nodeRef();
+        r.skip(8);
+    });
+    reg.add(0x0307D001, false, [](NodeReader& r) { r.skip(8); });
+    // CGameCtnMediaBlockManialink ([G] Game/CGameCtnMediaBlockManialink.chunkl): version,
+    // start, end, the manialink's URL.
+    reg.add(0x0312A001, false, [](NodeReader& r) {
+        r.u32();
+        r.skip(8);
+        r.string("manialink URL");
+    });
+    // Time: keys of time, value, tangent. CGameCtnMediaBlockTimeSpeed (03129000) stores its
+    // keys of time and speed under this chunk ID too ([G] Game/CGameCtnMediaBlockTime.chunkl,
+    // CGameCtnMediaBlockTimeSpeed.chunkl).
+    reg.add(0x03085000, false, [](NodeReader& r) {
+        bool timeSpeed = r.classes().generalize(r.node().classId) == 0x03129000;
+        keys(r, timeSpeed ? 8 : 12);
+    });
+    reg.add(0x03129000, false, [](NodeReader& r) { keys(r, 8); });
+    // Tone mapping ([G] Game/CGameCtnMediaBlockToneMapping.chunkl): five chunk IDs, one layout;
+    // keys of time, exposure, max HDR, light trail scale and an int.
+    for (std::uint32_t id = 0x03127000; id <= 0x03127004; ++id)
+        reg.add(id, false, [](NodeReader& r) { keys(r, 20); });
+    // Coloring base ([G] Game/CGameCtnMediaBlockColoringBase.chunkl): keys of time and hue,
+    // from version 1 an intensity, from 2 a short; the base index from version 1.
+    reg.add(0x03172000, false, [](NodeReader& r) {
+        std::uint32_t v = r.u32();
+        if (v > 2) r.fail("coloring base version " + std::to_string(v) + " not supported");
+        if (v >= 2) r.u32();
+        keys(r, 8 + (v >= 1 ? 4 : 0) + (v >= 2 ? 2 : 0));
+        if (v >= 1) r.u32();
+    });
+    // Coloring capturable ([G] Game/CGameCtnMediaBlockColoringCapturable.chunkl): keys of
+    // time, hue, gauge, emblem; the capturable index from version 1.
+    reg.add(0x0316C000, false, [](NodeReader& r) {
+        std::uint32_t v = r.u32();
+        r.u32();
+        keys(r, 16);
+        if (v >= 1) r.u32();
+    });
+    // Camera blend ([G] Game/CGameCtnMediaBlockFxCameraBlend.chunkl): version, keys of time
+    // and capture weight.
+    reg.add(0x0316D000, false, [](NodeReader& r) {
+        r.u32();
+        keys(r, 8);
+    });
+    // Spectators ([G] Game/CGameCtnMediaBlockSpectators.chunkl; the Forever class table gives
+    // 030EB000 to CGameLoadProgress, which has no chunks): version, keys of time and count.
+    reg.add(0x030EB000, false, [](NodeReader& r) {
+        r.u32();
+        keys(r, 8);
+    });
     reg.add(0x03024000, false, [](NodeReader& r) { keys(r, 12); });  // 3d stereo
     reg.add(0x03029001, false, [](NodeReader& r) {                   // triangles
         std::uint32_t numKeys = r.count(4);

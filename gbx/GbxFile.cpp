@@ -51,6 +51,14 @@ NodeReaderConfig nodeConfig(const GbxFile& f, const ReadOptions& opts, ReadObser
     cfg.maxDepth = opts.maxDepth;
     cfg.offsetName = inBody ? "body offset" : "offset";
     cfg.stopAtUnknownSkippable = opts.stopAtUnknownSkippable;
+    // An item model's body reads its models in the order its item type decides; the type is in
+    // the header ([G] GameData/CGameItemModel.chunkl, header chunk 000).
+    for (const auto& c : f.header.chunks) {
+        std::uint32_t id = opts.classes->generalize(c.id);
+        if ((id != 0x2E002000 && id != 0x0301C000) || c.size != 4) continue;
+        ByteSpan data = f.header.chunkData(c);
+        cfg.mainNodeVars[kItemTypeVar] = loadLE32(data.data());
+    }
     return cfg;
 }
 

@@ -59,6 +59,12 @@ struct CountGuard {
 
 }  // namespace
 
+bool NodeReader::endsAtChunkIdZero(std::uint32_t classId) const {
+    // CHmsItem (06003000): a chunk ID of 0 ends it like the end marker, so an empty item held
+    // inline by a CSceneMobil is a single 0 ([G] Engines/Hms/CHmsItem.cs, OnRawChunkIdRead).
+    return (cfg_.classes->generalize(classId) & 0xFFFFF000) == 0x06003000;
+}
+
 NodeReader::NodeReader(ByteSource& src, NodeReaderConfig config, std::vector<Node>& nodes)
     : in_(src), cfg_(std::move(config)), nodes_(nodes) {
     for (std::uint32_t slot : cfg_.externalSlots) slots_[slot] = kNoNode;
@@ -123,6 +129,7 @@ void NodeReader::chunkLoop(std::size_t node) {
     Frame frame;
     frame.node = node;
     frame.inChunkLoop = true;
+    if (frames_.empty()) frame.vars = cfg_.mainNodeVars;
     frames_.push_back(std::move(frame));
     while (true) {
         std::uint64_t offset = 0;
@@ -140,7 +147,7 @@ void NodeReader::chunkLoop(std::size_t node) {
             offset = in_.position();
             id = in_.u32();
         }
-        if (id == kEndOfNode) {
+        if (id == kEndOfNode || (id == 0 && endsAtChunkIdZero(nodes_[node].classId))) {
             nodes_[node].complete = true;
             break;
         }

@@ -74,7 +74,13 @@ struct NodeReaderConfig {
     // An unknown skippable chunk stops the reader (ParseError at the chunk) instead of being
     // skipped by size: for a pipeline where node reads inside it may mix the cipher.
     bool stopAtUnknownSkippable = false;
+    // Per-node values (NodeReader::var) the main node starts with: what its body chunks need
+    // from the header (e.g. kItemTypeVar).
+    std::map<std::string, std::int64_t> mainNodeVars;
 };
+
+// The item type of a CGameItemModel, from its header chunk 2E002000 or body chunk 2E002015.
+inline constexpr const char* kItemTypeVar = "item type";
 
 // The seed's ReadNode: chunk loop, node references, lookback strings and primitives, reading
 // exactly the bytes the format takes, in order, straight from the source.
@@ -169,6 +175,7 @@ private:
     // readNode: the game calls ReadNode for it (the node-read ivXor); false for inline bodies.
     std::size_t startNode(std::uint32_t classId, std::int64_t slot, bool readNode = true);
     void chunkLoop(std::size_t node);
+    bool endsAtChunkIdZero(std::uint32_t classId) const;
     void readKnownChunk(const ChunkDef& def, std::uint32_t storedId);
     std::string where() const;
     std::uint64_t resumeOffset(std::uint64_t innermost) const;

@@ -133,11 +133,13 @@ namespace {
 const std::set<std::string> kFullyParsed = {
     "B13-Obstacle______a___a_00_24__93_.Replay.Gbx",
     "BaseValley.Map.Gbx",  // the only uncompressed body: its nodes drive the pak cipher
+    "Bench.Replay.Gbx",
     "Bruno_B13-Obstacle.Replay.gbx",
     "DemoRaceB1.Challenge.Gbx",
     "ESL-Hockolicious.Challenge.Gbx",
     "GBX-NET 2 CGameCtnChallenge MP3 001.Map.Gbx",
     "GBX-NET 2 CGameCtnChallenge MP4 001.Map.Gbx",
+    "GBX-NET 2 CGameCtnChallenge TM10 001.Challenge.Gbx",
     "GBX-NET 2 CGameCtnChallenge TM2020 001.Map.Gbx",
     "GBX-NET 2 CGameCtnChallenge TMF 001.Challenge.Gbx",
     "GBX-NET 2 CGameCtnChallenge TMF 002.Challenge.Gbx",
@@ -147,6 +149,7 @@ const std::set<std::string> kFullyParsed = {
     "GBX-NET 2 CGameCtnChallenge TMU 001.Challenge.Gbx",
     "GBX-NET 2 CGameCtnGhost MP4 001.Ghost.Gbx",
     "GBX-NET 2 CGameCtnGhost TM2020 001.Ghost.Gbx",
+    "GBX-NET 2 CGameCtnMediaClip TM2020 001.Clip.Gbx",
     "GBX-NET 2 CGameCtnMediaClip TMF 001.Clip.Gbx",
     "GBX-NET 2 CGameCtnReplayRecord MP4 001.Replay.Gbx",
     "GBX-NET 2 CGameCtnReplayRecord TM10 001.Replay.Gbx",
