@@ -117,15 +117,18 @@ TEST_CASE("counter mode: the library reads such files only when proven or asked 
         CHECK_FALSE(pak->nodeReadsMixCipher(map));
 
         // Stored: nothing proves it.
-        CHECK_THROWS_WITH(readEntry(pak, notes), refusal(path, "notes.xml", "stored without a checksum"));
+        CHECK_THROWS_WITH(readEntry(pak, notes),
+                          refusal(path, "notes.xml", "stored without a checksum"));
         GbxDecodeOptions allow;
         allow.unverified = true;
         std::vector<std::string> warnings;
         Bytes got;
-        readEntry(pak, notes, [&](ByteSpan b) { got.insert(got.end(), b.begin(), b.end()); },
-                  allow, [&](const std::string& w) { warnings.push_back(w); });
+        readEntry(
+            pak, notes, [&](ByteSpan b) { got.insert(got.end(), b.begin(), b.end()); }, allow,
+            [&](const std::string& w) { warnings.push_back(w); });
         CHECK(got == c.notes);
-        CHECK(warnings == std::vector<std::string>{path.string() + ": notes.xml: " + kStoredUnproven});
+        CHECK(warnings ==
+              std::vector<std::string>{path.string() + ": notes.xml: " + kStoredUnproven});
         CHECK(readEntry(pak, readme) == c.readme);
 
         // Compressed: zlib's Adler-32 proves it; LZ4 keeps no checksum.
@@ -133,8 +136,9 @@ TEST_CASE("counter mode: the library reads such files only when proven or asked 
             CHECK(readEntry(pak, config) == c.config);
             CHECK(counterModeKind(config) == std::string("counter"));
         } else {
-            CHECK_THROWS_WITH(readEntry(pak, config),
-                              refusal(path, "config.xml", "LZ4-compressed, which keeps no checksum"));
+            CHECK_THROWS_WITH(
+                readEntry(pak, config),
+                refusal(path, "config.xml", "LZ4-compressed, which keeps no checksum"));
             CHECK(readEntry(pak, config, allow) == c.config);
             CHECK(counterModeDetail(config) ==
                   "decoded in counter mode (seekable flag) without proof: LZ4 keeps no checksum");
@@ -191,7 +195,8 @@ TEST_CASE("counter mode: pak cat, extract, ls and check", "[v6][counter][cli]") 
         r = test::run(kPak + " cat --unverified " + base + " Demo.Map.Gbx");
         CHECK(r.code == 0);
         CHECK(r.out == std::string(c.map.begin(), c.map.end()));
-        CHECK(r.err == "pak: warning: " + pak.string() + ": Demo.Map.Gbx: " + kStoredUnproven + "\n");
+        CHECK(r.err ==
+              "pak: warning: " + pak.string() + ": Demo.Map.Gbx: " + kStoredUnproven + "\n");
 
         // extract: the refused files are named, the others written.
         const fs::path out = dir / "out";
@@ -200,9 +205,9 @@ TEST_CASE("counter mode: pak cat, extract, ls and check", "[v6][counter][cli]") 
         std::string expectedErr =
             "pak: " + refusal(pak, "notes.xml", "stored without a checksum") + "\n";
         if (version >= 18)
-            expectedErr += "pak: " +
-                           refusal(pak, "config.xml", "LZ4-compressed, which keeps no checksum") +
-                           "\n";
+            expectedErr +=
+                "pak: " + refusal(pak, "config.xml", "LZ4-compressed, which keeps no checksum") +
+                "\n";
         expectedErr += "pak: " + refusal(pak, "Demo.Map.Gbx", "stored without a checksum") + "\n";
         expectedErr += std::string("pak: ") + (version >= 18 ? "3" : "2") +
                        " of 4 files could not be extracted\n";
@@ -217,7 +222,8 @@ TEST_CASE("counter mode: pak cat, extract, ls and check", "[v6][counter][cli]") 
         CHECK(test::readFile(all / "config.xml") == c.config);
         CHECK(test::readFile(all / "Demo.Map.Gbx") == c.map);
         CHECK(test::readFile(all / "readme.txt") == c.readme);
-        std::string warned = "pak: warning: " + pak.string() + ": notes.xml: " + kStoredUnproven + "\n";
+        std::string warned =
+            "pak: warning: " + pak.string() + ": notes.xml: " + kStoredUnproven + "\n";
         if (version >= 18)
             warned += "pak: warning: " + pak.string() +
                       ": config.xml: decoded in counter mode (seekable flag) without proof: LZ4 "
@@ -241,14 +247,14 @@ TEST_CASE("counter mode: pak cat, extract, ls and check", "[v6][counter][cli]") 
         auto open = PakIndex::open(pak, kKey);
         const PakEntry& config = entryAt(*open, "config.xml");
         const PakEntry& readme = entryAt(*open, "readme.txt");
-        CHECK(r.out == row(c.notes.size(), c.notes.size(), "0000000000000040",
-                           "counter:unverified", "notes.xml") +
-                           row(c.config.size(), config.compressedSize, flags, configKind,
-                               "config.xml") +
-                           row(c.map.size(), c.map.size(), "0000000000000040",
-                               "counter:unverified", "Demo.Map.Gbx") +
-                           row(c.readme.size(), readme.compressedSize, "0000000000000004", "-",
-                               "readme.txt"));
+        CHECK(
+            r.out ==
+            row(c.notes.size(), c.notes.size(), "0000000000000040", "counter:unverified",
+                "notes.xml") +
+                row(c.config.size(), config.compressedSize, flags, configKind, "config.xml") +
+                row(c.map.size(), c.map.size(), "0000000000000040", "counter:unverified",
+                    "Demo.Map.Gbx") +
+                row(c.readme.size(), readme.compressedSize, "0000000000000004", "-", "readme.txt"));
         r = test::run(kPak + " ls --json " + base);
         REQUIRE(r.code == 0);
         auto list = nlohmann::json::parse(r.out);

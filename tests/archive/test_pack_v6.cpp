@@ -360,9 +360,9 @@ TEST_CASE("v6+: a CBC-encrypted file flagged seekable is read in counter mode: z
     auto open = PakIndex::open(pakPath, testKey());
     CHECK(open->warnings().size() == 2);  // the header MD5 and the contents checksum
     // Its zlib stream comes out of the counter mode as noise: the zlib header check fails.
-    CHECK_THROWS_WITH(readEntry(open, entryAt(*open, "readme.txt")),
-                      pakPath.string() +
-                          ": readme.txt: corrupt compressed data (zlib: incorrect header check)");
+    CHECK_THROWS_WITH(
+        readEntry(open, entryAt(*open, "readme.txt")),
+        pakPath.string() + ": readme.txt: corrupt compressed data (zlib: incorrect header check)");
     CHECK(readEntry(open, entryAt(*open, "Media/noise.bin")) ==
           test::readFile(tree.root() / "Media/noise.bin"));
 }

@@ -104,8 +104,8 @@ TEST_CASE("pakfs: counter-mode files need -o unverified unless zlib proves them"
         View v = mount(pak, options);
         Bytes got;
         // Pieces at offsets that cross blocks and segments, then the whole file.
-        for (std::uint64_t at : {std::uint64_t(1000), std::uint64_t(7), std::uint64_t(255),
-                                 std::uint64_t(2999)}) {
+        for (std::uint64_t at :
+             {std::uint64_t(1000), std::uint64_t(7), std::uint64_t(255), std::uint64_t(2999)}) {
             INFO("offset " << at);
             REQUIRE(readAt(*v.f, "/Counter/notes.xml", at, got, 300) ==
                     long(std::min<std::uint64_t>(300, notes.size() - at)));

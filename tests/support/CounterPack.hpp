@@ -18,11 +18,9 @@
 #include "archive/Lz4.hpp"
 #include "archive/PakIndex.hpp"
 #include "archive/PakWriter.hpp"
+#include "archive/Streams.hpp"
 #include "common/Bytes.hpp"
-#include "tests/support/TestUtil.hpp"
-
-#define CRYPTOPP_ENABLE_NAMESPACE_WEAK 1
-#include <crypto++/sha.h>
+#include "tests/support/TestUtil.hpp"  // with <crypto++/sha.h>
 
 namespace pakfs::test {
 
@@ -97,8 +95,8 @@ inline void writeCounterPack(const std::filesystem::path& out, std::uint32_t ver
         r.offset = std::uint32_t(data.size());
         r.slotSize = std::uint32_t(slot.size());
         r.slotMd5 = md5(slot);
-        r.flags = (f.codec == EntryCodec::Stored ? 0 : kFlagZlib) |
-                  (f.counterMode ? kFlagSeekable : 0);
+        r.flags =
+            (f.codec == EntryCodec::Stored ? 0 : kFlagZlib) | (f.counterMode ? kFlagSeekable : 0);
         rows.push_back(r);
         data.insert(data.end(), slot.begin(), slot.end());
     }
