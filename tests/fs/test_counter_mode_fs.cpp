@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "fs/Filesystem.hpp"
+#include "tests/fs/MountFixture.hpp"
 #include "tests/support/CounterPack.hpp"
 #include "tests/support/TestUtil.hpp"
 
@@ -120,4 +121,45 @@ TEST_CASE("pakfs: counter-mode files need -o unverified unless zlib proves them"
         CHECK(v.log[0] == "warning: " + pak.string() + ": notes.xml: " + unproven);
         CHECK(v.log[1] == "warning: " + pak.string() + ": Demo.Map.Gbx: " + unproven);
     }
+}
+
+TEST_CASE("pakfs mount: cp -r of a pack with counter-mode files, without and with -o unverified",
+          "[mount][v6][counter]") {
+    test::skipUnlessFuse();
+    const Bytes notes = test::compressibleText(3000 + 5, 41);
+    const Bytes config = test::compressibleText(40000, 42);
+    test::TempDir dir;
+    const fsys::path pak = dir / "Counter.Pack.Gbx";
+    test::writeCounterPack(
+        pak, 18, kKey,
+        {{"notes.xml", notes}, {"config.txt", config, archive::EntryCodec::Lz4, false}});
+    const std::string key = "1032547698badcfe0123456789abcdef";
+    {
+        test::Mount m({"--key", key, pak.string()}, dir / "mnt", dir);
+        REQUIRE(m.waitMounted());
+        auto cp = test::run("cp -r " + test::quote((m.path() / "Counter").string()) + " " +
+                            test::quote((dir / "copy").string()));
+        CHECK(cp.code == 1);
+        // cp names the file it could not read (EIO).
+        CHECK((cp.out + cp.err).find("notes.xml': Input/output error") != std::string::npos);
+        CHECK(test::readFile(dir / "copy/config.txt") == config);
+    }
+    CHECK(test::Mount::errorsOf(dir).find(
+              "cannot read /Counter/notes.xml: " + pak.string() +
+              ": notes.xml: encrypted in counter mode (seekable flag) and stored without a "
+              "checksum: its bytes cannot be verified; pass --unverified (pak) or -o unverified "
+              "(pakfs) to read it unverified") != std::string::npos);
+    {
+        test::Mount m({"--key", key, "-o", "unverified", pak.string()}, dir / "mnt", dir);
+        REQUIRE(m.waitMounted());
+        auto cp = test::run("cp -r " + test::quote((m.path() / "Counter").string()) + " " +
+                            test::quote((dir / "copy2").string()));
+        CHECK(cp.code == 0);
+        CHECK(test::readFile(dir / "copy2/notes.xml") == notes);
+        CHECK(test::readFile(dir / "copy2/config.txt") == config);
+    }
+    CHECK(test::Mount::errorsOf(dir).find(
+              "warning: " + pak.string() +
+              ": notes.xml: decoded in counter mode (seekable flag) without proof: stored, no "
+              "checksum covers its bytes") != std::string::npos);
 }
