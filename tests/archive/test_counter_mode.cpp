@@ -288,6 +288,10 @@ TEST_CASE("counter mode: pak cat, extract, ls and check", "[v6][counter][cli]") 
         CHECK(report["counter_mode"]["unverified"] == (version >= 18 ? 3 : 2));
         CHECK(report["failed"] == (version >= 18 ? 3 : 2));
         CHECK(report["entries"][0]["decode"] == "counter:unverified");
+        CHECK(report["entries"][0]["gbx"] == false);
+        CHECK(report["entries"][2]["gbx"] == true);
+        CHECK(report["entries"][2]["counter_mode"] == true);
+        CHECK_FALSE(report["entries"][3].contains("counter_mode"));
         CHECK(report["entries"][0]["detail"] == kStoredUnproven);
     }
 }

@@ -100,6 +100,16 @@ TEST_CASE("pakfs: counter-mode files need -o unverified unless zlib proves them"
             CHECK(xattr(*v.f, "/Counter/notes.xml", fs::kXattrCipher) == "counter:unverified");
             CHECK(xattr(*v.f, "/Counter/config.xml", fs::kXattrCipher) == "counter");
             CHECK(xattr(*v.f, "/Counter/Demo.Map.Gbx", fs::kXattrCipher) == "counter:unverified");
+            // Listed on counter-mode files only (the pack's CBC files have none).
+            const fs::View::Ino ino = fs::inoAt(*v.f, "/Counter/notes.xml");
+            std::string names(256, '\0');
+            long n = v.f->listxattr(ino, names.data(), names.size());
+            REQUIRE(n > 0);
+            names.resize(std::size_t(n));
+            CHECK(names ==
+                  std::string("user.pak.class_id\0user.pak.flags\0user.pak.compressed_size\0"
+                              "user.pak.cipher\0",
+                              n));
         }
         options.unverified = true;
         View v = mount(pak, options);

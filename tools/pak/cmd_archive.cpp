@@ -229,6 +229,7 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
                 const bool proven = counterModeProven(e);
                 ++(proven ? counterProven : counterUnverified);
                 if (!proven) ++r.failed;
+                item["gbx"] = isGbxEntry(*pak, e);
                 item["counter_mode"] = true;
                 item["decode"] = counterModeKind(e);
                 item["detail"] = counterModeDetail(e);
