@@ -244,6 +244,17 @@ void Blowfish::cbcEncrypt(std::uint8_t* data, std::size_t size, std::uint64_t& i
     }
 }
 
+void Blowfish::counterXor(std::uint8_t* data, std::size_t size, std::uint64_t iv,
+                          std::uint64_t offset) const {
+    for (std::size_t i = 0; i + 8 <= size; i += 8) {
+        const std::uint64_t o = offset + i;
+        std::uint8_t key[8];
+        storeLE64(key, iv + 8 + 256 * (o / 256) + (o % 256) / 8);
+        encryptBlock(key);
+        for (std::size_t k = 0; k < 8; ++k) data[i + k] ^= key[k];
+    }
+}
+
 Md5Digest md5(ByteSpan data) {
     Md5Digest out;
     CryptoPP::Weak::MD5 h;

@@ -55,6 +55,12 @@ public:
     // and holds the next chaining value afterwards (the last ciphertext block, or the v12+ mix).
     void cbcDecrypt(std::uint8_t* data, std::size_t size, std::uint64_t& iv) const;
     void cbcEncrypt(std::uint8_t* data, std::size_t size, std::uint64_t& iv) const;
+    // Version 6+ counter mode (an encrypted file flagged seekable; PACK-V6-NOTES, Ciphers), in
+    // place over whole 8-byte blocks that start at body offset `offset` (a multiple of 8): the
+    // block at offset o is xored with the encryption of the little-endian u64
+    // iv + 8 + 256 * (o / 256) + (o % 256) / 8. No chaining: the same call encrypts.
+    void counterXor(std::uint8_t* data, std::size_t size, std::uint64_t iv,
+                    std::uint64_t offset) const;
 
     const CipherVariant& variant() const { return variant_; }
 

@@ -92,15 +92,46 @@ void giveBack(Buffer& spare, Buffer b) {
 
 }  // namespace
 
+bool counterModeProven(const PakEntry& entry) {
+    return entry.codec == EntryCodec::Zlib;
+}
+
+const char* counterModeKind(const PakEntry& entry) {
+    return counterModeProven(entry) ? "counter" : "counter:unverified";
+}
+
+std::string counterModeDetail(const PakEntry& entry) {
+    if (counterModeProven(entry))
+        return "decoded in counter mode (seekable flag); zlib's Adler-32 and the size prove it";
+    return std::string("decoded in counter mode (seekable flag) without proof: ") +
+           (entry.codec == EntryCodec::Lz4 ? "LZ4 keeps no checksum"
+                                           : "stored, no checksum covers its bytes");
+}
+
 std::uint64_t setWholeInflateLimit(std::uint64_t bytes) {
     return gWholeInflateLimit.exchange(bytes);
 }
 
 PlainEntryReader::PlainEntryReader(std::shared_ptr<const PakIndex> pak, const PakEntry& entry,
-                                   std::shared_ptr<SeekIndex> index, bool recordPoints)
+                                   std::shared_ptr<SeekIndex> index, bool recordPoints,
+                                   bool unverified)
     : pak_(std::move(pak)), entry_(entry), index_(std::move(index)), recordPoints_(recordPoints) {
     cipherSize_ = entry_.cipherSize();
     cipher_ = pak_->entryCipher(entry_);
+    if (entry_.counterMode) {
+        if (!counterModeProven(entry_) && !unverified)
+            throw Error(where() + ": encrypted in counter mode (seekable flag) and " +
+                        (entry_.codec == EntryCodec::Lz4 ? "LZ4-compressed, which keeps no checksum"
+                                                         : "stored without a checksum") +
+                        ": its bytes cannot be verified; pass --unverified (pak) or -o "
+                        "unverified (pakfs) to read it unverified");
+        // Nothing else checks a stored entry's sizes: the v17+ slot size bounds them.
+        if (entry_.slotSize && entry_.ivSize() + cipherSize_ > *entry_.slotSize)
+            throw Error(where() + ": damaged file table (" +
+                        std::to_string(entry_.ivSize() + cipherSize_) +
+                        " bytes of IV and data do not fit its slot of " +
+                        std::to_string(*entry_.slotSize) + " bytes)");
+    }
     if (entry_.codec == EntryCodec::Lz4) {
         // LZ4 goes through the game's stages from the start (no seek points).
         lz4_ = std::make_unique<ReadPipeline>(entryPipelineSpec(*pak_, entry_));
@@ -151,6 +182,11 @@ void PlainEntryReader::decryptMore() {
     const std::uint64_t slot = pak_->entryOffset(entry_);
     if (!cipher_) {
         pak_->file()->readAt(slot + cipherOffset_, buf_.get() + 8, n);
+    } else if (entry_.counterMode) {
+        // No chaining: any block decrypts from its offset alone.
+        if (!counterIv_) counterIv_ = loadLE64(pak_->file()->readAt(slot, 8).data());
+        pak_->file()->readAt(slot + 8 + cipherOffset_, buf_.get() + 8, n);
+        cipher_->counterXor(buf_.get() + 8, n, *counterIv_, cipherOffset_);
     } else if (!cipher_->variant().mixedChaining) {
         // CBC: the chaining value of a block is the ciphertext block stored before it (the
         // entry's IV for the first), so one read brings it along with the chunk.
@@ -432,7 +468,10 @@ bool PlainEntryReader::decodeWhole() {
     if (cipher_) {
         pak_->file()->readAt(slot, in.data.get(), total + 8);
         std::uint64_t iv = loadLE64(in.data.get());
-        cipher_->cbcDecrypt(in.data.get() + 8, total, iv);
+        if (entry_.counterMode)
+            cipher_->counterXor(in.data.get() + 8, total, iv, 0);
+        else
+            cipher_->cbcDecrypt(in.data.get() + 8, total, iv);
     } else {
         pak_->file()->readAt(slot, in.data.get() + 8, total);
     }
@@ -546,6 +585,7 @@ PipelineSpec entryPipelineSpec(const PakIndex& pak, const PakEntry& entry) {
         ByteRange(pak.file(), pak.entryOffset(entry) + entry.ivSize(), entry.cipherSize()));
     spec.cipher = pak.entryCipher(entry);
     if (spec.cipher) spec.iv = loadLE64(pak.file()->readAt(pak.entryOffset(entry), 8).data());
+    spec.counterMode = entry.counterMode;
     spec.compressed = entry.codec == EntryCodec::Zlib;
     spec.lz4 = entry.codec == EntryCodec::Lz4;
     spec.compressedSize = entry.compressedSize;
@@ -574,7 +614,10 @@ bool isGbxEntry(const PakIndex& pak, const PakEntry& entry) {
     if (cipher) {
         pak.file()->readAt(pak.entryOffset(entry), seg, 8 + n);
         std::uint64_t iv = loadLE64(seg);
-        cipher->cbcDecrypt(plain, n, iv);
+        if (entry.counterMode)
+            cipher->counterXor(plain, n, iv, 0);
+        else
+            cipher->cbcDecrypt(plain, n, iv);
     } else {
         pak.file()->readAt(pak.entryOffset(entry), plain, n);
     }
@@ -599,7 +642,7 @@ bool isGbxEntry(const PakIndex& pak, const PakEntry& entry) {
 void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
                const std::function<void(ByteSpan)>& sink, const GbxDecodeOptions& gbx,
                const std::function<void(const std::string&)>& warn) {
-    PlainEntryReader reader(pak, entry);
+    PlainEntryReader reader(pak, entry, nullptr, true, gbx.unverified);
     // The size is untrusted, but it only caps the buffer here.
     const std::size_t cap =
         std::size_t(std::min<std::uint64_t>(entry.uncompressedSize, kOutBuffer));
@@ -625,10 +668,13 @@ void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry
     }
     if (have > 0) sink({buf, have});
     giveBack(tSpares.out, std::move(out));
+    if (reader.unproven() && warn)
+        warn(pak->name() + ": " + entry.path + ": " + counterModeDetail(entry));
 }
 
-Bytes readPlainEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry) {
-    PlainEntryReader reader(pak, entry);
+Bytes readPlainEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
+                     bool unverified) {
+    PlainEntryReader reader(pak, entry, nullptr, true, unverified);
     // The size is untrusted: grow with what the data gives.
     Bytes out(std::size_t(std::min<std::uint64_t>(entry.uncompressedSize, kOutBuffer)));
     std::size_t have = 0;

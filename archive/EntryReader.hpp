@@ -5,6 +5,8 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "archive/GbxEntry.hpp"
 #include "archive/PakIndex.hpp"
@@ -18,6 +20,17 @@ namespace pakfs::archive {
 // whole with libdeflate; larger ones stream through ISA-L. Tests lower it to reach the streaming
 // path with small entries. Returns the previous limit; readers created after the call use it.
 std::uint64_t setWholeInflateLimit(std::uint64_t bytes);
+
+// Version 6+ entries encrypted in counter mode (PakEntry::counterMode). Nothing in the file
+// table covers their plaintext (the v14+ slot MD5 covers the ciphertext), so only zlib's
+// Adler-32 proves a decode; stored and LZ4 ones are read only when unverified bytes are asked
+// for (--unverified, -o unverified).
+bool counterModeProven(const PakEntry& entry);
+// The kind `pak ls -l`, `pak check` and the mount's user.pak.cipher show: "counter" (zlib's
+// Adler-32 proves it) or "counter:unverified".
+const char* counterModeKind(const PakEntry& entry);
+// How a counter-mode entry's bytes stand, for a line after "pak: path: ".
+std::string counterModeDetail(const PakEntry& entry);
 
 // Reads a plain (non-gbx) entry: bulk CBC and large inflate steps, no parser, no ivXor.
 // Sequential reads stream; seek() jumps, using `index` for compressed entries (and adding
@@ -33,8 +46,11 @@ class PlainEntryReader {
 public:
     // `recordPoints` false: `index` is only looked up (another pass fills it), and a read from
     // the start may stream through ISA-L as without an index.
+    // `unverified`: a counter-mode entry nothing proves is read (see unproven()) instead of
+    // refused with an Error naming the pak, the entry and the options that read it.
     PlainEntryReader(std::shared_ptr<const PakIndex> pak, const PakEntry& entry,
-                     std::shared_ptr<SeekIndex> index = nullptr, bool recordPoints = true);
+                     std::shared_ptr<SeekIndex> index = nullptr, bool recordPoints = true,
+                     bool unverified = false);
     ~PlainEntryReader();
     PlainEntryReader(const PlainEntryReader&) = delete;
     PlainEntryReader& operator=(const PlainEntryReader&) = delete;
@@ -47,6 +63,9 @@ public:
     std::size_t read(std::uint8_t* dst, std::size_t n);
     std::uint64_t position() const { return produced_; }
     std::uint64_t size() const { return entry_.uncompressedSize; }
+    // Whether the bytes come from a counter-mode decode nothing proves (only when constructed
+    // with `unverified`): callers say so (counterModeDetail).
+    bool unproven() const { return entry_.counterMode && !counterModeProven(entry_); }
     // Bytes decoded so far, including skipped ones (for tests and statistics).
     std::uint64_t decodedBytes() const { return decoded_; }
     // Whether ISA-L is streaming this entry (for tests): it starts with the first read and is
@@ -89,8 +108,9 @@ private:
     std::shared_ptr<const PakIndex> pak_;
     const PakEntry& entry_;
     std::shared_ptr<SeekIndex> index_;
-    const Blowfish* cipher_ = nullptr;  // null: the entry is stored in the clear
-    std::uint64_t chainIv_ = 0;         // version 12+: chaining value at chainAt_
+    const Blowfish* cipher_ = nullptr;        // null: the entry is stored in the clear
+    std::optional<std::uint64_t> counterIv_;  // counter mode: the slot's IV, once read
+    std::uint64_t chainIv_ = 0;               // version 12+: chaining value at chainAt_
     std::uint64_t chainAt_ = 0;
     bool chainKnown_ = false;
     // Version 12+: chaining values every kChainMarkSpan bytes of ciphertext walked so far, so a
@@ -125,7 +145,9 @@ bool isGbxEntry(const PakIndex& pak, const PakEntry& entry);
 
 // The whole content of an entry by the plain reader: no gbx pipeline, no node reads mixed into
 // the cipher (right for plain files and for gbx files whose node reads do not mix it).
-Bytes readPlainEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry);
+// `unverified`: as PlainEntryReader's.
+Bytes readPlainEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
+                     bool unverified = false);
 
 // The whole content of an entry, byte-exact; gbx entries go through the game's pipeline.
 // Throws Error naming the pak and entry when it cannot be decoded exactly.
@@ -139,7 +161,8 @@ bool entryDecodesTo(const std::shared_ptr<const PakIndex>& pak, const PakEntry& 
 
 // Streams an entry's content in pieces to `sink` (plain entries without holding them whole).
 // A gbx entry comes whole, decoded by decodeGbxEntryProven with `gbx`; one it returns
-// unverified (only when gbx.unverified) is reported to `warn` first.
+// unverified (only when gbx.unverified) is reported to `warn` first. A counter-mode entry
+// nothing proves is read only with gbx.unverified, and reported to `warn` once read.
 void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
                const std::function<void(ByteSpan)>& sink, const GbxDecodeOptions& gbx = {},
                const std::function<void(const std::string&)>& warn = {});

@@ -361,10 +361,16 @@ GbxDecode decodeGbxEntryProven(const std::shared_ptr<const PakIndex>& pak, const
         // game's (zlib's checksum is checked on the way when there is one).
         GbxDecode d;
         try {
-            d.bytes = readPlainEntry(pak, entry);
+            d.bytes = readPlainEntry(pak, entry, options.unverified);
         } catch (const Error& e) {
             d.detail =
                 std::string(e.what()).rfind(where, 0) == 0 ? e.what() : where + ": " + e.what();
+            return d;
+        }
+        if (entry.counterMode) {
+            const bool proven = counterModeProven(entry);
+            d.kind = proven ? GbxDecodeKind::Exact : GbxDecodeKind::Unverified;
+            d.detail = proven ? counterModeDetail(entry) : where + ": " + counterModeDetail(entry);
             return d;
         }
         d.kind = GbxDecodeKind::Exact;

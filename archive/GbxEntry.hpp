@@ -35,7 +35,7 @@ const char* gbxDecodeKindName(GbxDecodeKind kind);  // "parsed", "exact", ...
 
 struct GbxDecodeOptions {
     // Return the scan's best decode of a stored entry that cannot be proven (a warning says so)
-    // instead of refusing it.
+    // instead of refusing it; also read a counter-mode entry nothing proves (EntryReader.hpp).
     bool unverified = false;
     // Off only to show what a reader without the per-node trick would get (tests, diagnosis).
     bool perNodeIvXor = true;

@@ -117,9 +117,6 @@ const Blowfish* PakIndex::entryCipher(const PakEntry& e) const {
         throw Error(name() + ": " + e.path +
                     ": encrypted with the pack key, which was not given (--key, --base-key or "
                     "--ms-key)");
-    if (version_ >= 6 && (e.flags & kFlagSeekable))
-        throw Error(name() + ": " + e.path +
-                    ": encrypted in counter mode (seekable flag), which pakfs cannot check yet");
     return cipher_.get();
 }
 
@@ -170,6 +167,7 @@ void PakIndex::readTables(FieldReader& r, CryptedStream& stream) {
                 e.codec = version_ >= 18 ? EntryCodec::Lz4 : EntryCodec::Zlib;
             e.encrypted = (e.flags & (kFlagPublicFile | kFlagForceNoCrypt)) == 0;
             e.noNodeIvXor = (e.flags & kFlagDontUseDummyWrite) != 0;
+            e.counterMode = e.encrypted && (e.flags & kFlagSeekable) != 0;
         } else if (e.flags & kFlagsCompressionMask) {
             e.codec = EntryCodec::Zlib;
         }

@@ -62,6 +62,9 @@ struct PakEntry {
     bool encrypted = true;
     // Version 6+: a gbx file whose node reads do not mix the cipher (DontUseDummyWrite).
     bool noNodeIvXor = false;
+    // Version 6+: encrypted and flagged seekable: a counter mode instead of CBC, with no
+    // chaining and no node reads mixed in (Blowfish::counterXor).
+    bool counterMode = false;
     std::optional<std::uint32_t> slotSize;  // version 17+
     std::optional<Md5Digest> slotMd5;       // version 14+: MD5 of IV, bytes and padding
 
@@ -127,9 +130,11 @@ public:
     // The cipher that decrypts an entry: null when it is stored in the clear. Throws Error
     // naming the pak, the entry and the missing key when one is needed.
     const Blowfish* entryCipher(const PakEntry& e) const;
-    // Whether the game's reader mixes node reads into an entry's cipher (encrypted, no
+    // Whether the game's reader mixes node reads into an entry's cipher (encrypted in CBC, no
     // DontUseDummyWrite).
-    bool nodeReadsMixCipher(const PakEntry& e) const { return e.encrypted && !e.noNodeIvXor; }
+    bool nodeReadsMixCipher(const PakEntry& e) const {
+        return e.encrypted && !e.noNodeIvXor && !e.counterMode;
+    }
 
     std::uint32_t version() const { return version_; }
     // Version 6+: the public header.

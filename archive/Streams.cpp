@@ -4,8 +4,12 @@
 namespace pakfs::archive {
 
 CryptedStream::CryptedStream(ByteRange range, const Blowfish* cipher, std::uint64_t iv,
-                             std::uint64_t logicalSize)
-    : range_(std::move(range)), cipher_(cipher), iv_(iv), logicalSize_(logicalSize) {
+                             std::uint64_t logicalSize, bool counterMode)
+    : range_(std::move(range)),
+      cipher_(cipher),
+      iv_(iv),
+      counterMode_(counterMode),
+      logicalSize_(logicalSize) {
     if (logicalSize_ > range_.size())
         throw TruncatedError(range_.name() + ": crypted data is shorter than its declared size");
 }
@@ -15,12 +19,16 @@ void CryptedStream::refill() {
     std::size_t n = std::size_t(std::min<std::uint64_t>(kSegmentSize, left));
     if (n == 0) throw TruncatedError(range_.name() + ": read past the end of the crypted data");
     range_.read(rawOffset_, buffer_, n);
+    const std::uint64_t at = rawOffset_;
     rawOffset_ += n;
-    iv_ ^= ivXor_;
+    if (!counterMode_) iv_ ^= ivXor_;
     if (cipher_) {
         if (n % 8 != 0)
             throw Error(range_.name() + ": crypted data is not a whole number of 8-byte blocks");
-        cipher_->cbcDecrypt(buffer_, n, iv_);
+        if (counterMode_)
+            cipher_->counterXor(buffer_, n, iv_, at);
+        else
+            cipher_->cbcDecrypt(buffer_, n, iv_);
     } else {
         applied_.push_back(ivXor_);
     }
@@ -138,7 +146,7 @@ void ZlibStage::read(std::span<std::uint8_t> dst) {
 
 ReadPipeline::ReadPipeline(const PipelineSpec& spec)
     : crypted_(spec.range, spec.cipher, spec.iv,
-               spec.compressed || spec.lz4 ? spec.range.size() : spec.size) {
+               spec.compressed || spec.lz4 ? spec.range.size() : spec.size, spec.counterMode) {
     if (spec.compressed)
         zlib_.emplace(crypted_, spec.compressedSize, spec.size, spec.name);
     else if (spec.lz4)

@@ -33,8 +33,10 @@ public:
     // With cipher == nullptr the range is taken as plaintext (simulation mode), and the ivXor
     // applied at each segment is recorded for the writer.
     // `logicalSize` (<= range size) is how many plaintext bytes may be read; the rest is padding.
+    // `counterMode`: the version 6+ counter mode (Blowfish::counterXor) instead of CBC; the
+    // ivXor then has no effect.
     CryptedStream(ByteRange range, const Blowfish* cipher, std::uint64_t iv,
-                  std::uint64_t logicalSize);
+                  std::uint64_t logicalSize, bool counterMode = false);
 
     void read(std::span<std::uint8_t> dst) override;
     std::uint64_t position() const override { return position_; }
@@ -53,6 +55,7 @@ private:
     ByteRange range_;
     const Blowfish* cipher_;
     std::uint64_t iv_;
+    bool counterMode_;
     std::uint64_t ivXor_ = 0;
     std::uint64_t logicalSize_;
     std::uint64_t rawOffset_ = 0;  // next raw byte to refill from
@@ -107,6 +110,7 @@ struct PipelineSpec {
     ByteRange range;  // ciphertext after the IV, or the padded plaintext payload (simulation)
     const Blowfish* cipher = nullptr;  // null: simulation over plaintext
     std::uint64_t iv = 0;
+    bool counterMode = false;          // version 6+ counter mode instead of CBC
     bool compressed = false;           // zlib (the only codec with a checksum)
     bool lz4 = false;                  // version 18's LZ4 blocks
     std::uint64_t compressedSize = 0;  // the compressed stream's length, when compressed

@@ -120,6 +120,12 @@ void Filesystem::logOnce(const Node& node, const std::string& message) const {
     options_.log("cannot read " + tree_.pathOf(node) + ": " + message);
 }
 
+void Filesystem::logUnproven(const Node& node) const {
+    if (node.errorLogged.exchange(true) || !options_.log) return;
+    options_.log("warning: " + tree_.packOf(node).pak->name() + ": " + node.entry->path + ": " +
+                 archive::counterModeDetail(*node.entry));
+}
+
 void Filesystem::settleIndexing() {
     seekPoints_->settle();
 }
@@ -244,7 +250,7 @@ std::optional<std::size_t> Filesystem::decodePlain(const Node& node, std::uint8_
     if (kind == EntryKind::Unknown && foldCase(node.name).ends_with(".gbx")) kind = kindOf(node);
     if (kind == EntryKind::Gbx) return std::nullopt;
     const auto& pak = tree_.packOf(node).pak;
-    archive::PlainEntryReader reader(pak, *node.entry);
+    archive::PlainEntryReader reader(pak, *node.entry, nullptr, true, options_.unverified);
     std::size_t got = reader.read(dst, std::min<std::size_t>(3, size));
     if (kind == EntryKind::Unknown) {
         // Not "GBX" first: isGbxEntry would say plain too, without its read of the first
@@ -255,6 +261,7 @@ std::optional<std::size_t> Filesystem::decodePlain(const Node& node, std::uint8_
         if (gbx) return std::nullopt;
     }
     if (got < size) got += reader.read(dst + got, size - got);
+    if (reader.unproven()) logUnproven(node);
     return got;
 }
 
@@ -302,8 +309,10 @@ long Filesystem::readStreaming(OpenFile& of, char* buf, std::size_t size, std::u
         // look them up, and one reading from the start streams through ISA-L, not zlib.
         const bool pointsByPass =
             options_.seekIndexFileMin > 0 && node.size() >= options_.seekIndexFileMin;
-        of.reader = std::make_unique<archive::PlainEntryReader>(
-            tree_.packOf(node).pak, *node.entry, seekPoints_->indexFor(node), !pointsByPass);
+        of.reader = std::make_unique<archive::PlainEntryReader>(tree_.packOf(node).pak, *node.entry,
+                                                                seekPoints_->indexFor(node),
+                                                                !pointsByPass, options_.unverified);
+        if (of.reader->unproven()) logUnproven(node);
     }
     archive::PlainEntryReader& reader = *of.reader;
     auto* dst = reinterpret_cast<std::uint8_t*>(buf);
@@ -343,6 +352,7 @@ std::string Filesystem::xattrValue(const Node& node, std::string_view name, bool
     if (name == kXattrClassId) return hex32(e.classId);
     if (name == kXattrFlags) return hex64(e.flags);
     if (name == kXattrCompressedSize) return std::to_string(e.compressedSize);
+    if (name == kXattrCipher && e.counterMode) return archive::counterModeKind(e);
     if (name == kXattrGbxClass) {
         EntryKind kind = EntryKind::Unknown;
         try {
@@ -490,8 +500,8 @@ long Filesystem::listxattr(Ino ino, char* list, std::size_t size) {
     if (!node) return -ENOENT;
     std::string names;
     if (!node->dir) {
-        for (const char* name :
-             {kXattrClassId, kXattrFlags, kXattrCompressedSize, kXattrGbxClass, kXattrGbxRefs}) {
+        for (const char* name : {kXattrClassId, kXattrFlags, kXattrCompressedSize, kXattrCipher,
+                                 kXattrGbxClass, kXattrGbxRefs}) {
             bool found = false;
             xattrValue(*node, name, &found);
             if (found) names.append(name).push_back('\0');

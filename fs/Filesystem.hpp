@@ -64,8 +64,8 @@ struct Options {
     // pakfs (--scale 0.25 copy: 2.36-2.54 s against 2.64-3.33 s).
     std::size_t readAheadFiles = 64;
     std::uint64_t readAheadBytes = 4ull << 20;
-    // Serve a stored gbx file that cannot be proven as the node scan's best decode (one log
-    // line each) instead of EIO.
+    // Serve a stored gbx file that cannot be proven as the node scan's best decode, and a
+    // counter-mode file nothing proves (one log line each), instead of EIO.
     bool unverified = false;
     uid_t uid = 0;
     gid_t gid = 0;
@@ -78,6 +78,9 @@ struct Options {
 inline constexpr const char* kXattrClassId = "user.pak.class_id";
 inline constexpr const char* kXattrFlags = "user.pak.flags";
 inline constexpr const char* kXattrCompressedSize = "user.pak.compressed_size";
+// Version 6+ files encrypted in counter mode only: "counter" or "counter:unverified"
+// (archive::counterModeKind).
+inline constexpr const char* kXattrCipher = "user.pak.cipher";
 inline constexpr const char* kXattrGbxClass = "user.gbx.class";
 // gbx entries: one line per external reference, the drive path it resolves to ("-" when it
 // points nowhere), with " (missing)" when no such file is in the drives.
@@ -153,6 +156,8 @@ private:
     long readWhole(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset);
     long readStreaming(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset);
     void logOnce(const Node& node, const std::string& message) const;
+    // The log line for a counter-mode file served unverified (once per file).
+    void logUnproven(const Node& node) const;
     std::string xattrValue(const Node& node, std::string_view name, bool* found) const;
 
     const Drives& drives() const;

@@ -14,6 +14,9 @@ SeekPointKeeper::~SeekPointKeeper() = default;
 std::shared_ptr<archive::SeekIndex> SeekPointKeeper::indexFor(const Node& node) {
     if (!node.entry->compressed() || limits_.pointsPerEntry == 0 || limits_.entries == 0)
         return nullptr;
+    // An LZ4 counter-mode entry: its readers keep no points, and a pass would be refused
+    // (it is read only under -o unverified, which the pass does not ask for).
+    if (node.entry->counterMode && !archive::counterModeProven(*node.entry)) return nullptr;
     std::lock_guard lock(mutex_);
     auto it = kept_.find(node.ino);
     if (it != kept_.end()) {

@@ -97,9 +97,10 @@ bool selected(const std::vector<std::string>& wanted, const std::string& path) {
 }
 
 // "-" for a plain file; for a gbx file "gbx:" and how it decodes (GbxDecodeKind), or "gbx!"
-// when it is refused.
+// when it is refused; for a counter-mode file (gbx or not) counterModeKind.
 std::string entryKind(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e) {
     if (e.encrypted && !pak->hasKey()) return "locked";  // needs the key the user did not give
+    if (e.counterMode) return counterModeKind(e);
     try {
         if (!isGbxEntry(*pak, e)) return "-";
     } catch (const Error&) {
@@ -112,7 +113,8 @@ std::string entryKind(const std::shared_ptr<const PakIndex>& pak, const PakEntry
 
 const char* kUnverifiedHelp =
     "Write a stored gbx file that cannot be proven (chunks no reader knows, no checksum) as the "
-    "node scan's best decode, with a warning per file, instead of refusing it";
+    "node scan's best decode, and a version 6+ file encrypted in counter mode without a checksum "
+    "(stored or LZ4) as its counter-mode decode, with a warning per file, instead of refusing it";
 
 std::string hex32x(std::uint32_t v) {
     char buf[16];
@@ -213,11 +215,37 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
     std::size_t plain = 0;
     std::map<std::string, std::size_t> gbxCounts = {
         {"parsed", 0}, {"exact", 0}, {"verified", 0}, {"refused", 0}};
+    // Counter-mode files (gbx or not): proven by zlib's Adler-32, or decoded without proof
+    // (counted as failed: cat, extract and the mount refuse them without --unverified).
+    std::size_t counterProven = 0, counterUnverified = 0;
     nlohmann::ordered_json entries = nlohmann::ordered_json::array();
     for (const auto& e : pak->entries()) {
         nlohmann::ordered_json item;
         item["path"] = e.path;
         try {
+            if (e.counterMode) {
+                GbxDecodeOptions allow;
+                allow.unverified = true;  // decoded to show that it decodes; proof is the kind
+                std::uint64_t n = 0;
+                readEntry(
+                    pak, e, [&](ByteSpan b) { n += b.size(); }, allow);
+                if (n != e.uncompressedSize)
+                    throw Error(pak->name() + ": " + e.path + ": size mismatch");
+                const bool proven = counterModeProven(e);
+                ++(proven ? counterProven : counterUnverified);
+                if (!proven) ++r.failed;
+                item["gbx"] = isGbxEntry(*pak, e);
+                item["counter_mode"] = true;
+                item["decode"] = counterModeKind(e);
+                item["detail"] = counterModeDetail(e);
+                if (!json)
+                    std::printf("%-13s %s: %s\n", counterModeKind(e), e.path.c_str(),
+                                counterModeDetail(e).c_str());
+                entries.push_back(std::move(item));
+                done += e.uncompressedSize;
+                if (progress) progress->update(++files, done);
+                continue;
+            }
             bool gbx = isGbxEntry(*pak, e);
             item["gbx"] = gbx;
             if (gbx) {
@@ -253,7 +281,7 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
     if (progress) progress->finish(files, done);
     std::size_t gbxAll = 0;
     for (const auto& [k, n] : gbxCounts) gbxAll += n;
-    std::size_t undecodable = r.failed - gbxCounts["refused"];
+    std::size_t undecodable = r.failed - gbxCounts["refused"] - counterUnverified;
     if (json) {
         r.json["file"] = pak->name();
         r.json["files"] = pak->entries().size();
@@ -262,14 +290,21 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
                          {"exact", gbxCounts["exact"]},
                          {"verified", gbxCounts["verified"]},
                          {"refused", gbxCounts["refused"]}};
+        r.json["counter_mode"] = {{"proven", counterProven}, {"unverified", counterUnverified}};
         r.json["failed"] = r.failed;
         r.json["entries"] = std::move(entries);
     } else {
+        // The counter-mode count only where there are any (version 6+ packs).
+        std::string counter;
+        if (counterProven + counterUnverified > 0)
+            counter = ", " + std::to_string(counterProven + counterUnverified) + " counter mode (" +
+                      std::to_string(counterProven) + " proven, " +
+                      std::to_string(counterUnverified) + " unverified)";
         std::printf(
             "%zu files: %zu plain, %zu gbx (%zu parsed, %zu exact, %zu verified, %zu "
-            "refused), %zu undecodable\n",
+            "refused)%s, %zu undecodable\n",
             pak->entries().size(), plain, gbxAll, gbxCounts["parsed"], gbxCounts["exact"],
-            gbxCounts["verified"], gbxCounts["refused"], undecodable);
+            gbxCounts["verified"], gbxCounts["refused"], counter.c_str(), undecodable);
     }
     return r;
 }
@@ -323,7 +358,10 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                       "Also show size, compressed size, class ID, flags and kind: \"-\" for a "
                       "plain file; for a gbx file how its bytes are proven: gbx:parsed, "
                       "gbx:exact, gbx:verified, or gbx! when it is refused (pak check says why); "
-                      "\"locked\" for a file of a version 6+ pack that needs the key not given");
+                      "\"locked\" for a file of a version 6+ pack that needs the key not given; "
+                      "for a version 6+ file encrypted in counter mode, \"counter\" (zlib's "
+                      "Adler-32 proves it) or \"counter:unverified\" (no checksum: read only "
+                      "with --unverified)");
         auto resolveNames = std::make_shared<bool>(false);
         cmd->add_flag("--resolve-names", *resolveNames,
                       "Version 6+: show files stored under a hashed name by the real path a gbx "
@@ -331,7 +369,8 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                       "otherwise");
         cmd->add_flag("--json", *json,
                       "JSON list of {path, size, compressed_size, class_id, flags, compressed, "
-                      "gbx, decode (gbx files: parsed, exact, verified or refused)}");
+                      "gbx, decode (gbx files: parsed, exact, verified or refused; counter-mode "
+                      "files: counter or counter:unverified, with counter_mode: true)}");
         auto names = std::make_shared<std::vector<std::string>>();
         addNamesOption(cmd, *names);
         addKeyOptions(cmd, *keys);
@@ -356,7 +395,12 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                                            {"encrypted", e.encrypted},
                                            {"gbx", gbx}};
                     if (locked) item["locked"] = true;  // the key it needs was not given
-                    if (gbx) item["decode"] = gbxDecodeKindName(decodeGbxEntryProven(pak, e).kind);
+                    if (e.counterMode && !locked) {
+                        item["counter_mode"] = true;
+                        item["decode"] = counterModeKind(e);
+                    } else if (gbx) {
+                        item["decode"] = gbxDecodeKindName(decodeGbxEntryProven(pak, e).kind);
+                    }
                     list.push_back(std::move(item));
                 }
                 std::cout << list.dump(2) << "\n";
@@ -597,9 +641,11 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
             "Decode every file of a pak: one line per gbx file saying how its bytes are proven "
             "(parsed: read whole by known chunk readers; exact: no unseen node read can change a "
             "byte; verified: node reads found by the node scan, proven by zlib's Adler-32 and the "
-            "size; refused, with the reason), one per file that fails, then the counts (exit 1 "
-            "if any is refused or fails); with --refs, resolve the external references of every "
-            "gbx file in a Packs folder instead");
+            "size; refused, with the reason), one per version 6+ file encrypted in counter mode "
+            "(counter: zlib's Adler-32 proves it; counter:unverified: it decodes but nothing "
+            "proves it), one per file that fails, then the counts (exit 1 if any is refused, "
+            "unverified or fails); with --refs, resolve the external references of every gbx "
+            "file in a Packs folder instead");
         auto keys = std::make_shared<KeyOptions>();
         auto pakPath = std::make_shared<std::string>();
         auto refs = std::make_shared<bool>(false);
@@ -611,7 +657,8 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         auto json = std::make_shared<bool>(false);
         cmd->add_flag("--json", *json,
                       "One JSON object: {file, files, plain, gbx: {parsed, exact, verified, "
-                      "refused}, failed, entries: [{path, gbx, decode, detail, error}]}");
+                      "refused}, counter_mode: {proven, unverified}, failed, entries: [{path, "
+                      "gbx, counter_mode, decode, detail, error}]}");
         auto quiet = std::make_shared<bool>(false);
         cmd->add_flag("-q,--quiet", *quiet,
                       "No progress line (shown on a terminal: files and bytes done, rate)");
