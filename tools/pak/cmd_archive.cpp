@@ -207,7 +207,7 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
     std::size_t files = 0;
     std::size_t plain = 0;
     std::map<std::string, std::size_t> gbxCounts = {
-        {"parsed", 0}, {"exact", 0}, {"verified", 0}, {"refused", 0}};
+        {"parsed", 0}, {"header", 0}, {"exact", 0}, {"verified", 0}, {"refused", 0}};
     nlohmann::ordered_json entries = nlohmann::ordered_json::array();
     for (const auto& e : pak->entries()) {
         nlohmann::ordered_json item;
@@ -254,6 +254,7 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
         r.json["files"] = pak->entries().size();
         r.json["plain"] = plain;
         r.json["gbx"] = {{"parsed", gbxCounts["parsed"]},
+                         {"header", gbxCounts["header"]},
                          {"exact", gbxCounts["exact"]},
                          {"verified", gbxCounts["verified"]},
                          {"refused", gbxCounts["refused"]}};
@@ -261,10 +262,10 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
         r.json["entries"] = std::move(entries);
     } else {
         std::printf(
-            "%zu files: %zu plain, %zu gbx (%zu parsed, %zu exact, %zu verified, %zu "
-            "refused), %zu undecodable\n",
-            pak->entries().size(), plain, gbxAll, gbxCounts["parsed"], gbxCounts["exact"],
-            gbxCounts["verified"], gbxCounts["refused"], undecodable);
+            "%zu files: %zu plain, %zu gbx (%zu parsed, %zu header, %zu exact, %zu verified, "
+            "%zu refused), %zu undecodable\n",
+            pak->entries().size(), plain, gbxAll, gbxCounts["parsed"], gbxCounts["header"],
+            gbxCounts["exact"], gbxCounts["verified"], gbxCounts["refused"], undecodable);
     }
     return r;
 }
