@@ -318,7 +318,8 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         cmd->add_flag("-l,--long", *longFormat,
                       "Also show size, compressed size, class ID, flags and kind: \"-\" for a "
                       "plain file; for a gbx file how its bytes are proven: gbx:parsed, "
-                      "gbx:exact, gbx:verified, or gbx! when it is refused (pak check says why); "
+                      "gbx:header, gbx:exact, gbx:verified, or gbx! when it is refused (pak "
+                      "check says why); "
                       "\"locked\" for a file of a version 6+ pack that needs the key not given");
         auto resolveNames = std::make_shared<bool>(false);
         cmd->add_flag("--resolve-names", *resolveNames,
@@ -327,7 +328,7 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                       "otherwise");
         cmd->add_flag("--json", *json,
                       "JSON list of {path, size, compressed_size, class_id, flags, compressed, "
-                      "gbx, decode (gbx files: parsed, exact, verified or refused)}");
+                      "gbx, decode (gbx files: parsed, header, exact, verified or refused)}");
         auto names = std::make_shared<std::vector<std::string>>();
         addNamesOption(cmd, *names);
         addKeyOptions(cmd, *keys);
@@ -482,7 +483,9 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         cmd->add_option("--raw", options->rawGlobs,
                         "Store gbx files matching GLOB without the per-node ivXor: in version 3 "
                         "the game will not read them right; in version 6+ they are flagged "
-                        "DontUseDummyWrite, which it reads right; may be repeated");
+                        "DontUseDummyWrite, which it reads right; may be repeated. In version "
+                        "3 a gbx file whose cipher cannot be planned stops the pack: every such "
+                        "file is listed in one error, and nothing is written");
         cmd->add_option("--base", *base,
                         "Original pak: files whose path and content are unchanged are copied "
                         "as their original encrypted bytes (same key)");
@@ -569,8 +572,11 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         auto* cmd = app.add_subcommand(
             "check",
             "Decode every file of a pak: one line per gbx file saying how its bytes are proven "
-            "(parsed: read whole by known chunk readers; exact: no unseen node read can change a "
-            "byte; verified: node reads found by the node scan, proven by zlib's Adler-32 and the "
+            "(parsed: every node read to its end by known chunk readers; header: the body is "
+            "LZO-compressed inside the gbx, so its node reads never reach the cipher and the "
+            "header and reference table decide every byte; exact: no unseen node read can "
+            "change a byte; verified: node reads found by the node scan, proven by zlib's Adler-32 "
+            "and the "
             "size; refused, with the reason), one per file that fails, then the counts (exit 1 "
             "if any is refused or fails); with --refs, resolve the external references of every "
             "gbx file in a Packs folder instead");
