@@ -183,11 +183,11 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
                     g = planGbxEntry(content, payload, true, packPath, options.gbxRules);
                 }
             } catch (const Error& err) {
-                if (!v6) throw;
                 g.reset();
                 planError = err.what();
                 if (planError.rfind(packPath + ": ", 0) == 0)
                     planError.erase(0, packPath.size() + 2);
+                if (!v6) throw UnplannableGbx(packPath, planError);
             }
             if (v6 && (!g || (lz4 && g->needsChecksum))) {
                 // Version 6+ can say that node reads do not mix the cipher, which the game

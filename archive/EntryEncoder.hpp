@@ -26,8 +26,22 @@ struct EncodedEntry {
     Bytes metadata;  // dataless gbx record, gbx entries only
 };
 
+// A gbx file whose cipher cannot be planned, in a version 3 pak (version 6+ flags such a file
+// DontUseDummyWrite instead). The writer goes on planning the others and lists them all.
+class UnplannableGbx : public Error {
+public:
+    UnplannableGbx(const std::string& packPath, std::string reason)
+        : Error(packPath + ": " + reason), packPath_(packPath), reason_(std::move(reason)) {}
+    const std::string& packPath() const { return packPath_; }
+    const std::string& reason() const { return reason_; }
+
+private:
+    std::string packPath_, reason_;
+};
+
 // Compresses (when it saves space) and encrypts one file's content. gbx content is encoded
-// so that the game's parse-driven pipeline decodes it, unless a --raw glob matches.
+// so that the game's parse-driven pipeline decodes it, unless a --raw glob matches. Throws
+// UnplannableGbx for a gbx file a version 3 pak cannot hold.
 EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const std::string& name,
                          const Blowfish& cipher, const PackOptions& options);
 

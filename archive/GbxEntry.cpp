@@ -91,6 +91,12 @@ struct ParsePass {
     std::uint32_t classId = 0;
     std::string checksumFailure;  // complete, compressed: finishing the zlib stream failed
     std::vector<std::uint64_t> applied;
+    // The body is LZO-compressed inside the gbx: decompressed, its nodes not read (they are
+    // read from memory and never touch the cipher).
+    bool bodyInMemory = false;
+    std::string format;              // the gbx format, e.g. "BUCR"
+    std::uint32_t bodyBytes = 0;     // bodyInMemory: its decompressed size
+    std::size_t skippedUnknown = 0;  // unknown skippable chunks skipped by their size
 
     // Whether the open skippable-chunk rule cannot change a byte read so far: no node read by
     // a known reader inside a skippable chunk, and no node signature in the data of the
@@ -137,10 +143,14 @@ ParsePass parsePass(const PipelineSpec& spec, bool foldInSkippable, bool perNode
     r.numNodes = file.header.numNodes;
     r.classId = file.header.classId;
     for (const auto& e : file.refs.externals) r.externalSlots.push_back(e.nodeIndex);
+    r.format = file.header.format;
+    r.bodyInMemory = file.body.compressed;
+    r.bodyBytes = file.body.uncompressedSize;
     for (const auto& n : file.nodes)
         for (const auto& c : n.chunks)
             if (c.skippable && !c.known)
                 r.unknownSkippable.emplace_back(c.offset + 12, c.offset + 12 + c.size);
+    r.skippedUnknown = r.unknownSkippable.size();
     if (file.failure) {
         r.failure = file.failure->message;
         r.resume = file.failure->resumeOffset;
@@ -258,12 +268,40 @@ GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options
     }
     if (!noFold.complete && !noFold.scannable)
         return refuse("cannot be decoded exactly: " + noFold.failure);
+    // An LZO body: no node read reaches the cipher, so nothing after the reference table can
+    // change a byte. A checksum that fails is damage: no scan can mend it.
+    if (noFold.complete && noFold.bodyInMemory) {
+        if (!noFold.checksumFailure.empty())
+            return refuse("cannot be decoded exactly: " + noFold.checksumFailure);
+        d.kind = GbxDecodeKind::Header;
+        d.bytes = std::move(noFold.bytes);
+        d.detail = "header and reference table read; the body (format " + noFold.format +
+                   ") is LZO-compressed inside the gbx: the game reads its nodes from memory, so "
+                   "no node read reaches the pak's cipher and no byte depends on them (the "
+                   "body's nodes were not read; its LZO stream decompresses to its stated " +
+                   std::to_string(noFold.bodyBytes) +
+                   " bytes, and the gbx data ends at the entry's end)" +
+                   (spec.compressed ? "; Adler-32 and size match" : "; no checksum");
+        return d;
+    }
     // Read whole, with no node read inside a skippable chunk: the open rule cannot matter.
     if (noFold.complete && noFold.noSkippableNodes(noFold.bytes)) {
         Attempt a = attempt(spec, noFold, false);
         if (!a.ok) return refuse("cannot be decoded exactly: " + a.failure);
-        d.kind = GbxDecodeKind::Parsed;
         d.bytes = std::move(a.bytes);
+        if (noFold.skippedUnknown > 0) {
+            // Chunks skipped by size were not read: what proves them is that their data holds
+            // no node read, not a parse.
+            d.kind = GbxDecodeKind::Exact;
+            d.detail = "read to the end by known chunk readers, every node slot filled, except " +
+                       std::to_string(noFold.skippedUnknown) + " unknown skippable chunk" +
+                       (noFold.skippedUnknown == 1 ? "" : "s") +
+                       " skipped by size with no node signature in the data: no node read the "
+                       "reader did not see can change a byte" +
+                       (spec.compressed ? "; Adler-32 and size match" : " (no checksum)");
+            return d;
+        }
+        d.kind = GbxDecodeKind::Parsed;
         d.detail = std::string("parsed by known chunk readers to the end, every node slot filled") +
                    (spec.compressed ? "; Adler-32 and size match"
                                     : " (no checksum: the parse is the proof)");
@@ -341,6 +379,8 @@ const char* gbxDecodeKindName(GbxDecodeKind kind) {
     switch (kind) {
         case GbxDecodeKind::Parsed:
             return "parsed";
+        case GbxDecodeKind::Header:
+            return "header";
         case GbxDecodeKind::Exact:
             return "exact";
         case GbxDecodeKind::Verified:

@@ -25,13 +25,17 @@ struct GbxPipelineRules {
 
 // How a gbx entry's bytes were established.
 enum class GbxDecodeKind {
-    Parsed,      // read whole by known chunk readers; no open rule changes a byte
+    Parsed,  // every node read to its end by known chunk readers; no open rule changes a byte
+    // The body is LZO-compressed inside the gbx: the game reads its nodes from memory, so none
+    // reaches the cipher and the header and reference table decide every byte. The body's
+    // nodes are not read: they prove nothing here.
+    Header,
     Exact,       // no byte can be changed by a node read the reader did not see
     Verified,    // node reads found by the scan; zlib's Adler-32 and the size prove the bytes
     Unverified,  // the scan's best decode of a stored entry (only when asked for)
     Refused,     // cannot be proven: no bytes
 };
-const char* gbxDecodeKindName(GbxDecodeKind kind);  // "parsed", "exact", ...
+const char* gbxDecodeKindName(GbxDecodeKind kind);  // "parsed", "header", "exact", ...
 
 struct GbxDecodeOptions {
     // Return the scan's best decode of a stored entry that cannot be proven (a warning says so)

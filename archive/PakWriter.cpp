@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdio>
@@ -143,9 +144,11 @@ EncodedEntry copiedEntry(const PakIndex& base, const PakEntry& b, bool bytes) {
 
 // One planned file's slot and table fields, copied or encoded; `size` gets its decoded size.
 // `slotBytes`: a copied slot comes with its bytes (else with where they are in the base).
+// `checkOnly` (a gbx file was refused, so nothing more is written): files that cannot be
+// refused are not encoded.
 EncodedEntry produceEntry(const PackPlan& plan, const PlanFile& f, const Blowfish& cipher,
                           const PackOptions& options, bool slotBytes, std::uint32_t& size,
-                          PackResult& result) {
+                          PackResult& result, const std::atomic<bool>& checkOnly) {
     if (f.copy) {
         size = f.copy->uncompressedSize;
         result.bytesIn += size;
@@ -158,6 +161,8 @@ EncodedEntry produceEntry(const PackPlan& plan, const PlanFile& f, const Blowfis
     Bytes content = readWholeFile(f.disk);
     size = std::uint32_t(content.size());
     result.bytesIn += content.size();
+    if (checkOnly && !(content.size() >= 3 && std::memcmp(content.data(), "GBX", 3) == 0))
+        return {};
     if (f.baseCandidate && f.baseCandidate->uncompressedSize == content.size() &&
         entryDecodesTo(plan.base, *f.baseCandidate, content)) {
         ++result.copiedFromBase;
@@ -188,6 +193,17 @@ EncodedEntry produceEntry(const PackPlan& plan, const PlanFile& f, const Blowfis
     return e;
 }
 
+// Every gbx file a version 3 pak cannot plan, each with its reason, and how to go on.
+Error unplannableError(const std::vector<UnplannableGbx>& refused, const PackOptions& options) {
+    std::string m = std::to_string(refused.size()) + " gbx file" +
+                    (refused.size() == 1 ? "" : "s") +
+                    " cannot be planned for a version 3 pak, so nothing was written:";
+    for (const auto& u : refused) m += "\n  " + u.packPath() + ": " + u.reason();
+    m += "\n" + (options.unplannableAdvice.empty() ? std::string(kUnplannableAdvice)
+                                                   : options.unplannableAdvice);
+    return Error(m);
+}
+
 // Produces every planned file's slot on options.jobs threads and hands them to `consume` in
 // plan order, on this thread: the output is the same for any number of threads. Entries in
 // flight are bounded in number and bytes, so memory does not grow with the tree; the window is
@@ -195,20 +211,35 @@ EncodedEntry produceEntry(const PackPlan& plan, const PlanFile& f, const Blowfis
 // from the base are produced on this thread (they cost a table lookup, or one read), so a
 // commit that changes a few files does not pass every other entry through the workers.
 // Warnings are given in plan order too.
+// A gbx file whose cipher cannot be planned does not stop it: from the first one on nothing is
+// handed to `consume`, every other file is still planned, and the error at the end lists them
+// all (so one run names every file to deal with, and each file is planned once).
 void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOptions& options,
                     bool slotBytes, PackResult& result,
                     const std::function<void(std::size_t, std::uint32_t, EncodedEntry&)>& consume) {
     const std::size_t n = plan.files.size();
     unsigned jobs = options.jobs > 0 ? unsigned(options.jobs)
                                      : std::max(1u, std::thread::hardware_concurrency());
+    std::vector<UnplannableGbx> refused;
+    std::atomic<bool> checkOnly = false;
+    auto refuse = [&](const UnplannableGbx& u) {
+        refused.push_back(u);
+        checkOnly = true;
+    };
     auto produceHere = [&](std::size_t i) {
         std::uint32_t size = 0;
-        EncodedEntry e =
-            produceEntry(plan, plan.files[i], cipher, options, slotBytes, size, result);
-        consume(i, size, e);
+        EncodedEntry e;
+        try {
+            e = produceEntry(plan, plan.files[i], cipher, options, slotBytes, size, result,
+                             checkOnly);
+        } catch (const UnplannableGbx& u) {
+            refuse(u);
+        }
+        if (!checkOnly) consume(i, size, e);
     };
     if (jobs == 1 || n < 2) {
         for (std::size_t i = 0; i < n; ++i) produceHere(i);
+        if (!refused.empty()) throw unplannableError(refused, options);
         return;
     }
     struct Done {
@@ -257,7 +288,7 @@ void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOpti
             taskOptions.warn = [&d](const std::string& m) { d.warnings.push_back(m); };
             try {
                 d.entry = produceEntry(plan, plan.files[i], cipher, taskOptions, slotBytes, d.size,
-                                       d.counts);
+                                       d.counts, checkOnly);
             } catch (...) {
                 d.error = std::current_exception();
             }
@@ -306,11 +337,19 @@ void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOpti
         }
         if (options.warn)
             for (const auto& w : d.warnings) options.warn(w);
-        if (d.error) std::rethrow_exception(d.error);
+        if (d.error) {
+            try {
+                std::rethrow_exception(d.error);
+            } catch (const UnplannableGbx& u) {
+                refuse(u);
+            }
+        }
+        if (checkOnly) continue;
         result.bytesIn += d.counts.bytesIn;
         result.copiedFromBase += d.counts.copiedFromBase;
         consume(i, d.size, d.entry);
     }
+    if (!refused.empty()) throw unplannableError(refused, options);
 }
 
 }  // namespace
@@ -605,7 +644,14 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
             if (auto found = baseByPath.find(f.packPath); found != baseByPath.end())
                 f.baseCandidate = found->second;
     }
-    return writePlan(plan, output, key, options);
+    if (!options.unplannableAdvice.empty()) return writePlan(plan, output, key, options);
+    PackOptions withAdvice = options;
+    withAdvice.unplannableAdvice =
+        "To go on: store them with --raw GLOB (the game will not read them right), write a "
+        "version 6+ pack with --version N (6 to 18), where they are flagged DontUseDummyWrite "
+        "(node reads do not mix the cipher), which the game reads right, or remove them from " +
+        sourceDir.string() + ".";
+    return writePlan(plan, output, key, withAdvice);
 }
 
 PackResult writePlan(const PackPlan& plan, const fs::path& output, const PakKey& key,

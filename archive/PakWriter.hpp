@@ -37,9 +37,16 @@ struct PackOptions {
     GbxPipelineRules gbxRules;                     // the open skippable-chunk rule, for planning
     std::filesystem::path base;                    // repack: copy unchanged entries from this pak
     std::function<void(const std::string&)> warn;  // warnings (stderr in the CLI)
+    // The last line of the error that lists the gbx files a version 3 pak cannot plan: how
+    // to go on (empty: kUnplannableAdvice; writePak: pak pack's options).
+    std::string unplannableAdvice;
     // Files done, files in all, bytes done, bytes in all.
     std::function<void(std::size_t, std::size_t, std::uint64_t, std::uint64_t)> progress;
 };
+
+inline constexpr const char* kUnplannableAdvice =
+    "To go on: leave them out, or write a version 6+ pack, where they are flagged "
+    "DontUseDummyWrite (node reads do not mix the cipher), which the game reads right.";
 
 struct PackResult {
     std::size_t files = 0;

@@ -381,7 +381,7 @@ int mount(const stdfs::path& ready, char** argv) {
     return 0;
 }
 
-// A challenge whose chunks the reader knows: `pairs` times a collector list and a parameters
+// A challenge whose nodes the reader knows: `pairs` times a collector list and a parameters
 // node inside chunk 03043011 (two node reads each), between runs of text in unknown skippable
 // chunks, so that node reads land all over the entry.
 Bytes benchMap(Rng& rng, int pairs) {
@@ -470,10 +470,13 @@ int gbxScan(const stdfs::path& dir, std::size_t files, int runs, bool engine) {
             for (const auto* e : timed) {
                 archive::GbxDecode got = archive::decodeGbxEntryProven(pak, *e, d);
                 // Without readers, an entry whose zlib stream ends before any node read can
-                // matter is exact; every other one must be proven by the scan.
+                // matter is exact; every other one must be proven by the scan. With them, a
+                // map is read to the end but for its unknown skippable chunks (exact), an
+                // engine file whole (parsed).
                 bool ok = scanOnly ? got.kind == archive::GbxDecodeKind::Verified ||
                                          got.kind == archive::GbxDecodeKind::Exact
-                                   : got.kind == archive::GbxDecodeKind::Parsed;
+                                   : got.kind == (engine ? archive::GbxDecodeKind::Parsed
+                                                         : archive::GbxDecodeKind::Exact);
                 if (!ok)
                     throw Error(e->path + ": decoded as " + gbxDecodeKindName(got.kind) + ": " +
                                 got.detail);

@@ -227,6 +227,7 @@ CommitPlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
 
     CommitPlan result;
     result.plan.base = pak;
+    result.options.unplannableAdvice = "To go on: remove them from " + packOverlay.string() + ".";
     result.plan.files.reserve(pak->entries().size() + upper.files.size());
     std::map<std::string, std::int32_t> folderIndex;  // new index by path
     for (std::size_t i = 0; i < pak->folders().size(); ++i) {
@@ -389,6 +390,7 @@ CommitPlan planPatch(const std::vector<Pack>& packs, const stdfs::path& overlayR
 
     Drives drives(packs);
     CommitPlan result;
+    result.options.unplannableAdvice = "To go on: remove them from " + game.string() + ".";
     // Case-insensitive names, as the game compares them: two overlay names for one path refused.
     // Folders first, then files, as planCommit does.
     std::map<std::string, std::string> folded;

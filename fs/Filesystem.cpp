@@ -364,6 +364,19 @@ std::string Filesystem::xattrValue(const Node& node, std::string_view name, bool
             return className.empty() ? hex32(e.classId) : std::string(className);
         }
     }
+    if (name == kXattrGbxDecode) {
+        EntryKind kind = EntryKind::Unknown;
+        try {
+            kind = kindOf(node);
+        } catch (const std::exception&) {
+        }
+        if (kind == EntryKind::Gbx) {
+            archive::GbxDecodeOptions gbx;
+            gbx.unverified = options_.unverified;
+            return archive::gbxDecodeKindName(
+                archive::decodeGbxEntryProven(tree_.packOf(node).pak, e, gbx).kind);
+        }
+    }
     bool gbxEntry = false;
     try {
         gbxEntry = name == kXattrGbxRefs && kindOf(node) == EntryKind::Gbx;
@@ -506,6 +519,9 @@ long Filesystem::listxattr(Ino ino, char* list, std::size_t size) {
             xattrValue(*node, name, &found);
             if (found) names.append(name).push_back('\0');
         }
+        // Every gbx entry has one; its value costs a decode, so it is not made here.
+        if (names.find(kXattrGbxClass) != std::string::npos)
+            names.append(kXattrGbxDecode).push_back('\0');
     }
     if (size == 0 || !list) return long(names.size());
     if (size < names.size()) return -ERANGE;

@@ -85,6 +85,9 @@ inline constexpr const char* kXattrGbxClass = "user.gbx.class";
 // gbx entries: one line per external reference, the drive path it resolves to ("-" when it
 // points nowhere), with " (missing)" when no such file is in the drives.
 inline constexpr const char* kXattrGbxRefs = "user.gbx.refs";
+// gbx entries: how the bytes the mount serves are proven, as pak check names it (parsed,
+// header, exact, verified, unverified under -o unverified, refused).
+inline constexpr const char* kXattrGbxDecode = "user.gbx.decode";
 
 // The read-only pack view: the packs' files as the tree lays them out, decoded on demand.
 class Filesystem : public View {

@@ -3,9 +3,11 @@
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "archive/PackList.hpp"
 #include "archive/PakIndex.hpp"
+#include "gbx/GbxBuilder.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
 
@@ -96,7 +98,8 @@ TEST_CASE("cli: packlist, pack, ls, cat, extract", "[cli]") {
     r = run(kPak + " check " + q(dir / "MyPack.pak"));
     CHECK(r.code == 0);
     CHECK(r.out ==
-          "2 files: 2 plain, 0 gbx (0 parsed, 0 exact, 0 verified, 0 refused), 0 undecodable\n");
+          "2 files: 2 plain, 0 gbx (0 parsed, 0 header, 0 exact, 0 verified, 0 refused), 0 "
+          "undecodable\n");
     r = run(kPak + " packlist ls " + q(dir / "PackList.DAT"));
     CHECK(r.code == 0);
     CHECK(r.out.find("signature valid") != std::string::npos);
@@ -129,8 +132,9 @@ TEST_CASE("cli: extract carries on past an undecodable gbx entry and exits 1", "
     CHECK(r.code == 1);
     CHECK(r.out.find("gbx refused   " + (dir / "p.pak").string() +
                      ": bad.Map.Gbx: cannot be decoded exactly: ") == 0);
-    CHECK(r.out.find("\n2 files: 1 plain, 1 gbx (0 parsed, 0 exact, 0 verified, 1 refused), 0 "
-                     "undecodable\n") != std::string::npos);
+    CHECK(r.out.find(
+              "\n2 files: 1 plain, 1 gbx (0 parsed, 0 header, 0 exact, 0 verified, 1 refused), 0 "
+              "undecodable\n") != std::string::npos);
 }
 
 TEST_CASE("cli: info shows the header fields as text and as JSON", "[cli]") {
@@ -230,7 +234,7 @@ TEST_CASE("cli: version 6+ packs: public header, keys, locked files, pack --vers
     r = run(kPak + " check " + base + " " + q(pack));
     CHECK(r.code == 0);
     CHECK(r.out ==
-          "2 files: 2 plain, 0 gbx (0 parsed, 0 exact, 0 verified, 0 refused), 0 "
+          "2 files: 2 plain, 0 gbx (0 parsed, 0 header, 0 exact, 0 verified, 0 refused), 0 "
           "undecodable\n");
     r = run(kPak + " pack --version 5 " + base + " " + q(dir / "src") + " " + q(dir / "x.pak"));
     CHECK(r.code != 0);
@@ -272,4 +276,225 @@ TEST_CASE("cli: pack, extract and check show progress on a terminal only, and -q
     CHECK(r.out.find("2/2 files, 0.0/0.0 MB, ") != std::string::npos);
     r = run(kPak + " check -q " + kKey + " " + q(dir / "p.pak"));
     CHECK(r.err.empty());
+}
+
+namespace {
+
+// The format of a gbx file ("BUCR"): its third letter 'C' says the body is LZO-compressed.
+std::string gbxFormat(const Bytes& file) {
+    return file.size() >= 9 ? std::string(file.begin() + 5, file.begin() + 9) : std::string();
+}
+
+// A map whose one node the reader knows whole: nothing but its end marker.
+gbx::GbxBuilder emptyMap() {
+    gbx::GbxBuilder b;
+    b.classId = 0x03043000;
+    gbx::BodyWriter w;
+    w.endNode();
+    b.body = w.bytes();
+    return b;
+}
+
+// Three gbx files whose cipher cannot be planned, each for another reason: not a gbx past its
+// first bytes, one cut in its header, and an LZO body that does not decompress to its size.
+std::map<std::string, Bytes> unplannableGbx() {
+    std::map<std::string, Bytes> f;
+    Bytes junk = {'G', 'B', 'X', 6, 0, 'B', 'U', 'U', 'R', 0, 0x30, 0x04, 0x03, 0, 0, 0, 0};
+    junk.resize(400, 0xEE);
+    f["Maps/a.Map.Gbx"] = junk;
+    Bytes cut = emptyMap().build();
+    cut.resize(20);
+    f["Maps/b.Map.Gbx"] = cut;
+    gbx::GbxBuilder lzo = emptyMap();
+    lzo.format = "BUCR";
+    Bytes wrongSize = lzo.build();
+    std::uint8_t* size = wrongSize.data() + lzo.bodyOffset();
+    storeLE32(size, loadLE32(size) + 1);  // one byte more than the LZO stream holds
+    f["c.Map.Gbx"] = wrongSize;
+    return f;
+}
+
+std::set<std::string> namesIn(const fs::path& dir) {
+    std::set<std::string> out;
+    for (const auto& item : fs::directory_iterator(dir)) out.insert(item.path().filename());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("cli: pack names every gbx file a version 3 pak cannot plan, in one run, writes nothing",
+          "[cli][pack]") {
+    test::TempDir dir;
+    for (const auto& [path, data] : unplannableGbx()) test::writeFile(dir / "src" / path, data);
+    test::writeFile(dir / "src/Maps/good.Map.Gbx", emptyMap().build());
+    test::writeFile(dir / "src/Text/readme.txt", Bytes(3000, 'r'));
+    const std::string expected =
+        "pak: 3 gbx files cannot be planned for a version 3 pak, so nothing was written:\n"
+        "  c.Map.Gbx: cannot be decoded exactly: LZO body decompresses to 4 bytes, not 5\n"
+        "  Maps/a.Map.Gbx: cannot be decoded exactly: count 4008636142 of external references at "
+        "offset 21 needs at least 48103633704 bytes but only 375 are left\n"
+        "  Maps/b.Map.Gbx: cannot be decoded exactly: <memory>: unexpected end of data at "
+        "offset 17 (wanted 4 bytes, 3 left)\n"
+        "To go on: store them with --raw GLOB (the game will not read them right), write a "
+        "version 6+ pack with --version N (6 to 18), where they are flagged DontUseDummyWrite "
+        "(node reads do not mix the cipher), which the game reads right, or remove them from " +
+        (dir / "src").string() + ".\n";
+    // In plan order whatever the threads: every file is planned, the refused ones listed.
+    for (const char* jobs : {"1", "3"}) {
+        INFO("-j " << jobs);
+        auto r = run(kPak + " pack -q -j " + jobs + " " + kKey + " " + q(dir / "src") + " " +
+                     q(dir / "p.pak"));
+        CHECK(r.code == 1);
+        CHECK(r.out.empty());
+        CHECK(r.err == expected);
+        CHECK(namesIn(dir.path()) == std::set<std::string>{"src"});  // no pak, no temp file
+    }
+    // An existing output is left as it was.
+    test::writeFile(dir / "p.pak", Bytes{'o', 'l', 'd'});
+    auto r = run(kPak + " pack -q " + kKey + " " + q(dir / "src") + " " + q(dir / "p.pak"));
+    CHECK(r.code == 1);
+    CHECK(r.err == expected);
+    CHECK(test::readFile(dir / "p.pak") == Bytes{'o', 'l', 'd'});
+    CHECK(namesIn(dir.path()) == std::set<std::string>{"src", "p.pak"});
+    // Each way on that the message names writes the pak.
+    r = run(kPak + " pack -q " + kKey + " --raw '?.Map.Gbx' " + q(dir / "src") + " " +
+            q(dir / "raw.pak"));
+    CHECK(r.code == 0);
+    CHECK(r.err.rfind(
+              "pak: warning: c.Map.Gbx: stored with --raw: the game will not read this gbx file "
+              "right\npak: warning: Maps/a.Map.Gbx: stored with --raw: the game will not read this "
+              "gbx file right\npak: warning: Maps/b.Map.Gbx: stored with --raw: the game will not "
+              "read this gbx file right\n",
+              0) == 0);
+    r = run(kPak + " pack -q --version 6 " + kKey + " " + q(dir / "src") + " " +
+            q(dir / "p6.Pack.Gbx"));
+    CHECK(r.code == 0);
+    CHECK(r.err.find("pak: warning: Maps/b.Map.Gbx: written with DontUseDummyWrite") !=
+          std::string::npos);
+    fs::remove_all(dir / "src/Maps");
+    fs::remove(dir / "src/c.Map.Gbx");
+    r = run(kPak + " pack -q " + kKey + " " + q(dir / "src") + " " + q(dir / "p.pak"));
+    CHECK(r.code == 0);
+}
+
+TEST_CASE("cli: pack of the asset fixtures lists their three gbx files of unknown classes at once",
+          "[cli][pack][fixtures]") {
+    auto assets = test::sharedDir("fixtures/assets");
+    test::TempDir dir;
+    auto r = run(kPak + " pack -q " + kKey + " " + q(assets) + " " + q(dir / "a.pak"));
+    CHECK(r.code == 1);
+    const std::string head =
+        "pak: 3 gbx files cannot be planned for a version 3 pak, so nothing was written:\n"
+        "  CPlugPrefab~GBX-NET_2_CPlugPrefab_TM2020_001.Prefab.Gbx: cannot be decoded exactly: "
+        "unknown class 09145000: its place in the class tree decides the cipher state\n"
+        "  CPlugSolid2Model~GBX-NET_2_CPlugSolid2Model_MP4_001.Mesh.Gbx: cannot be decoded "
+        "exactly: unknown class 090BB000: its place in the class tree decides the cipher state\n"
+        "  CPlugTrainWagonModel~GBX-NET_2_CPlugTrainWagonModel_MP4_001.Wagon.Gbx: cannot be "
+        "decoded exactly: unknown class 0911C000: its place in the class tree decides the "
+        "cipher state\nTo go on: ";
+    const auto at = r.err.find("pak: 3 gbx files");
+    REQUIRE(at != std::string::npos);
+    CHECK(r.err.substr(at, head.size()) == head);
+    CHECK(namesIn(dir.path()).empty());
+}
+
+TEST_CASE("cli: a gbx body LZO-compressed inside the file is labelled header, not parsed",
+          "[cli][fixtures]") {
+    auto assets = test::sharedDir("fixtures/assets");
+    auto gbxDir = test::sharedDir("fixtures/gbx");
+    test::TempDir dir;
+    // Ground.Solid.Gbx's readers stop after 3 of its 88 nodes (pak gbx info --nodes); BaseValley
+    // has an uncompressed body with unknown skippable chunks; the empty map is read whole.
+    fs::create_directories(dir / "src");
+    fs::copy_file(assets / "Solids~1_TrackMania_Sunrise~Ground.Solid.Gbx",
+                  dir / "src/Ground.Solid.Gbx");
+    fs::copy_file(gbxDir / "DemoRaceB1.Challenge.Gbx", dir / "src/DemoRaceB1.Challenge.Gbx");
+    fs::copy_file(gbxDir / "BaseValley.Map.Gbx", dir / "src/BaseValley.Map.Gbx");
+    test::writeFile(dir / "src/Empty.Map.Gbx", emptyMap().build());
+    const std::string header = "header and reference table read; the body (format ";
+    const std::string lzo =
+        ") is LZO-compressed inside the gbx: the game reads its nodes from memory, so no node "
+        "read reaches the pak's cipher and no byte depends on them (the body's nodes were not "
+        "read; its LZO stream decompresses to its stated ";
+    const std::string skipped =
+        "read to the end by known chunk readers, every node slot filled, except 16 unknown "
+        "skippable chunks skipped by size with no node signature in the data: no node read the "
+        "reader did not see can change a byte";
+    for (int level : {6, 0}) {
+        INFO("level " << level);
+        const std::string sum = level ? "; Adler-32 and size match" : "; no checksum";
+        const fs::path pak = dir / ("l" + std::to_string(level) + ".pak");
+        REQUIRE(run(kPak + " pack -q --level " + std::to_string(level) + " " + kKey + " " +
+                    q(dir / "src") + " " + q(pak))
+                    .code == 0);
+        auto r = run(kPak + " check " + kKey + " " + q(pak));
+        CHECK(r.code == 0);
+        CHECK(r.out ==
+              "gbx exact     BaseValley.Map.Gbx: " + skipped +
+                  (level ? "; Adler-32 and size match" : " (no checksum)") +
+                  "\ngbx header    DemoRaceB1.Challenge.Gbx: " + header + "BUCE" + lzo +
+                  "8071 bytes, and the gbx data ends at the entry's end)" + sum +
+                  "\ngbx parsed    Empty.Map.Gbx: parsed by known chunk readers to the end, "
+                  "every node slot filled (no checksum: the parse is the proof)\n"
+                  "gbx header    Ground.Solid.Gbx: " +
+                  header + "BUCR" + lzo +
+                  "586719 bytes, and the gbx data ends at the entry's end)" + sum +
+                  "\n4 files: 0 plain, 4 gbx (1 parsed, 2 header, 1 exact, 0 verified, 0 "
+                  "refused), 0 undecodable\n");
+        r = run(kPak + " check --json " + kKey + " " + q(pak));
+        auto check = nlohmann::json::parse(r.out);
+        CHECK(check["gbx"] ==
+              nlohmann::json{
+                  {"parsed", 1}, {"header", 2}, {"exact", 1}, {"verified", 0}, {"refused", 0}});
+        std::map<std::string, std::string> decode;
+        for (const auto& e : check["entries"]) decode[e["path"]] = e["decode"];
+        const std::map<std::string, std::string> want = {{"BaseValley.Map.Gbx", "exact"},
+                                                         {"DemoRaceB1.Challenge.Gbx", "header"},
+                                                         {"Empty.Map.Gbx", "parsed"},
+                                                         {"Ground.Solid.Gbx", "header"}};
+        CHECK(decode == want);
+        r = run(kPak + " ls --json " + kKey + " " + q(pak));
+        decode.clear();
+        for (const auto& e : nlohmann::json::parse(r.out)) decode[e["path"]] = e["decode"];
+        CHECK(decode == want);
+        r = run(kPak + " ls -l " + kKey + " " + q(pak));
+        for (const auto& [path, kind] : want) {
+            std::string column = "gbx:" + kind;
+            column.resize(12, ' ');
+            CHECK(r.out.find(" " + column + " " + path + "\n") != std::string::npos);
+        }
+    }
+    // pak gbx info --nodes still reads the body as far as its readers know it.
+    auto r =
+        run(kPak + " gbx info --nodes " + kKey + " " + q(dir / "l6.pak") + ":Ground.Solid.Gbx");
+    CHECK(r.code == 1);
+    CHECK(r.err.find("stopped in the nodes: unknown chunk 0904F00C of CPlugTreeLight") !=
+          std::string::npos);
+}
+
+TEST_CASE("cli: every gbx fixture with an LZO body is labelled header, the others not",
+          "[cli][fixtures]") {
+    test::TempDir dir;
+    for (const char* sub : {"fixtures/assets", "fixtures/gbx"}) {
+        auto src = test::sharedDir(sub);
+        INFO(sub);
+        // The asset fixtures of unknown classes cannot be planned: stored with --raw.
+        const fs::path pak = dir / (fs::path(sub).filename().string() + ".pak");
+        auto r = run(kPak + " pack -q " + kKey +
+                     " --raw 'CPlugPrefab*' --raw 'CPlugSolid2Model*' --raw 'CPlugTrainWagon*' " +
+                     q(src) + " " + q(pak));
+        REQUIRE(r.code == 0);
+        r = run(kPak + " check --json " + kKey + " " + q(pak));
+        const auto check = nlohmann::json::parse(r.out);
+        std::size_t lzoBodies = 0;
+        for (const auto& e : check["entries"]) {
+            if (!e["gbx"].get<bool>()) continue;
+            const std::string path = e["path"];
+            INFO(path);
+            const bool lzoBody = gbxFormat(test::readFile(src / path))[2] == 'C';
+            lzoBodies += lzoBody;
+            CHECK((e["decode"] == "header") == lzoBody);
+        }
+        CHECK(lzoBodies == (fs::path(sub).filename() == "gbx" ? 49 : 9));
+    }
 }

@@ -1124,7 +1124,7 @@ TEST_CASE("commit --patch: what a drives overlay adds or changes, as a new pack 
     r = run(kPak + " check " + q(patch));  // the key from the packlist beside it
     CHECK(r.code == 0);
     CHECK(r.out ==
-          "3 files: 3 plain, 0 gbx (0 parsed, 0 exact, 0 verified, 0 refused), 0 "
+          "3 files: 3 plain, 0 gbx (0 parsed, 0 header, 0 exact, 0 verified, 0 refused), 0 "
           "undecodable\n");
     r = run(kPak + " cat " + q(patch) + " Stadium/Media/notes.txt");
     CHECK(r.code == 0);
@@ -1460,8 +1460,9 @@ TEST_CASE("commit: the game's pack with one plain file changed and one deleted c
     r = run(kPak + " check " + q(dir / "Resource.pak") + " --key " + keyHex);
     CHECK(r.code == 0);
     CHECK(r.out.find("gbx refused") == std::string::npos);
-    CHECK(r.out.find("\n26 files: 12 plain, 14 gbx (14 parsed, 0 exact, 0 verified, 0 refused), "
-                     "0 undecodable\n") != std::string::npos);
+    CHECK(r.out.find(
+              "\n26 files: 12 plain, 14 gbx (14 parsed, 0 header, 0 exact, 0 verified, 0 refused), "
+              "0 undecodable\n") != std::string::npos);
 
     auto after = archive::PakIndex::open(dir / "Resource.pak", pak->key());
     REQUIRE(after->entries().size() == 26);
@@ -1475,4 +1476,40 @@ TEST_CASE("commit: the game's pack with one plain file changed and one deleted c
     REQUIRE(c);
     CHECK(archive::readEntry(after, *c) == changedBytes);
     CHECK(c->classId == change.classId);
+}
+
+TEST_CASE("commit: every gbx file a version 3 pak cannot plan is named in one run, nothing written",
+          "[commit][cli]") {
+    Packed p = makePack(3, packFiles(), "Test.pak");
+    const Bytes before = readFile(p.pak);
+    const stdfs::path overlay = p.dir->path() / "overlay";
+    // Not a gbx past its first bytes; a map cut in its header; a good change beside them.
+    Bytes junk = {'G', 'B', 'X', 6, 0, 'B', 'U', 'U', 'R', 0, 0x30, 0x04, 0x03, 0, 0, 0, 0};
+    junk.resize(400, 0xEE);
+    writeFile(overlay / "Test/Maps/Junk.Map.Gbx", junk);
+    Bytes cut = gbxFile(40);
+    cut.resize(20);
+    writeFile(overlay / "Test/Maps/Thing.Challenge.Gbx", cut);
+    writeFile(overlay / "Test/Config/default.xml", text("<config/>\n"));
+    const stdfs::path out = p.dir->path() / "Out.pak";
+    auto r = run(kPak + " commit -q " + q(p.pak) + " " + q(overlay) + " " + q(out) + " --key " +
+                 kTestKeyHex);
+    CHECK(r.code == 1);
+    // In the order of the pak written: the changed file where the pack holds it, the added
+    // one after.
+    CHECK(r.err ==
+          "pak: 2 gbx files cannot be planned for a version 3 pak, so nothing was written:\n"
+          "  Maps/Thing.Challenge.Gbx: cannot be decoded exactly: <memory>: unexpected end of "
+          "data at offset 17 (wanted 4 bytes, 3 left)\n"
+          "  Maps/Junk.Map.Gbx: cannot be decoded exactly: count 4008636142 of external "
+          "references at offset 21 needs at least 48103633704 bytes but only 375 are left\n"
+          "To go on: remove them from " +
+              (overlay / "Test").string() + ".\n");
+    CHECK(namesIn(p.dir->path()) == std::set<std::string>{"Test.pak", "overlay"});
+    r = run(kPak + " commit -q --in-place " + q(p.pak) + " " + q(overlay) + " --key " +
+            kTestKeyHex);
+    CHECK(r.code == 1);
+    CHECK(r.err.rfind("pak: 2 gbx files cannot be planned for a version 3 pak", 0) == 0);
+    CHECK(readFile(p.pak) == before);
+    CHECK(namesIn(p.dir->path()) == std::set<std::string>{"Test.pak", "overlay"});
 }

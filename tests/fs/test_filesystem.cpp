@@ -15,6 +15,7 @@
 #include "fs/Sources.hpp"
 #include "gbx/GbxBuilder.hpp"
 #include "tests/fs/PakFixture.hpp"
+#include "tests/support/Shared.hpp"
 
 using namespace pakfs;
 using namespace pakfs::test;
@@ -398,10 +399,12 @@ TEST_CASE("pakfs: gbx entries show their class and are decoded whole through the
     const fs::View::Ino ino = fs::inoAt(*f, path);
     long n = f->listxattr(ino, nullptr, 0);
     CHECK(n == long(std::string("user.pak.class_id user.pak.flags user.pak.compressed_size "
-                                "user.gbx.class user.gbx.refs ")
+                                "user.gbx.class user.gbx.refs user.gbx.decode ")
                         .size()));
     // No external references: an empty list.
     CHECK(xattr(*f, path, fs::kXattrGbxRefs) == "");
+    // Read to the end, but its one chunk was skipped by size, not read: exact, not parsed.
+    CHECK(xattr(*f, path, fs::kXattrGbxDecode) == "exact");
     // Read in odd pieces from the end backwards: the whole entry is decoded once.
     std::uint64_t fh = 0;
     REQUIRE(f->open(ino, O_RDONLY, &fh) == 0);
@@ -1062,5 +1065,56 @@ TEST_CASE("pakfs: seek points of a large entry come from a background pass, then
         readAt(*f, fh, 100);
         f->settleIndexing();
         REQUIRE(f->release(fs::inoAt(*f, "/Test/big.txt"), fh) == 0);
+    }
+}
+
+TEST_CASE("pakfs: user.gbx.decode says how each gbx file's bytes are proven, as pak check does",
+          "[fs][fixtures]") {
+    auto assets = sharedDir("fixtures/assets");
+    auto gbxDir = sharedDir("fixtures/gbx");
+    // An LZO body (its readers stop after 3 of its 88 nodes, which the label does not use), an
+    // uncompressed body with unknown skippable chunks, a map read whole, and a gbx file no
+    // plan could be made for, stored with --raw.
+    std::map<std::string, Bytes> files;
+    files["Ground.Solid.Gbx"] = readFile(assets / "Solids~1_TrackMania_Sunrise~Ground.Solid.Gbx");
+    files["DemoRaceB1.Challenge.Gbx"] = readFile(gbxDir / "DemoRaceB1.Challenge.Gbx");
+    files["BaseValley.Map.Gbx"] = readFile(gbxDir / "BaseValley.Map.Gbx");
+    gbx::GbxBuilder empty;
+    empty.classId = 0x03043000;
+    gbx::BodyWriter w;
+    w.endNode();
+    empty.body = w.bytes();
+    files["Empty.Map.Gbx"] = empty.build();
+    Bytes junk = {'G', 'B', 'X', 6, 0, 'B', 'U', 'U', 'R', 0, 0x30, 0x04, 0x03, 0, 0, 0, 0};
+    junk.resize(400, 0xEE);
+    files["Junk.Map.Gbx"] = junk;
+    TestPack t;
+    t.source = t.dir->path() / "src";
+    t.files = files;
+    for (const auto& [path, data] : t.files) writeFile(t.source / path, data);
+    t.pak = t.dir->path() / "Test.pak";
+    archive::PackOptions options;
+    options.rawGlobs = {"Junk.Map.Gbx"};
+    options.warn = [](const std::string&) {};
+    archive::writePak(t.source, t.pak, kTestKey, options);
+
+    std::vector<std::string> log;
+    auto f = mountDirect(t, {}, &log);
+    const std::map<std::string, std::string> want = {{"Ground.Solid.Gbx", "header"},
+                                                     {"DemoRaceB1.Challenge.Gbx", "header"},
+                                                     {"BaseValley.Map.Gbx", "exact"},
+                                                     {"Empty.Map.Gbx", "parsed"},
+                                                     {"Junk.Map.Gbx", "refused"}};
+    for (const auto& [name, kind] : want) {
+        INFO(name);
+        const std::string path = "/Test/" + name;
+        CHECK(xattr(*f, path, fs::kXattrGbxDecode) == kind);
+        const fs::View::Ino ino = fs::inoAt(*f, path);
+        long n = f->listxattr(ino, nullptr, 0);
+        REQUIRE(n > 0);
+        std::string list(std::size_t(n), '\0');
+        REQUIRE(f->listxattr(ino, list.data(), list.size()) == n);
+        CHECK(list.find(std::string(fs::kXattrGbxDecode) + '\0') != std::string::npos);
+        if (kind != "refused") CHECK(readAll(*f, path) == files.at(name));
     }
 }

@@ -214,7 +214,7 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
     std::size_t files = 0;
     std::size_t plain = 0;
     std::map<std::string, std::size_t> gbxCounts = {
-        {"parsed", 0}, {"exact", 0}, {"verified", 0}, {"refused", 0}};
+        {"parsed", 0}, {"header", 0}, {"exact", 0}, {"verified", 0}, {"refused", 0}};
     // Counter-mode files (gbx or not): proven by zlib's Adler-32, or decoded without proof
     // (counted as failed: cat, extract and the mount refuse them without --unverified).
     std::size_t counterProven = 0, counterUnverified = 0;
@@ -287,6 +287,7 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
         r.json["files"] = pak->entries().size();
         r.json["plain"] = plain;
         r.json["gbx"] = {{"parsed", gbxCounts["parsed"]},
+                         {"header", gbxCounts["header"]},
                          {"exact", gbxCounts["exact"]},
                          {"verified", gbxCounts["verified"]},
                          {"refused", gbxCounts["refused"]}};
@@ -301,10 +302,11 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
                       std::to_string(counterProven) + " proven, " +
                       std::to_string(counterUnverified) + " unverified)";
         std::printf(
-            "%zu files: %zu plain, %zu gbx (%zu parsed, %zu exact, %zu verified, %zu "
-            "refused)%s, %zu undecodable\n",
-            pak->entries().size(), plain, gbxAll, gbxCounts["parsed"], gbxCounts["exact"],
-            gbxCounts["verified"], gbxCounts["refused"], counter.c_str(), undecodable);
+            "%zu files: %zu plain, %zu gbx (%zu parsed, %zu header, %zu exact, %zu verified, "
+            "%zu refused)%s, %zu undecodable\n",
+            pak->entries().size(), plain, gbxAll, gbxCounts["parsed"], gbxCounts["header"],
+            gbxCounts["exact"], gbxCounts["verified"], gbxCounts["refused"], counter.c_str(),
+            undecodable);
     }
     return r;
 }
@@ -357,7 +359,8 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         cmd->add_flag("-l,--long", *longFormat,
                       "Also show size, compressed size, class ID, flags and kind: \"-\" for a "
                       "plain file; for a gbx file how its bytes are proven: gbx:parsed, "
-                      "gbx:exact, gbx:verified, or gbx! when it is refused (pak check says why); "
+                      "gbx:header, gbx:exact, gbx:verified, or gbx! when it is refused (pak "
+                      "check says why); "
                       "\"locked\" for a file of a version 6+ pack that needs the key not given; "
                       "for a version 6+ file encrypted in counter mode, \"counter\" (zlib's "
                       "Adler-32 proves it) or \"counter:unverified\" (no checksum: read only "
@@ -369,8 +372,9 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                       "otherwise");
         cmd->add_flag("--json", *json,
                       "JSON list of {path, size, compressed_size, class_id, flags, compressed, "
-                      "gbx, decode (gbx files: parsed, exact, verified or refused; counter-mode "
-                      "files: counter or counter:unverified, with counter_mode: true)}");
+                      "gbx, decode (gbx files: parsed, header, exact, verified or refused; "
+                      "counter-mode files: counter or counter:unverified, with counter_mode: "
+                      "true)}");
         auto names = std::make_shared<std::vector<std::string>>();
         addNamesOption(cmd, *names);
         addKeyOptions(cmd, *keys);
@@ -551,7 +555,9 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         cmd->add_option("--raw", options->rawGlobs,
                         "Store gbx files matching GLOB without the per-node ivXor: in version 3 "
                         "the game will not read them right; in version 6+ they are flagged "
-                        "DontUseDummyWrite, which it reads right; may be repeated");
+                        "DontUseDummyWrite, which it reads right; may be repeated. In version "
+                        "3 a gbx file whose cipher cannot be planned stops the pack: every such "
+                        "file is listed in one error, and nothing is written");
         cmd->add_option("--base", *base,
                         "Original pak: files whose path and content are unchanged are copied "
                         "as their original encrypted bytes (same key)");
@@ -639,13 +645,15 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         auto* cmd = app.add_subcommand(
             "check",
             "Decode every file of a pak: one line per gbx file saying how its bytes are proven "
-            "(parsed: read whole by known chunk readers; exact: no unseen node read can change a "
-            "byte; verified: node reads found by the node scan, proven by zlib's Adler-32 and the "
-            "size; refused, with the reason), one per version 6+ file encrypted in counter mode "
-            "(counter: zlib's Adler-32 proves it; counter:unverified: it decodes but nothing "
-            "proves it), one per file that fails, then the counts (exit 1 if any is refused, "
-            "unverified or fails); with --refs, resolve the external references of every gbx "
-            "file in a Packs folder instead");
+            "(parsed: every node read to its end by known chunk readers; header: the body is "
+            "LZO-compressed inside the gbx, so its node reads never reach the cipher and the "
+            "header and reference table decide every byte; exact: no unseen node read can "
+            "change a byte; verified: node reads found by the node scan, proven by zlib's Adler-32 "
+            "and the size; refused, with the reason), one per version 6+ file encrypted in "
+            "counter mode (counter: zlib's Adler-32 proves it; counter:unverified: it decodes but "
+            "nothing proves it), one per file that fails, then the counts (exit 1 if any is "
+            "refused, unverified or fails); with --refs, resolve the external references of "
+            "every gbx file in a Packs folder instead");
         auto keys = std::make_shared<KeyOptions>();
         auto pakPath = std::make_shared<std::string>();
         auto refs = std::make_shared<bool>(false);
