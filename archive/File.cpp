@@ -27,7 +27,8 @@ std::shared_ptr<InputFile> InputFile::open(const std::filesystem::path& path) {
     }
     if (!S_ISREG(st.st_mode)) {
         ::close(fd);
-        throw Error(name + ": not a regular file");
+        throw Error(name +
+                    (S_ISDIR(st.st_mode) ? ": is a folder, not a file" : ": not a regular file"));
     }
     return std::shared_ptr<InputFile>(
         new InputFile(fd, name, std::uint64_t(st.st_size), std::int64_t(st.st_mtime)));

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "archive/File.hpp"
+#include "archive/PakIndex.hpp"
 #include "common/Error.hpp"
 
 namespace pakfs::fs {
@@ -16,6 +18,8 @@ bool hasPakExtension(const std::filesystem::path& p) {
 Pack openPack(const std::filesystem::path& path, const archive::KeyOptions& keys, bool resolveNames,
               const std::vector<std::map<std::string, std::string>>& nameLists,
               std::vector<std::string>& warnings) {
+    // A file that is not a pak says so before a key is looked up for it.
+    archive::readPakVersion(*archive::InputFile::open(path));
     archive::PakKeyInput key = archive::resolvePakKey(path, keys, &warnings);
     auto pak = archive::PakIndex::open(path, key, resolveNames, nameLists);
     warnings.insert(warnings.end(), pak->warnings().begin(), pak->warnings().end());

@@ -18,7 +18,9 @@
 #include "common/Error.hpp"
 #include "fs/Drives.hpp"
 #include "fs/FuseOps.hpp"
+#include "fs/MountPaths.hpp"
 #include "fs/Overlay.hpp"
+#include "fs/SeekIndexFile.hpp"
 #include "fs/Sources.hpp"
 
 namespace {
@@ -143,6 +145,7 @@ struct CommandLine {
     std::string overlay;                 // -o overlay=DIR, --overlay DIR: writable
     bool rw = false;                     // -o rw
     bool ro = false;                     // -o ro given after any -o rw
+    bool nonempty = false;               // -o nonempty: mount over a folder that holds files
     std::optional<uid_t> uid;            // -o uid= (default: the user mounting)
     std::optional<gid_t> gid;            // -o gid=
     bool foreground = false;
@@ -182,6 +185,8 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
                    opt == "users" || opt == "nouser" || opt == "_netdev" || opt == "nofail") {
             // For mount(8) and fstab: pakfs is read-only anyway, and the rest concern when
             // and by whom it is mounted.
+        } else if (opt == "nonempty") {
+            cl.nonempty = true;
         } else if (opt == "unverified") {
             cl.fsOptions.unverified = true;
         } else if (opt.rfind("names=", 0) == 0) {
@@ -325,6 +330,24 @@ int main(int argc, char** argv) {
     std::vector<std::filesystem::path> sources;
     for (std::size_t i = 0; i + 1 < cl.positional.size(); ++i)
         sources.push_back(std::filesystem::absolute(cl.positional[i]));
+    // Before anything is opened or mounted: a path pakfs uses inside its own mount hangs it.
+    try {
+        pakfs::fs::checkMountPoint(mountpoint, true);
+        std::vector<pakfs::fs::UsedPath> used;
+        for (std::size_t i = 0; i + 1 < cl.positional.size(); ++i)
+            used.push_back({"the source", cl.positional[i]});
+        if (!cl.keys.packList.empty()) used.push_back({"the packlist", cl.keys.packList});
+        if (!cl.keys.keyFile.empty()) used.push_back({"the key file", cl.keys.keyFile});
+        for (const auto& file : cl.nameLists) used.push_back({"the name list", file});
+        if (!cl.overlay.empty()) used.push_back({"the overlay folder", cl.overlay});
+        if (auto seek = pakfs::fs::seekIndexFolder())
+            used.push_back({"the seek point folder ($XDG_CACHE_HOME/pakfs/seek)", *seek});
+        pakfs::fs::refuseSelfMount(mountpoint, used, cl.overlay);
+        pakfs::fs::checkMountPoint(mountpoint, cl.nonempty);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "pakfs: %s\n", e.what());
+        return kExitMountFailed;
+    }
 
     auto warn = [](const std::string& line) {
         std::fprintf(stderr, "pakfs: warning: %s\n", line.c_str());
