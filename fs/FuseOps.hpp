@@ -3,6 +3,7 @@
 // includes libfuse's headers.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,8 @@ namespace pakfs::fs {
 // code; problems go to stderr. `packs` is the pack view under `view` (or `view` itself): its files
 // decoded ahead go to the kernel's page cache.
 int serve(View& view, Filesystem& packs, const std::string& program,
-          const std::vector<std::string>& fuseArgs, const std::string& mountpoint);
+          const std::vector<std::string>& fuseArgs, const std::string& mountpoint,
+          const std::function<void(const std::string&)>& log);
 
 // libfuse's help for its own options (mount options, -f, -d, -s ...).
 void printFuseHelp(const std::string& program);

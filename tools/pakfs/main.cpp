@@ -387,7 +387,8 @@ int main(int argc, char** argv) {
     }
     pakfs::fs::Filesystem filesystem(std::move(loaded.packs), cl.fsOptions, warn);
     if (cl.overlay.empty())
-        return pakfs::fs::serve(filesystem, filesystem, "pakfs", cl.fuseArgs, mountpoint);
+        return pakfs::fs::serve(filesystem, filesystem, "pakfs", cl.fuseArgs, mountpoint,
+                                cl.fsOptions.log);
     std::unique_ptr<pakfs::fs::Overlay> overlay;
     try {
         // Absolute: the mount's daemon runs from /.
@@ -399,5 +400,6 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "pakfs: %s\n", e.what());
         return kExitMountFailed;
     }
-    return pakfs::fs::serve(*overlay, filesystem, "pakfs", cl.fuseArgs, mountpoint);
+    return pakfs::fs::serve(*overlay, filesystem, "pakfs", cl.fuseArgs, mountpoint,
+                            cl.fsOptions.log);
 }
