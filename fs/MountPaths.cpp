@@ -18,9 +18,10 @@ namespace {
 // differ from the path itself.
 std::string shown(const stdfs::path& given) {
     std::error_code ec;
-    stdfs::path lexical = stdfs::absolute(given, ec).lexically_normal();
+    const stdfs::path absolute = stdfs::absolute(given, ec);
+    stdfs::path lexical = absolute.lexically_normal();
     if (!lexical.has_filename() && lexical.has_parent_path()) lexical = lexical.parent_path();
-    stdfs::path resolved = stdfs::weakly_canonical(lexical, ec);
+    const stdfs::path resolved = stdfs::weakly_canonical(absolute, ec);
     if (ec || resolved == lexical) return given.string();
     return given.string() + " (" + resolved.string() + ")";
 }
