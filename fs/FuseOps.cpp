@@ -504,7 +504,7 @@ private:
         if (root) umount2(mountpoint_.c_str(), MNT_FORCE);
         if (int null = open("/dev/null", O_RDWR | O_CLOEXEC); null >= 0) {
             // Replies and reads then go to /dev/null; libfuse closes it at the end.
-            dup2(null, fuse_session_fd(session_));
+            dup3(null, fuse_session_fd(session_), O_CLOEXEC);
             close(null);
         }
         pthread_kill(main_, SIGRTMIN);
