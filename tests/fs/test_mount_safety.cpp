@@ -424,3 +424,30 @@ TEST_CASE("pakfs safety: SIGINT unmounts a mount that a process is in", "[mount]
                             "connection (requests still waiting fail), then unmounting it "
                             "lazily\n");
 }
+
+TEST_CASE(
+    "pakfs safety: an overlay folder reached through a bind mount of the mount point is "
+    "refused",
+    "[mount][safety]") {
+    skipUnlessFuse();
+    if (::geteuid() != 0) {
+        std::printf("SKIPPED: a bind mount needs root\n");
+        std::fflush(stdout);
+        std::_Exit(kSkipExitCode);
+    }
+    TestPack pack = makeTestPack();
+    TempDir dir;
+    const stdfs::path m = folder(dir, "m"), ov = folder(dir, "m/ov"), bound = folder(dir, "bound");
+    REQUIRE(::mount(m.c_str(), bound.c_str(), nullptr, MS_BIND, nullptr) == 0);
+    struct Unbind {
+        stdfs::path p;
+        ~Unbind() { ::umount2(p.c_str(), MNT_DETACH); }
+    } unbind{bound};
+    // bound/ov is m/ov under another name: no link or ".." leads there, only the bind mount.
+    auto r = refused("--key " + std::string(kTestKeyHex) + " " + quote(pack.pak.string()) + " " +
+                         quote(m.string()) + " -o overlay=" + quote((bound / "ov").string()),
+                     m);
+    CHECK(r.err ==
+          refusal((bound / "ov").string() + ": the overlay folder is inside the mount point",
+                  m.string()));
+}
