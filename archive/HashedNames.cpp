@@ -163,6 +163,9 @@ std::map<std::string, std::string> readHashList(std::string_view text, std::size
 }
 
 HashList readHashListFile(const std::filesystem::path& path, std::size_t* rejected) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw Error(path.string() + ": is a folder, not a name list");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(path.string() + ": cannot open the name list");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

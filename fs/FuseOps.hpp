@@ -3,6 +3,7 @@
 // includes libfuse's headers.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,11 +13,14 @@ namespace pakfs::fs {
 
 // Mounts `view` at `mountpoint` (read-only unless the view is writable) and serves requests until
 // the file system is unmounted (fusermount3 -u) or the process gets SIGINT, SIGTERM or SIGHUP, then
-// unmounts. `fuseArgs` are libfuse's own options (-f, -d, -s, -o ...). Returns the process exit
-// code; problems go to stderr. `packs` is the pack view under `view` (or `view` itself): its files
-// decoded ahead go to the kernel's page cache.
+// unmounts (a busy mount by aborting its connection, with a line to `log`: no request left
+// waiting can keep it). `fuseArgs` are libfuse's own options (-f, -d, -s, -o ...). Returns the
+// process exit code; problems go to stderr. `packs` is the pack view under `view` (or `view`
+// itself): its files decoded ahead go to the kernel's page cache. The caller has checked the
+// mount point and the paths the views use (MountPaths.hpp).
 int serve(View& view, Filesystem& packs, const std::string& program,
-          const std::vector<std::string>& fuseArgs, const std::string& mountpoint);
+          const std::vector<std::string>& fuseArgs, const std::string& mountpoint,
+          const std::function<void(const std::string&)>& log);
 
 // libfuse's help for its own options (mount options, -f, -d, -s ...).
 void printFuseHelp(const std::string& program);

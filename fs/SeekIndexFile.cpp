@@ -29,20 +29,23 @@ Bytes identity(const archive::PakIndex& pak, const archive::PakEntry& e, std::ui
 
 }  // namespace
 
+std::optional<std::filesystem::path> seekIndexFolder() {
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/')
+        return std::filesystem::path(xdg) / "pakfs" / "seek";
+    if (const char* home = std::getenv("HOME"); home && *home == '/')
+        return std::filesystem::path(home) / ".cache" / "pakfs" / "seek";
+    return std::nullopt;
+}
+
 std::optional<std::filesystem::path> seekIndexFile(const archive::PakIndex& pak,
                                                    const archive::PakEntry& entry) {
-    std::filesystem::path base;
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/')
-        base = xdg;
-    else if (const char* home = std::getenv("HOME"); home && *home == '/')
-        base = std::filesystem::path(home) / ".cache";
-    else
-        return std::nullopt;
+    const auto folder = seekIndexFolder();
+    if (!folder) return std::nullopt;
     std::error_code ec;
     std::string where = std::filesystem::weakly_canonical(pak.name(), ec).string();
     if (ec) where = pak.name();
     archive::Md5Digest h = archive::md5(where + "\n" + std::to_string(entry.index));
-    return base / "pakfs" / "seek" / (hexString(h) + ".idx");
+    return *folder / (hexString(h) + ".idx");
 }
 
 bool loadSeekIndex(const std::filesystem::path& file, const archive::PakIndex& pak,

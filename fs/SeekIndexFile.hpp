@@ -15,8 +15,11 @@
 
 namespace pakfs::fs {
 
-// Where the entry's seek points are kept; nullopt when neither $XDG_CACHE_HOME nor $HOME is
-// set.
+// The folder of the index files: $XDG_CACHE_HOME/pakfs/seek or ~/.cache/pakfs/seek; nullopt
+// when neither $XDG_CACHE_HOME nor $HOME is set (as an absolute path).
+std::optional<std::filesystem::path> seekIndexFolder();
+
+// Where the entry's seek points are kept, in seekIndexFolder().
 std::optional<std::filesystem::path> seekIndexFile(const archive::PakIndex& pak,
                                                    const archive::PakEntry& entry);
 

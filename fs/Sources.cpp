@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "archive/File.hpp"
+#include "archive/PakIndex.hpp"
 #include "common/Error.hpp"
 
 namespace pakfs::fs {
@@ -17,7 +18,7 @@ bool hasPakExtension(const std::filesystem::path& p) {
 Pack openPack(const std::filesystem::path& path, const archive::KeyOptions& keys, bool resolveNames,
               const std::vector<std::map<std::string, std::string>>& nameLists,
               std::vector<std::string>& warnings) {
-    // The file first: a wrong path is "no such file" or "not a pak", not a missing key.
+    // A file that is not a pak says so before a key is looked up for it.
     archive::readPakVersion(*archive::InputFile::open(path));
     archive::PakKeyInput key = archive::resolvePakKey(path, keys, &warnings);
     auto pak = archive::PakIndex::open(path, key, resolveNames, nameLists);

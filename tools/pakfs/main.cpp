@@ -18,8 +18,10 @@
 #include "common/Error.hpp"
 #include "fs/Drives.hpp"
 #include "fs/FuseOps.hpp"
+#include "fs/MountPaths.hpp"
 #include "fs/Overlay.hpp"
 #include "fs/OverlayRecord.hpp"
+#include "fs/SeekIndexFile.hpp"
 #include "fs/Sources.hpp"
 
 namespace {
@@ -34,9 +36,16 @@ const char* const kUsage =
     "packs (versions 6 to 18) read-only, or writable with -o overlay. SOURCE is a pack file\n"
     "or a game Packs folder (every .pak and .Pack.Gbx in it, keys from its packlist.dat).\n"
     "Each pack shows as a folder named after its file without the extension. Unmount with:\n"
-    "fusermount3 -u MOUNTPOINT (umount as root). Without -f, pakfs goes to the background\n"
-    "once the mount is up, so its exit status says whether the mount worked (0 yes, 1 no,\n"
-    "2 bad usage).\n"
+    "fusermount3 -u MOUNTPOINT (umount as root); SIGINT, SIGTERM and SIGHUP unmount too, a\n"
+    "busy mount by aborting its connection. Without -f, pakfs goes to the background once\n"
+    "the mount is up, so its exit status says whether the mount worked (0 yes, 1 no or\n"
+    "refused, 2 bad usage).\n"
+    "\n"
+    "Refused before mounting: a MOUNTPOINT that is not an existing, empty folder (see -o\n"
+    "nonempty); a SOURCE that is missing or not a pak; any path pakfs reads or writes (a\n"
+    "SOURCE, the packlist, key file, name lists, overlay folder, $XDG_CACHE_HOME/pakfs/seek)\n"
+    "inside the mount point, or the mount point inside the overlay: pakfs would wait on its\n"
+    "own mount.\n"
     "\n"
     "As a mount type: mount -t fuse.pakfs SOURCE MOUNTPOINT -o key=HEX32,icase, or in\n"
     "/etc/fstab: /games/tmnf/Packs  /mnt/tmnf  fuse.pakfs  ro,icase,drives,allow_other,noauto  0 "
@@ -86,6 +95,7 @@ const char* const kUsage =
     "                           hard links, device files and chown are refused (EPERM),\n"
     "                           names a pak cannot hold too (EINVAL), renaming a folder of\n"
     "                           a pack gives EXDEV\n"
+    "    -o nonempty            mount over a folder that holds files (hidden while mounted)\n"
     "    -o ro, defaults        taken; -o rw is refused without -o overlay (mount(8)\n"
     "                           passes rw unless ro is given: with -o overlay, give rw or\n"
     "                           nothing; ro then mounts the packs and DIR read-only)\n"
@@ -148,6 +158,7 @@ struct CommandLine {
     std::string overlay;                 // -o overlay=DIR, --overlay DIR: writable
     bool rw = false;                     // -o rw
     bool ro = false;                     // -o ro given after any -o rw
+    bool nonempty = false;               // -o nonempty: mount over a folder that holds files
     std::optional<uid_t> uid;            // -o uid= (default: the user mounting)
     std::optional<gid_t> gid;            // -o gid=
     bool foreground = false;
@@ -187,6 +198,8 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
                    opt == "users" || opt == "nouser" || opt == "_netdev" || opt == "nofail") {
             // For mount(8) and fstab: pakfs is read-only anyway, and the rest concern when
             // and by whom it is mounted.
+        } else if (opt == "nonempty") {
+            cl.nonempty = true;
         } else if (opt == "unverified") {
             cl.fsOptions.unverified = true;
         } else if (opt.rfind("names=", 0) == 0) {
@@ -330,6 +343,24 @@ int main(int argc, char** argv) {
     std::vector<std::filesystem::path> sources;
     for (std::size_t i = 0; i + 1 < cl.positional.size(); ++i)
         sources.push_back(std::filesystem::absolute(cl.positional[i]));
+    // Before anything is opened or mounted: a path pakfs uses inside its own mount hangs it.
+    try {
+        pakfs::fs::checkMountPoint(mountpoint, true);
+        std::vector<pakfs::fs::UsedPath> used;
+        for (std::size_t i = 0; i + 1 < cl.positional.size(); ++i)
+            used.push_back({"the source", cl.positional[i]});
+        if (!cl.keys.packList.empty()) used.push_back({"the packlist", cl.keys.packList});
+        if (!cl.keys.keyFile.empty()) used.push_back({"the key file", cl.keys.keyFile});
+        for (const auto& file : cl.nameLists) used.push_back({"the name list", file});
+        if (!cl.overlay.empty()) used.push_back({"the overlay folder", cl.overlay});
+        if (auto seek = pakfs::fs::seekIndexFolder())
+            used.push_back({"the seek point folder ($XDG_CACHE_HOME/pakfs/seek)", *seek});
+        pakfs::fs::refuseSelfMount(mountpoint, used, cl.overlay);
+        pakfs::fs::checkMountPoint(mountpoint, cl.nonempty);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "pakfs: %s\n", e.what());
+        return kExitMountFailed;
+    }
 
     auto warn = [](const std::string& line) {
         std::fprintf(stderr, "pakfs: warning: %s\n", line.c_str());
@@ -370,7 +401,8 @@ int main(int argc, char** argv) {
     const std::vector<pakfs::fs::Pack> servedPacks = loaded.packs;  // for the overlay's record
     pakfs::fs::Filesystem filesystem(std::move(loaded.packs), cl.fsOptions, warn);
     if (cl.overlay.empty())
-        return pakfs::fs::serve(filesystem, filesystem, "pakfs", cl.fuseArgs, mountpoint);
+        return pakfs::fs::serve(filesystem, filesystem, "pakfs", cl.fuseArgs, mountpoint,
+                                cl.fsOptions.log);
     std::unique_ptr<pakfs::fs::Overlay> overlay;
     try {
         // Absolute: the mount's daemon runs from /.
@@ -386,5 +418,6 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "pakfs: %s\n", e.what());
         return kExitMountFailed;
     }
-    return pakfs::fs::serve(*overlay, filesystem, "pakfs", cl.fuseArgs, mountpoint);
+    return pakfs::fs::serve(*overlay, filesystem, "pakfs", cl.fuseArgs, mountpoint,
+                            cl.fsOptions.log);
 }

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Checks made before mounting: the mount point must be a folder, and no path pakfs reads or
+// writes (sources, key files, the overlay folder, the seek point folder) may be inside it, nor
+// the mount point inside the overlay folder. Such a path would have pakfs send requests to its
+// own mount, whose answers wait on the request being served: the mount hangs.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace pakfs::fs {
+
+// A path pakfs uses, with what it is for the messages ("the overlay folder").
+struct UsedPath {
+    std::string role;
+    std::filesystem::path path;
+};
+
+// Error unless `mountpoint` is an existing folder (symbolic links followed). A folder that
+// holds anything is an Error too unless `allowNonEmpty`: its files would be hidden while
+// mounted.
+void checkMountPoint(const std::filesystem::path& mountpoint, bool allowNonEmpty);
+
+// Whether `path` is `folder` or inside it, resolving symbolic links and "..": each folder on
+// the way from `path` up to / is compared with `folder` by device and inode, so a bind mount of
+// the folder counts too. `path` need not exist (its existing part is resolved); false when
+// `folder` does not exist.
+bool isInside(const std::filesystem::path& path, const std::filesystem::path& folder);
+
+// Error naming the first of `used` that is the mount point or inside it, or (with an overlay
+// folder, `overlay` not empty) the mount point when it is inside the overlay folder.
+void refuseSelfMount(const std::filesystem::path& mountpoint, const std::vector<UsedPath>& used,
+                     const std::filesystem::path& overlay);
+
+}  // namespace pakfs::fs
