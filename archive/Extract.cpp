@@ -155,9 +155,18 @@ void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, i
     // Without --overwrite a file already there is kept: known before decoding, and made sure
     // of by O_EXCL or a rename that does not replace.
     const std::string target = options.targetName + "/" + e.path;
-    struct stat st;
-    if (!options.overwrite && ::fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-        throw KeptError(target);
+    // What is in the way: a file is kept (unless --overwrite); a folder or anything else is
+    // this entry's error, as it always was.
+    auto inTheWay = [&] {
+        struct stat st;
+        if (::fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return;
+        if (!S_ISREG(st.st_mode))
+            throw Error(where + ": cannot create file: " +
+                        (S_ISDIR(st.st_mode) ? "a folder" : "something that is not a file") +
+                        " of that name is in the way");
+        if (!options.overwrite) throw KeptError(target);
+    };
+    inTheWay();
     Fd out;
     std::string tmpName;  // empty: `out` has the final name
     bool created = false;
@@ -171,8 +180,8 @@ void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, i
                 unfinished.set(dir, name, target + " removed (unfinished)");
                 return;
             }
-            if (errno == EEXIST && !options.overwrite) throw KeptError(target);
             if (errno != EEXIST) outputFailed(where + ": cannot create file");
+            inTheWay();  // made meanwhile
         }
         static const std::string pid = std::to_string(::getpid());  // one system call in all
         tmpName = "." + parts.back() + ".pak-tmp-" + pid + "-" + std::to_string(e.index);
@@ -201,7 +210,7 @@ void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, i
         if (!created) open(true);  // an empty entry
         if (!tmpName.empty() && ::renameat2(dir, tmpName.c_str(), dir, name,
                                             options.overwrite ? 0 : RENAME_NOREPLACE) != 0) {
-            if (errno == EEXIST) throw KeptError(target);
+            if (errno == EEXIST) inTheWay();
             outputFailed(where + ": cannot move the file into place");
         }
     } catch (...) {

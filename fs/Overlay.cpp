@@ -302,8 +302,11 @@ int Overlay::readdirLocked(Ino ino, std::int64_t offset, const FillDirAt& fill) 
         if (!fill(".", st, 1)) return 0;
     }
     if (offset <= 1) {
+        // A real inode number: readdir(3) drops entries whose d_ino is 0, so `ls -a` would not
+        // show ".." at all.
         std::memset(&st, 0, sizeof st);
         st.st_mode = S_IFDIR;
+        st.st_ino = self && ino != kRootIno ? self->parent : kRootIno;
         if (!fill("..", st, 2)) return 0;
     }
     for (std::size_t i = std::size_t(std::max<std::int64_t>(offset, 2) - 2); i < items.size(); ++i)

@@ -143,7 +143,7 @@ TEST_CASE("cli safety: extract keeps files already in DIR unless --overwrite", "
     CHECK(namesIn(dir / "out") == std::vector<std::string>{"Folder", "b.txt", "big.bin"});
 }
 
-TEST_CASE("cli safety: extract PATH ignores case as cat does; an unmatched PATH makes no DIR",
+TEST_CASE("cli safety: extract PATH ignores case as cat does, and an unmatched PATH makes no DIR",
           "[cli][safety]") {
     test::TempDir dir;
     makePack(dir, {{"Folder/a.txt", Bytes(1000, 'a')}, {"b.txt", Bytes(10, 'b')}});
@@ -279,4 +279,52 @@ TEST_CASE("cli safety: extract into a full file system stops at the first write 
                      std::to_string(300 - whole) + " not\n") == std::string::npos);
     CHECK(r.err.find("; stopped: " + std::to_string(whole) + " files extracted, " +
                      std::to_string(300 - whole) + " not\n") != std::string::npos);
+}
+
+TEST_CASE("cli safety: SIGINT during pak extract leaves every file absent or complete, says so",
+          "[cli][safety][signal]") {
+    test::TempDir dir;
+    // Entries over the whole-buffer limit stream into temporary files, so the signal finds one
+    // being written.
+    std::map<std::string, Bytes> files;
+    for (int i = 0; i < 2; ++i)
+        files["big" + std::to_string(i) + ".txt"] = test::compressibleText(66 << 20, 40 + i);
+    makePack(dir, files);
+    const fs::path out = dir / "out";
+    const fs::path err = dir / "err.txt";
+    pid_t pid = spawn({kPak, "extract", "-q", "-j", "1", (dir / "MyPack.pak").string(),
+                       out.string()},
+                      err);
+    int status = 0;
+    pid_t done = 0;
+    auto writing = [&] {
+        std::error_code ec;
+        for (fs::directory_iterator it(out, ec), end; !ec && it != end; it.increment(ec))
+            if (it->path().filename().string()[0] == '.' && it->file_size(ec) > (1 << 20))
+                return true;
+        return false;
+    };
+    for (int i = 0; i < 400000 && !writing(); ++i) {
+        if ((done = ::waitpid(pid, &status, WNOHANG)) != 0) break;
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+    REQUIRE(done == 0);
+    ::kill(pid, SIGINT);
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGINT);
+    const std::string said = readText(err);
+    INFO(said);
+    // One line; the file being written when it came is named (unless it had just finished).
+    CHECK(std::count(said.begin(), said.end(), '\n') == 1);
+    CHECK(said.rfind("pak: interrupted: ", 0) == 0);
+    CHECK((said.find(" not written (its unfinished temporary file removed)\n") !=
+               std::string::npos ||
+           said == "pak: interrupted: nothing was being written; every file is as it was or "
+                   "complete\n"));
+    for (const auto& name : namesIn(out)) {
+        INFO(name);
+        CHECK(name[0] != '.');  // no temporary file left
+        CHECK(test::readFile(out / name) == files.at(name));
+    }
 }

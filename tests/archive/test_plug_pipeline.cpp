@@ -4,6 +4,7 @@
 // uncompressed (BUUR), so their node reads drive the cipher. Packed with a plan from the Plug
 // chunk readers (no node scan) and read back parsed.
 #include <catch2/catch.hpp>
+#include <map>
 
 #include "archive/EntryReader.hpp"
 #include "archive/GbxEntry.hpp"
@@ -69,6 +70,67 @@ TEST_CASE("plug pipeline: the games' solids pack from the chunk readers and read
         CHECK(warnings.empty());  // nothing planned from the node scan
         auto pak = PakIndex::open(out / "s.pak", key);
         REQUIRE(pak->entries().size() == std::size(solids));
+        for (const auto& e : pak->entries()) {
+            INFO(e.path);
+            REQUIRE(isGbxEntry(*pak, e));
+            GbxDecode d = decodeGbxEntryProven(pak, e);
+            CHECK(d.kind == GbxDecodeKind::Parsed);
+            CHECK(d.bytes == test::readFile(tree / e.path));
+        }
+    }
+}
+
+TEST_CASE("game pipeline: the older games' maps, replays, block infos and collections pack from "
+          "the chunk readers and read back parsed",
+          "[gbx-pipeline][game]") {
+    auto dir = test::sharedDir("fixtures");
+    const char* const files[] = {
+        "assets/BlockInfos~1_TrackMania_Sunrise~BayBridgeSusp.TMEDClassic.Gbx",
+        "assets/GbxDecompressor~BayDecompressed.TMCollection.Gbx",
+        "assets/Maps~0_TrackMania~1~PuzzleF2.Challenge.Gbx",
+        "assets/Maps~1_TrackMania_Sunrise~1.4.5_Nvidia~TrialTime.Challenge.Gbx",
+        "assets/Maps~1_TrackMania_Sunrise~1.4~Paradise_Island.Challenge.Gbx",
+        "assets/Maps~1_TrackMania_Sunrise~1.5_Demo~DemoRace1.Challenge.Gbx",
+        "assets/Replays~4_TrackMania_United~Bench.Replay.Gbx",
+        "assets/Tests~GBX.NET.Tests~Files~RallyBase45x45Sunrise.TMDecoration.Gbx",
+        "gbx/DemoRaceB1.Challenge.Gbx",
+        "gbx/GBX-NET 2 CGameCtnChallenge TM10 001.Challenge.Gbx",
+        "gbx/GBX-NET 2 CGameCtnChallenge TMSX 001.Challenge.Gbx",
+        "gbx/GBX-NET 2 CGameCtnChallenge TMPU 001.Challenge.Gbx",
+        "gbx/GBX-NET 2 CGameCtnChallenge TMNESWC 001.Challenge.Gbx",
+        "gbx/GBX-NET 2 CGameCtnChallenge TMU 001.Challenge.Gbx",
+        "gbx/GBX-NET 2 CGameCtnChallenge TMF 001.Challenge.Gbx",
+        "gbx/GBX-NET 2 CGameCtnMediaClip TMF 001.Clip.Gbx",
+        "gbx/GBX-NET 2 CGameCtnReplayRecord TM10 001.Replay.Gbx",
+        "gbx/GBX-NET 2 CGameCtnReplayRecord TMPU 001.Replay.Gbx",
+        "gbx/GBX-NET 2 CGameCtnReplayRecord TMSX 001.Replay.Gbx",
+        "gbx/GBX-NET 2 CGameCtnReplayRecord TMNESWC 001.Replay.Gbx",
+        "gbx/GBX-NET 2 CGameCtnReplayRecord TMU 001.Replay.Gbx",
+        "gbx/GBX-NET 2 CGameCtnReplayRecord TMF 001.Replay.Gbx",
+    };
+    test::TempDir tree, out;
+    std::map<std::string, std::string> pathOf;  // pack path -> fixture
+    for (const char* name : files) {
+        INFO(name);
+        Bytes stored = storedForm(test::readFile(dir / name));
+        const std::string packPath =
+            "G/" + std::filesystem::path(name).filename().string();
+        test::writeFile(tree / packPath, stored);
+        pathOf[packPath] = name;
+    }
+    PakKey key{};
+    for (int i = 0; i < 16; ++i) key[std::size_t(i)] = std::uint8_t(0xA7 ^ (i * 29));
+    for (int level : {0, 6}) {
+        INFO("level " << level);
+        std::vector<std::string> warnings;
+        PackOptions o;
+        o.level = level;
+        o.warn = [&](const std::string& w) { warnings.push_back(w); };
+        writePak(tree.path(), out / "g.pak", key, o);
+        for (const auto& w : warnings) UNSCOPED_INFO(w);
+        CHECK(warnings.empty());  // nothing planned from the node scan
+        auto pak = PakIndex::open(out / "g.pak", key);
+        REQUIRE(pak->entries().size() == std::size(files));
         for (const auto& e : pak->entries()) {
             INFO(e.path);
             REQUIRE(isGbxEntry(*pak, e));

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "archive/PackList.hpp"
+#include "fs/OverlayRecord.hpp"
 #include "tests/fs/DrivesFixture.hpp"
 #include "tests/fs/MountFixture.hpp"
 
@@ -430,4 +431,25 @@ TEST_CASE(
     CHECK(str(readFile(m.path() / "Game/Copy.txt")) == "com");
     CHECK(str(readFile(m.path() / "Game/shared.TXT")) == "com");
     CHECK(readFile(m.path() / "Resource/Media/Texture/B.dds") == Bytes(200, 'b'));
+}
+
+TEST_CASE("pakfs overlay: every listing has . and .., and the overlay's own files do not show",
+          "[mount][overlay]") {
+    OverlayMount m;
+    m.sh("printf 'x\\n' > Text/new.txt && mkdir NewFolder");
+    // A changed folder, an unchanged one, a new one, the pack's folder and the mount's root.
+    for (const char* folder : {"Test/Text", "Test/Data", "Test/NewFolder", "Test", ""}) {
+        INFO(folder);
+        auto r = run("ls -a " + quote((m.mount->path() / folder).string()));
+        REQUIRE(r.code == 0);
+        CHECK(r.out.rfind(".\n..\n", 0) == 0);
+    }
+    auto r = run("ls -a " + quote(m.mount->path().string()));
+    CHECK(r.out == ".\n..\nTest\n");
+    // The record of the pak the changes are made over is in the overlay folder, not shown.
+    auto records = fs::readOverlayRecords(m.overlay);
+    REQUIRE(records.size() == 1);
+    CHECK(records[0].pack == "Test");
+    CHECK(records[0].state == "mounted");
+    CHECK(records[0].pakPath == m.pack.pak.string());
 }
