@@ -30,7 +30,8 @@ namespace pakfs::cli {
 
 std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOptions& keys,
                                         bool resolveNames,
-                                        const std::vector<std::string>& nameLists) {
+                                        const std::vector<std::string>& nameLists, bool salvage) {
+    readPakVersion(*InputFile::open(path));
     std::vector<std::string> warnings;
     PakKeyInput key = resolvePakKey(path, keys, &warnings);
     for (const auto& w : warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
@@ -44,7 +45,7 @@ std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOption
                          "hash, a hash without a name, or neither)\n",
                          file.c_str(), rejected);
     }
-    auto pak = PakIndex::open(path, key, resolveNames, lists);
+    auto pak = PakIndex::open(path, key, resolveNames, lists, salvage);
     for (const auto& w : pak->warnings()) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
     if (!pak->metadataError().empty())
         std::fprintf(stderr, "pak: warning: %s\n", pak->metadataError().c_str());
@@ -103,6 +104,18 @@ std::string entryKind(const std::shared_ptr<const PakIndex>& pak, const PakEntry
     GbxDecode d = decodeGbxEntryProven(pak, e);
     if (d.kind == GbxDecodeKind::Refused) return "gbx!";
     return std::string("gbx:") + gbxDecodeKindName(d.kind);
+}
+
+const char* kSalvageHelp =
+    "Read a pak cut short: the files whose bytes are all there are read (proven as usual), each "
+    "other one is named on stderr with where its data ends; exit 1 if any is left out";
+
+// --salvage: an entry whose bytes are not all in the file is named on stderr with the reason
+// and left out; returns whether it was.
+bool leftOut(const PakIndex& pak, const PakEntry& e) {
+    if (pak.whole(e)) return false;
+    std::fprintf(stderr, "pak: not salvaged: %s\n", pak.incompleteMessage(e).c_str());
+    return true;
 }
 
 const char* kUnverifiedHelp =
@@ -195,6 +208,7 @@ void printInfoText(const nlohmann::ordered_json& j) {
 // why it is refused), one per plain entry that fails, then a summary.
 struct CheckReport {
     std::size_t failed = 0;
+    std::size_t incomplete = 0;  // --salvage: not all bytes in the file
     nlohmann::ordered_json json;
 };
 
@@ -212,6 +226,15 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
     for (const auto& e : pak->entries()) {
         nlohmann::ordered_json item;
         item["path"] = e.path;
+        if (!pak->whole(e)) {
+            ++r.failed;
+            ++r.incomplete;
+            item["error"] = pak->incompleteMessage(e);
+            if (!json) std::printf("not salvaged: %s\n", pak->incompleteMessage(e).c_str());
+            entries.push_back(std::move(item));
+            if (progress) progress->update(++files, done);
+            continue;
+        }
         try {
             bool gbx = isGbxEntry(*pak, e);
             item["gbx"] = gbx;
@@ -248,7 +271,7 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
     if (progress) progress->finish(files, done);
     std::size_t gbxAll = 0;
     for (const auto& [k, n] : gbxCounts) gbxAll += n;
-    std::size_t undecodable = r.failed - gbxCounts["refused"];
+    std::size_t undecodable = r.failed - gbxCounts["refused"] - r.incomplete;
     if (json) {
         r.json["file"] = pak->name();
         r.json["files"] = pak->entries().size();
@@ -258,6 +281,7 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
                          {"verified", gbxCounts["verified"]},
                          {"refused", gbxCounts["refused"]}};
         r.json["failed"] = r.failed;
+        if (r.incomplete > 0) r.json["not_salvaged"] = r.incomplete;
         r.json["entries"] = std::move(entries);
     } else {
         std::printf(
@@ -265,6 +289,8 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
             "refused), %zu undecodable\n",
             pak->entries().size(), plain, gbxAll, gbxCounts["parsed"], gbxCounts["exact"],
             gbxCounts["verified"], gbxCounts["refused"], undecodable);
+        if (r.incomplete > 0)
+            std::printf("%zu files not salvaged (data past the end of the file)\n", r.incomplete);
     }
     return r;
 }
@@ -329,12 +355,16 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                       "gbx, decode (gbx files: parsed, exact, verified or refused)}");
         auto names = std::make_shared<std::vector<std::string>>();
         addNamesOption(cmd, *names);
+        auto salvage = std::make_shared<bool>(false);
+        cmd->add_flag("--salvage", *salvage, kSalvageHelp);
         addKeyOptions(cmd, *keys);
-        cmd->callback([=] {
-            auto pak = openPak(*pakPath, *keys, *resolveNames, *names);
+        cmd->callback([=, &exitCode] {
+            auto pak = openPak(*pakPath, *keys, *resolveNames, *names, *salvage);
+            if (!pak->incomplete().empty()) exitCode = kExitBadInput;
             if (*json) {
                 nlohmann::json list = nlohmann::json::array();
                 for (const auto& e : pak->entries()) {
+                    if (leftOut(*pak, e)) continue;
                     const bool locked = e.encrypted && !pak->hasKey();
                     bool gbx = false;
                     try {
@@ -358,6 +388,7 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                 return;
             }
             for (const auto& e : pak->entries()) {
+                if (leftOut(*pak, e)) continue;
                 if (*longFormat)
                     std::printf("%10u %10u %s %s %-12s %s\n", e.uncompressedSize, e.compressedSize,
                                 hex32(e.classId).c_str(), hex64(e.flags).c_str(),
@@ -417,15 +448,23 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
         cmd->add_flag("--unverified", *unverified, kUnverifiedHelp);
         auto names = std::make_shared<std::vector<std::string>>();
         addNamesOption(cmd, *names);
+        auto salvage = std::make_shared<bool>(false);
+        cmd->add_flag("--salvage", *salvage, kSalvageHelp);
         addKeyOptions(cmd, *keys);
         cmd->callback([=, &exitCode] {
-            auto pak = openPak(*pakPath, *keys, !names->empty(), *names);
+            auto pak = openPak(*pakPath, *keys, !names->empty(), *names, *salvage);
             std::vector<const PakEntry*> todo;
+            std::size_t notSalvaged = 0;
             for (const auto& e : pak->entries())
-                if (selected(*paths, e.path)) todo.push_back(&e);
+                if (selected(*paths, e.path)) {
+                    if (leftOut(*pak, e))
+                        ++notSalvaged;
+                    else
+                        todo.push_back(&e);
+                }
             for (const auto& want : *paths) {
                 bool any = false;
-                for (const auto* e : todo) any = any || selected({want}, e->path);
+                for (const auto& e : pak->entries()) any = any || selected({want}, e.path);
                 if (!any) {
                     std::fprintf(stderr, "pak: %s: no file or folder \"%s\" in the pak\n",
                                  pak->name().c_str(), want.c_str());
@@ -446,9 +485,9 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
             for (const auto& f : pak->folders())
                 if (selected(*paths, f.path)) folders.push_back(&f);
             ExtractResult r = extractEntries(pak, todo, *dir, opts, folders);
-            if (r.failed > 0) {
-                std::fprintf(stderr, "pak: %zu of %zu files could not be extracted\n", r.failed,
-                             todo.size());
+            if (r.failed + notSalvaged > 0) {
+                std::fprintf(stderr, "pak: %zu of %zu files could not be extracted\n",
+                             r.failed + notSalvaged, todo.size() + notSalvaged);
                 exitCode = kExitBadInput;
             }
         });
@@ -590,13 +629,18 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                       "No progress line (shown on a terminal: files and bytes done, rate)");
         auto names = std::make_shared<std::vector<std::string>>();
         addNamesOption(cmd, *names);
+        auto salvage = std::make_shared<bool>(false);
+        cmd->add_flag("--salvage", *salvage,
+                      "Check a pak cut short: the files whose bytes are all there are checked as "
+                      "usual, each other one gets a \"not salvaged\" line saying where its data "
+                      "ends (exit 1)");
         addKeyOptions(cmd, *keys);
         cmd->callback([=, &exitCode] {
             if (*refs) {
                 exitCode = checkReferences(*pakPath, *keys);
                 return;
             }
-            auto pak = openPak(*pakPath, *keys, !names->empty(), *names);
+            auto pak = openPak(*pakPath, *keys, !names->empty(), *names, *salvage);
             CheckReport report = checkPak(pak, *json, !*quiet && ::isatty(STDERR_FILENO));
             if (*json) std::cout << report.json.dump(2) << "\n";
             std::size_t bad = report.failed;
