@@ -60,17 +60,21 @@ std::uint32_t readPakVersion(const InputFile& file) {
         throw Error(tooShort + "and a version 3 header takes at least " +
                     std::to_string(kMinHeaderEndV3) + ")");
     if (version >= 6 && version <= 18) {
+        const std::string inside =
+            tooShort + "which end inside the version " + std::to_string(version) + " header)";
         PackGbxHeader pub;
         try {
             pub = readPackGbxHeader(file);
         } catch (const TruncatedError&) {
-            throw Error(tooShort + "which end inside the version " + std::to_string(version) +
-                        " public header)");
+            throw Error(inside);
         }
+        // The public header, the IV of a crypted private header, and its fixed fields (up to
+        // its reserved bytes) in whole cipher blocks.
         const bool crypted = (pub.decryptFlags & (kHeaderPrivate | kHeaderDefaultKey)) != 0;
-        if (file.size() < pub.size + (crypted ? 8 : 0))
-            throw Error(tooShort + "which end inside the version " + std::to_string(version) +
-                        " public header)");
+        std::uint64_t fixed = 16 + 4 + (version < 15 ? 4 : 0) + 4 + 4 +
+                              (version >= 14 ? 16 + (version >= 16 ? 4 : 0) : 0) + 16;
+        if (crypted) fixed = 8 + roundUp8(fixed);
+        if (file.size() < pub.size + fixed) throw Error(inside);
     }
     return version;
 }
