@@ -290,7 +290,7 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
             pak->entries().size(), plain, gbxAll, gbxCounts["parsed"], gbxCounts["exact"],
             gbxCounts["verified"], gbxCounts["refused"], undecodable);
         if (r.incomplete > 0)
-            std::printf("%zu files not salvaged (data past the end of the file)\n", r.incomplete);
+            std::printf("%zu not salvaged (data past the end of the file)\n", r.incomplete);
     }
     return r;
 }
