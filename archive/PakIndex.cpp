@@ -79,6 +79,16 @@ std::uint32_t readPakVersion(const InputFile& file) {
     return version;
 }
 
+void checkPakStart(const std::filesystem::path& path) {
+    std::shared_ptr<InputFile> file;
+    try {
+        file = InputFile::open(path);
+    } catch (const Error&) {
+        return;
+    }
+    readPakVersion(*file);
+}
+
 std::optional<std::array<std::uint8_t, 4>> headerIvXorInput(
     const std::vector<std::string>& folderNames) {
     if (folderNames.size() < 3) return std::nullopt;

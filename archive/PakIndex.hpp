@@ -213,6 +213,10 @@ private:
 std::uint32_t readPakVersion(const InputFile& file);
 // The magic and version alone, without that length check.
 std::uint32_t readPakMagic(const InputFile& file);
+// readPakVersion of the file at `path`, called before its key is looked up, so that a file that
+// is no pak or too short is named as such rather than as one without a key. Does nothing when
+// the file cannot be opened (opening it for reading says why).
+void checkPakStart(const std::filesystem::path& path);
 // Reads the public header of a version 6+ pack.
 PackGbxHeader readPackGbxHeader(const InputFile& file);
 

@@ -16,7 +16,7 @@ bool hasPakExtension(const std::filesystem::path& p) {
 Pack openPack(const std::filesystem::path& path, const archive::KeyOptions& keys, bool resolveNames,
               const std::vector<std::map<std::string, std::string>>& nameLists,
               std::vector<std::string>& warnings) {
-    archive::readPakVersion(*archive::InputFile::open(path));  // a stub is named before keys
+    archive::checkPakStart(path);
     archive::PakKeyInput key = archive::resolvePakKey(path, keys, &warnings);
     auto pak = archive::PakIndex::open(path, key, resolveNames, nameLists);
     warnings.insert(warnings.end(), pak->warnings().begin(), pak->warnings().end());

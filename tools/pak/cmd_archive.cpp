@@ -31,7 +31,7 @@ namespace pakfs::cli {
 std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOptions& keys,
                                         bool resolveNames,
                                         const std::vector<std::string>& nameLists, bool salvage) {
-    readPakVersion(*InputFile::open(path));
+    checkPakStart(path);
     std::vector<std::string> warnings;
     PakKeyInput key = resolvePakKey(path, keys, &warnings);
     for (const auto& w : warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
