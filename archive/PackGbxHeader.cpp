@@ -19,7 +19,7 @@ void readAuthor(FieldReader& r, PackGbxHeader& h) {
 
 PackGbxHeader readPackGbxHeader(const InputFile& file) {
     PackGbxHeader h;
-    h.version = readPakVersion(file);
+    h.version = readPakMagic(file);
     Bytes head = file.readAt(0, std::size_t(std::min<std::uint64_t>(file.size(), 1 << 20)));
     gbx::MemorySource source(ByteSpan(head).subspan(12));
     FieldReader r(source, file.name() + ": pack header");
@@ -70,7 +70,10 @@ PackGbxHeader readPackGbxHeader(const InputFile& file) {
             }
         }
     } catch (const TruncatedError& e) {
-        throw Error(file.name() + ": truncated pack header (" + e.what() + ")");
+        // Ending inside the header is a file cut short only when all of the file was looked at.
+        const std::string msg = file.name() + ": truncated pack header (" + e.what() + ")";
+        if (head.size() == file.size()) throw TruncatedError(msg);
+        throw Error(msg);
     }
     h.size = 12 + source.position();
     return h;

@@ -5,6 +5,8 @@
 #include <crypto++/md5.h>
 #include <crypto++/sha.h>
 
+#include <algorithm>
+#include <span>
 #include <unordered_set>
 
 #include "archive/FieldReader.hpp"
@@ -18,6 +20,9 @@ namespace {
 
 constexpr char kMagic[8] = {'N', 'a', 'd', 'e', 'o', 'P', 'a', 'k'};
 constexpr std::uint64_t kHeaderCryptStart = 0x14;  // after magic, version and header IV
+// A version 3 header without folders or files: MD5, 4 offsets and sizes, 16 reserved bytes,
+// flags and the two counts, padded to whole cipher blocks.
+constexpr std::uint64_t kMinHeaderEndV3 = kHeaderCryptStart + 64;
 constexpr std::uint32_t kMaxNameLength = 0x1000;
 // All folder and file paths together; real packs need a few hundred KiB.
 constexpr std::uint64_t kMaxPathBytes = 64u << 20;
@@ -25,6 +30,10 @@ constexpr std::uint64_t kMaxPathBytes = 64u << 20;
 std::string stripBackslash(const std::string& name) {
     if (!name.empty() && name.back() == '\\') return name.substr(0, name.size() - 1);
     return name;
+}
+
+bool isZero(std::span<const std::uint8_t> bytes) {
+    return std::all_of(bytes.begin(), bytes.end(), [](std::uint8_t b) { return b == 0; });
 }
 
 std::string toSlashes(std::string s) {
@@ -35,12 +44,49 @@ std::string toSlashes(std::string s) {
 
 }  // namespace
 
-std::uint32_t readPakVersion(const InputFile& file) {
+std::uint32_t readPakMagic(const InputFile& file) {
     if (file.size() < 12) throw Error(file.name() + ": not a pak file (too short for a header)");
     Bytes head = file.readAt(0, 12);
     if (std::memcmp(head.data(), kMagic, 8) != 0)
         throw Error(file.name() + ": not a pak file (no \"NadeoPak\" magic)");
     return loadLE32(head.data() + 8);
+}
+
+std::uint32_t readPakVersion(const InputFile& file) {
+    const std::uint32_t version = readPakMagic(file);
+    const std::string tooShort =
+        file.name() + ": not a pak file (too short: " + std::to_string(file.size()) + " bytes, ";
+    if (version == 3 && file.size() < kMinHeaderEndV3)
+        throw Error(tooShort + "and a version 3 header takes at least " +
+                    std::to_string(kMinHeaderEndV3) + ")");
+    if (version >= 6 && version <= 18) {
+        const std::string inside =
+            tooShort + "which end inside the version " + std::to_string(version) + " header)";
+        PackGbxHeader pub;
+        try {
+            pub = readPackGbxHeader(file);
+        } catch (const TruncatedError&) {
+            throw Error(inside);
+        }
+        // The public header, the IV of a crypted private header, and its fixed fields (up to
+        // its reserved bytes) in whole cipher blocks.
+        const bool crypted = (pub.decryptFlags & (kHeaderPrivate | kHeaderDefaultKey)) != 0;
+        std::uint64_t fixed = 16 + 4 + (version < 15 ? 4 : 0) + 4 + 4 +
+                              (version >= 14 ? 16 + (version >= 16 ? 4 : 0) : 0) + 16;
+        if (crypted) fixed = 8 + roundUp8(fixed);
+        if (file.size() < pub.size + fixed) throw Error(inside);
+    }
+    return version;
+}
+
+void checkPakStart(const std::filesystem::path& path) {
+    std::shared_ptr<InputFile> file;
+    try {
+        file = InputFile::open(path);
+    } catch (const Error&) {
+        return;
+    }
+    readPakVersion(*file);
 }
 
 std::optional<std::array<std::uint8_t, 4>> headerIvXorInput(
@@ -64,8 +110,9 @@ PakKey headerKeyFor(std::uint32_t headerFlags, const PakKey& packKey) {
 
 std::shared_ptr<const PakIndex> PakIndex::open(
     const std::filesystem::path& path, const PakKeyInput& key, bool resolveNames,
-    const std::vector<std::map<std::string, std::string>>& nameLists) {
+    const std::vector<std::map<std::string, std::string>>& nameLists, bool salvage) {
     std::shared_ptr<PakIndex> index(new PakIndex());
+    index->salvage_ = salvage;
     index->file_ = InputFile::open(path);
     std::uint32_t version = readPakVersion(*index->file_);
     index->version_ = version;
@@ -99,6 +146,11 @@ std::shared_ptr<const PakIndex> PakIndex::open(
     index->buildPaths();
     index->readMetadata();
     return index;
+}
+
+std::string PakIndex::incompleteMessage(const PakEntry& e) const {
+    auto it = incomplete_.find(e.index);
+    return it == incomplete_.end() ? std::string() : name() + ": " + e.path + ": " + it->second;
 }
 
 const PakKey& PakIndex::key() const {
@@ -190,6 +242,7 @@ void PakIndex::readHeader() {
     Bytes plain;
     FieldReader r(stream, f.name() + ": header", &plain);
     const std::string wrongKey = f.name() + ": wrong key or damaged header";
+    bool reservedRead = false;
     try {
         r.bytes(headerMd5_);
         metaDataOffset_ = r.u32();
@@ -197,9 +250,13 @@ void PakIndex::readHeader() {
         metaDataUncompressedSize_ = r.u32();
         metaDataCompressedSize_ = r.u32();
         r.bytes(reserved_);
+        reservedRead = true;
         flags_ = r.u32();
         readTables(r, stream);
     } catch (const Error& e) {
+        // Reserved bytes that decrypt to zero (as in the game's packs) show the key is right.
+        if (reservedRead && isZero(reserved_) && dataOffset_ > f.size())
+            throw Error(cutInsideHeader(dataOffset_));
         throw Error(wrongKey + " (" + e.what() + ")");
     }
 
@@ -208,10 +265,25 @@ void PakIndex::readHeader() {
     std::fill(plain.begin(), plain.begin() + 16, 0);
     if (md5(plain) != headerMd5_) throw Error(wrongKey + " (header MD5 mismatch)");
 
-    std::uint64_t headerEnd = kHeaderCryptStart + plain.size();
-    if (dataOffset_ < headerEnd || dataOffset_ > f.size())
-        throw Error(f.name() + ": damaged header (data offset " + std::to_string(dataOffset_) +
-                    " is outside the file)");
+    checkDataStart(dataOffset_, kHeaderCryptStart + plain.size());
+}
+
+std::string PakIndex::cutInsideHeader(std::uint64_t dataStart) const {
+    return name() + ": not a pak file (too short: " + std::to_string(file_->size()) +
+           " bytes, which end inside its header and file table; its file data starts at byte " +
+           std::to_string(dataStart) + "): nothing can be salvaged without the whole file table";
+}
+
+void PakIndex::checkDataStart(std::uint64_t dataStart, std::uint64_t headerEnd) const {
+    const InputFile& f = *file_;
+    if (dataStart < headerEnd)
+        throw Error(f.name() + ": damaged header (data offset " + std::to_string(dataStart) +
+                    " is inside the header)");
+    // Cut before its data: with salvage every entry is then named as not whole.
+    if (dataStart > f.size() && !salvage_)
+        throw Error(f.name() + ": cut short: its file data starts at byte " +
+                    std::to_string(dataStart) + " and the file is " + std::to_string(f.size()) +
+                    " bytes (--salvage lists what its file table holds)");
 }
 
 void PakIndex::readHeaderV6(const PakKeyInput& input) {
@@ -252,10 +324,12 @@ void PakIndex::readHeaderV6(const PakKeyInput& input) {
     const std::string wrongKey =
         f.name() + (hf & kHeaderPrivate ? ": wrong key or damaged header" : ": damaged header");
     std::uint32_t dataStart = 0;
+    bool dataStartRead = false, reservedRead = false;
     try {
         r.bytes(headerMd5_);
         metaDataOffset_ = r.u32();
         if (version_ < 15) dataStart = r.u32();
+        dataStartRead = true;
         metaDataUncompressedSize_ = r.u32();
         metaDataCompressedSize_ = r.u32();
         if (version_ >= 14) {
@@ -265,6 +339,7 @@ void PakIndex::readHeaderV6(const PakKeyInput& input) {
             if (version_ >= 16) r.u32();  // size
         }
         r.bytes(reserved_);
+        reservedRead = true;
         if (version_ == 6) {
             r.u32();  // author info: version, login, nick, zone, extra
             for (int i = 0; i < 4; ++i) r.string();
@@ -272,6 +347,15 @@ void PakIndex::readHeaderV6(const PakKeyInput& input) {
         flags_ = r.u32();
         readTables(r, stream);
     } catch (const Error& e) {
+        // A file that ends before its data start and inside the private header was cut there.
+        // From version 15 the data start is public; before, it is read from the private header,
+        // whose key is shown to be right when it needs none or its reserved bytes are zero.
+        const std::uint64_t start = version_ >= 15  ? pub.headerMaxSize.value_or(0)
+                                    : dataStartRead ? dataStart
+                                                    : 0;
+        const bool keyShown =
+            version_ >= 15 || !(hf & kHeaderPrivate) || (reservedRead && isZero(reserved_));
+        if (keyShown && start > f.size()) throw Error(cutInsideHeader(start));
         throw Error(wrongKey + " (" + e.what() + ")");
     }
     // Header MD5: the public header after its fixed fields, then the private header with the
@@ -287,11 +371,8 @@ void PakIndex::readHeaderV6(const PakKeyInput& input) {
                             "version 18 packs only; version " + std::to_string(version_) +
                             " is read anyway)");
     }
-    std::uint64_t headerEnd = start + plain.size();
     std::uint64_t dataOffset = version_ >= 15 ? pub.headerMaxSize.value_or(0) : dataStart;
-    if (dataOffset < headerEnd || dataOffset > f.size())
-        throw Error(f.name() + ": damaged header (data offset " + std::to_string(dataOffset) +
-                    " is outside the file)");
+    checkDataStart(dataOffset, start + plain.size());
     dataOffset_ = std::uint32_t(dataOffset);
 }
 
@@ -370,10 +451,16 @@ void PakIndex::buildPaths() {
         std::string name = toSlashes(e.name);
         if (e.folder >= 0) addPathBytes(folders_[std::size_t(e.folder)].path.size() + 1);
         e.path = e.folder < 0 ? name : folders_[std::size_t(e.folder)].path + "/" + name;
-        std::uint64_t start = std::uint64_t(dataOffset_) + e.offset;
-        if (start + e.ivSize() + e.cipherSize() > f.size())
-            throw Error(f.name() + ": damaged file table (data of \"" + e.path +
-                        "\" runs past the end of the file)");
+        const std::uint64_t end =
+            std::uint64_t(dataOffset_) + e.offset + e.ivSize() + e.cipherSize();
+        if (end > f.size()) {
+            std::string why = "data runs past the end of the file (ends at " + std::to_string(end) +
+                              ", file is " + std::to_string(f.size()) + " bytes)";
+            if (!salvage_)
+                throw Error(f.name() + ": cut short or damaged file table: " + e.path + ": " + why +
+                            "; --salvage reads the files that are whole");
+            incomplete_.emplace(e.index, std::move(why));
+        }
     }
 }
 

@@ -112,9 +112,14 @@ public:
     // reference table of the pack gives them (checked by hashing), the hash otherwise.
     // nameLists (version 6+): hash-to-name lists players share, for the hashed entries the
     // reference tables do not name (implies resolveNames).
+    // salvage: a pak cut short (or whose data start lies past its end) still opens when its
+    // header and file table are whole and check out as usual; the entries whose bytes run past
+    // the end of the file are kept in entries() and named in incomplete() with the reason.
+    // Without it such a pak is refused.
     static std::shared_ptr<const PakIndex> open(
         const std::filesystem::path& path, const PakKeyInput& key, bool resolveNames = false,
-        const std::vector<std::map<std::string, std::string>>& nameLists = {});
+        const std::vector<std::map<std::string, std::string>>& nameLists = {},
+        bool salvage = false);
     static std::shared_ptr<const PakIndex> open(const std::filesystem::path& path,
                                                 const PakKey& key) {
         return open(path, PakKeyInput{key});
@@ -155,6 +160,13 @@ public:
 
     const std::vector<PakFolder>& folders() const { return folders_; }
     const std::vector<PakEntry>& entries() const { return entries_; }
+    // Opened with salvage: the entries whose bytes are not all in the file, by index, with the
+    // reason (where the data ends and where the file does). Empty otherwise.
+    const std::map<std::uint32_t, std::string>& incomplete() const { return incomplete_; }
+    // Whether all of the entry's bytes are in the file (always, unless opened with salvage).
+    bool whole(const PakEntry& e) const { return !incomplete_.contains(e.index); }
+    // For an entry that is not whole: "PAK: PATH: reason"; empty for a whole one.
+    std::string incompleteMessage(const PakEntry& e) const;
     // Dataless gbx records of the metadata section by file index.
     const std::map<std::uint32_t, Bytes>& metadata() const { return metadata_; }
     // Problems found in the metadata section (it does not stop the pak from being read).
@@ -170,6 +182,10 @@ private:
     void readHeader();
     void readHeaderV6(const PakKeyInput& key);
     void readTables(FieldReader& r, CryptedStream& stream);
+    // The error for a file that ends inside its header, before the data starting at dataStart.
+    std::string cutInsideHeader(std::uint64_t dataStart) const;
+    // Refuses a data start inside the header, or (without salvage) past the end of the file.
+    void checkDataStart(std::uint64_t dataStart, std::uint64_t headerEnd) const;
     void buildPaths();
     void checkContents();
     void readMetadata();
@@ -192,10 +208,20 @@ private:
     std::vector<PakEntry> entries_;
     std::map<std::uint32_t, Bytes> metadata_;
     std::string metadataError_;
+    bool salvage_ = false;
+    std::map<std::uint32_t, std::string> incomplete_;
 };
 
-// The magic and version of a file, without a key. Throws Error if it is not a NadeoPak.
+// The magic and version of a file, without a key. Throws Error naming the file if it is not a
+// NadeoPak, or (versions 3 and 6 to 18) is too short for the smallest header of its version:
+// a stub is named as such before any key is looked up.
 std::uint32_t readPakVersion(const InputFile& file);
+// The magic and version alone, without that length check.
+std::uint32_t readPakMagic(const InputFile& file);
+// readPakVersion of the file at `path`, called before its key is looked up, so that a file that
+// is no pak or too short is named as such rather than as one without a key. Does nothing when
+// the file cannot be opened (opening it for reading says why).
+void checkPakStart(const std::filesystem::path& path);
 // Reads the public header of a version 6+ pack.
 PackGbxHeader readPackGbxHeader(const InputFile& file);
 

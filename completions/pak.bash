@@ -200,9 +200,9 @@ _pak() {
       fi
       ;;
     info) flags='--json' argopts=$keyopts pos='pak' ;;
-    ls) flags='-l --long --json --resolve-names' argopts="--names $keyopts" pos='pak' ;;
+    ls) flags='-l --long --json --resolve-names --salvage' argopts="--names $keyopts" pos='pak' ;;
     cat) flags='--unverified' argopts="--names $keyopts" pos='pak inside' ;;
-    extract) flags='-q --quiet --unverified' argopts="-j --jobs --names $keyopts" pos='pak dir inside...' ;;
+    extract) flags='-q --quiet --unverified --salvage' argopts="-j --jobs --names $keyopts" pos='pak dir inside...' ;;
     pack)
       flags='--fold-skippable -q --quiet --data-public'
       argopts="-j --jobs --level --raw --base --version --header-key --public --author-login --author-nick"
@@ -213,7 +213,7 @@ _pak() {
       # With --patch NAME: PACKSDIR OVERLAY [OUT] (the first a folder, see below).
       argopts="-j --jobs --level --patch $keyopts" pos='pak dir pak'
       ;;
-    check) flags='--refs --json -q --quiet' argopts="--names $keyopts" pos='pak' ;;
+    check) flags='--refs --json -q --quiet --salvage' argopts="--names $keyopts" pos='pak' ;;
     'packlist ls') pos='file' ;;
     'packlist add') argopts='--key-string' pos='file name' ;;
     'gbx info') flags='--nodes --json' argopts=$keyopts pos='gbx' ;;

@@ -66,6 +66,7 @@ Drives::Drives(std::vector<Pack> packs) : packs_(std::move(packs)) {
     for (std::size_t p = 0; p < packs_.size(); ++p) {
         std::string drive(isResourcePack(packs_[p]) ? kResourceDrive : kGameDrive);
         for (const auto& e : packs_[p].pak->entries()) {
+            if (!packs_[p].pak->whole(e)) continue;  // -o salvage: named when loaded
             std::string path = drive + "/" + e.path;
             std::string key = foldCase(path);
             auto [it, inserted] = byKey_.emplace(key, files_.size());

@@ -16,20 +16,22 @@ bool hasPakExtension(const std::filesystem::path& p) {
 }
 
 Pack openPack(const std::filesystem::path& path, const archive::KeyOptions& keys, bool resolveNames,
-              const std::vector<std::map<std::string, std::string>>& nameLists,
+              const std::vector<std::map<std::string, std::string>>& nameLists, bool salvage,
               std::vector<std::string>& warnings) {
-    // A file that is not a pak says so before a key is looked up for it.
-    archive::readPakVersion(*archive::InputFile::open(path));
+    archive::checkPakStart(path);
     archive::PakKeyInput key = archive::resolvePakKey(path, keys, &warnings);
-    auto pak = archive::PakIndex::open(path, key, resolveNames, nameLists);
+    auto pak = archive::PakIndex::open(path, key, resolveNames, nameLists, salvage);
     warnings.insert(warnings.end(), pak->warnings().begin(), pak->warnings().end());
+    for (const auto& e : pak->entries())
+        if (!pak->whole(e)) warnings.push_back("not salvaged: " + pak->incompleteMessage(e));
     return Pack{archive::packNameOf(path), std::move(pak)};
 }
 }  // namespace
 
 LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
                           const archive::KeyOptions& keys, bool resolveNames,
-                          const std::vector<std::map<std::string, std::string>>& nameLists) {
+                          const std::vector<std::map<std::string, std::string>>& nameLists,
+                          bool salvage) {
     LoadedSources result;
     for (const auto& source : sources) {
         std::error_code ec;
@@ -44,7 +46,7 @@ LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
             for (const auto& pak : paks) {
                 try {
                     result.packs.push_back(
-                        openPack(pak, keys, resolveNames, nameLists, result.warnings));
+                        openPack(pak, keys, resolveNames, nameLists, salvage, result.warnings));
                 } catch (const Error& e) {
                     result.warnings.push_back(std::string(e.what()) + " (pack left out)");
                 }
@@ -54,7 +56,7 @@ LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
                             (paks.empty() ? " (it holds no .pak file)" : ""));
         } else if (std::filesystem::exists(source, ec)) {
             result.packs.push_back(
-                openPack(source, keys, resolveNames, nameLists, result.warnings));
+                openPack(source, keys, resolveNames, nameLists, salvage, result.warnings));
         } else {
             throw Error(source.string() + ": no such file or folder");
         }

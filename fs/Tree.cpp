@@ -107,6 +107,7 @@ Tree::Tree(std::vector<Pack> packs, bool icase, const std::function<void(const s
             if (!folder.path.empty()) place(folder.path, nullptr);
         lastDir = nullptr;
         for (const auto& entry : pak.entries()) {
+            if (!pak.whole(entry)) continue;  // -o salvage: named when the pack was loaded
             Node* n = place(entry.path, &entry);
             if (!n) continue;
             n->entry = &entry;

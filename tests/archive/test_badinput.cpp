@@ -93,7 +93,7 @@ TEST_CASE("bad input: not a pak, bad magic, unsupported version", "[pak][errors]
 TEST_CASE("bad input: absurd counts and sizes are refused before allocating", "[pak][errors]") {
     test::TempDir dir;
     SECTION("folder count 0xFFFFFFFF") {
-        test::writeFile(dir / "p.pak", craftPak(headerStart(0xFFFFFFFF)));
+        test::writeFile(dir / "p.pak", craftPak(headerStart(0xFFFFFFFF), Bytes(64, 0)));
         CHECK_THAT(openError(dir / "p.pak"),
                    Catch::Contains("wrong key or damaged header") &&
                        Catch::Contains("folder count 4294967295 does not fit"));

@@ -951,6 +951,39 @@ TEST_CASE("pakfs: sources: pak files, Packs folders with packlist.dat, wrong key
     CHECK_THROWS_AS(fs::loadSources({emptyDir}, right), Error);
 }
 
+TEST_CASE("pakfs: -o salvage shows the whole files of a pack cut short", "[fs][salvage]") {
+    const Bytes a = compressibleText(4000, 11), b = randomBytes(2000, 12);
+    TestPack t = makeTestPack({{"a.txt", a}, {"Sub/b.bin", b}}, "Cut");
+    auto intact = archive::PakIndex::open(t.pak, kTestKey);
+    REQUIRE(intact->entries().size() == 2);
+    const archive::PakEntry& last = intact->entries()[1];
+    REQUIRE(last.path == "Sub/b.bin");
+    const std::uint64_t end = intact->entryOffset(last) + last.ivSize() + last.cipherSize();
+    const Bytes whole = readFile(t.pak);
+    const auto cut = t.dir->path() / "Cut.pak";
+    writeFile(cut, ByteSpan(whole).first(std::size_t(end - 1)));
+    archive::KeyOptions right;
+    right.keyHex = kTestKeyHex;
+    // Without salvage the pack is refused; with it, the file cut off is named and left out.
+    CHECK_THROWS_WITH(fs::loadSources({cut}, right),
+                      cut.string() +
+                          ": cut short or damaged file table: Sub/b.bin: data runs past the end "
+                          "of the file (ends at " +
+                          std::to_string(end) + ", file is " + std::to_string(end - 1) +
+                          " bytes); --salvage reads the files that are whole");
+    auto loaded = fs::loadSources({cut}, right, false, {}, true);
+    REQUIRE(loaded.packs.size() == 1);
+    CHECK(loaded.warnings == std::vector<std::string>{"not salvaged: " + cut.string() +
+                                                      ": Sub/b.bin: data runs past the end of "
+                                                      "the file (ends at " +
+                                                      std::to_string(end) + ", file is " +
+                                                      std::to_string(end - 1) + " bytes)"});
+    fs::Filesystem f(std::move(loaded.packs), {});
+    CHECK(names(f, "/Cut") == std::vector<std::string>{".", "..", "EmptyFolder", "Sub", "a.txt"});
+    CHECK(names(f, "/Cut/Sub") == std::vector<std::string>{".", ".."});
+    CHECK(readAll(f, "/Cut/a.txt") == a);
+}
+
 // A pack of one 3 MiB compressible big.txt, options that give it seek points from a
 // background pass kept in an index file, and $XDG_CACHE_HOME in `dir` while it lives.
 struct BigEntryPack {

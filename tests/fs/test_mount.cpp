@@ -270,6 +270,11 @@ TEST_CASE("pakfs mount: -o uid, gid and umask set owners and modes, bad values a
     bad = run(kPakfs + " -o gid=99999999999" + tail);
     CHECK(bad.code == 2);
     CHECK(bad.err == "pakfs: -o gid= takes a number, got \"99999999999\"\n");
+    bad = run(kPakfs + " -o salvage -o overlay=" + quote((dir / "ov").string()) + tail);
+    CHECK(bad.code == 2);
+    CHECK(bad.err ==
+          "pakfs: -o salvage mounts read-only: a pack cut short cannot take an overlay's "
+          "changes\n");
     CHECK_FALSE(isMounted(stdfs::weakly_canonical(mnt)));
 }
 

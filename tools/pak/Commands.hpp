@@ -26,10 +26,13 @@ void addCommitCommands(CLI::App& app, int& exitCode);    // commit
 // warnings go to stderr.
 // resolveNames: version 6+ hashed names shown as the real ones the pack's gbx files give.
 // nameLists: --names files (imply resolveNames).
+// salvage: --salvage (see archive::PakIndex::open).
+// A file that is no pak, or too short for one, is named as such before any key is looked up.
 std::shared_ptr<const archive::PakIndex> openPak(const std::string& path,
                                                  const archive::KeyOptions& keys,
                                                  bool resolveNames = false,
-                                                 const std::vector<std::string>& nameLists = {});
+                                                 const std::vector<std::string>& nameLists = {},
+                                                 bool salvage = false);
 // The entry at `path` inside the pak: exact match first, then ignoring case; null if none.
 const archive::PakEntry* findEntry(const archive::PakIndex& pak, const std::string& path);
 

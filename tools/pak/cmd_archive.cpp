@@ -30,9 +30,9 @@ namespace pakfs::cli {
 
 std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOptions& keys,
                                         bool resolveNames,
-                                        const std::vector<std::string>& nameLists) {
+                                        const std::vector<std::string>& nameLists, bool salvage) {
     // The file first: a wrong path is "no such file" or "not a pak", not a missing key.
-    readPakVersion(*InputFile::open(path));
+    checkPakStart(path);
     std::vector<std::string> warnings;
     PakKeyInput key = resolvePakKey(path, keys, &warnings);
     for (const auto& w : warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
@@ -46,7 +46,7 @@ std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOption
                          "hash, a hash without a name, or neither)\n",
                          file.c_str(), rejected);
     }
-    auto pak = PakIndex::open(path, key, resolveNames, lists);
+    auto pak = PakIndex::open(path, key, resolveNames, lists, salvage);
     for (const auto& w : pak->warnings()) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
     if (!pak->metadataError().empty())
         std::fprintf(stderr, "pak: warning: %s\n", pak->metadataError().c_str());
@@ -109,6 +109,18 @@ std::string entryKind(const std::shared_ptr<const PakIndex>& pak, const PakEntry
     GbxDecode d = decodeGbxEntryProven(pak, e);
     if (d.kind == GbxDecodeKind::Refused) return "gbx!";
     return std::string("gbx:") + gbxDecodeKindName(d.kind);
+}
+
+const char* kSalvageHelp =
+    "Read a pak cut short: the files whose bytes are all there are read (proven as usual), each "
+    "other one is named on stderr with where its data ends; exit 1 if any is left out";
+
+// --salvage: an entry whose bytes are not all in the file is named on stderr with the reason
+// and left out; returns whether it was.
+bool leftOut(const PakIndex& pak, const PakEntry& e) {
+    if (pak.whole(e)) return false;
+    std::fprintf(stderr, "pak: not salvaged: %s\n", pak.incompleteMessage(e).c_str());
+    return true;
 }
 
 const char* kUnverifiedHelp =
@@ -202,6 +214,7 @@ void printInfoText(const nlohmann::ordered_json& j) {
 // why it is refused), one per plain entry that fails, then a summary.
 struct CheckReport {
     std::size_t failed = 0;
+    std::size_t incomplete = 0;  // --salvage: not all bytes in the file
     nlohmann::ordered_json json;
 };
 
@@ -222,6 +235,15 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
     for (const auto& e : pak->entries()) {
         nlohmann::ordered_json item;
         item["path"] = e.path;
+        if (!pak->whole(e)) {
+            ++r.failed;
+            ++r.incomplete;
+            item["error"] = pak->incompleteMessage(e);
+            if (!json) std::printf("not salvaged: %s\n", pak->incompleteMessage(e).c_str());
+            entries.push_back(std::move(item));
+            if (progress) progress->update(++files, done);
+            continue;
+        }
         try {
             if (e.counterMode) {
                 GbxDecodeOptions allow;
@@ -281,7 +303,7 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
     if (progress) progress->finish(files, done);
     std::size_t gbxAll = 0;
     for (const auto& [k, n] : gbxCounts) gbxAll += n;
-    std::size_t undecodable = r.failed - gbxCounts["refused"] - counterUnverified;
+    std::size_t undecodable = r.failed - gbxCounts["refused"] - counterUnverified - r.incomplete;
     if (json) {
         r.json["file"] = pak->name();
         r.json["files"] = pak->entries().size();
@@ -293,6 +315,7 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
                          {"refused", gbxCounts["refused"]}};
         r.json["counter_mode"] = {{"proven", counterProven}, {"unverified", counterUnverified}};
         r.json["failed"] = r.failed;
+        if (r.incomplete > 0) r.json["not_salvaged"] = r.incomplete;
         r.json["entries"] = std::move(entries);
     } else {
         // The counter-mode count only where there are any (version 6+ packs).
@@ -307,6 +330,8 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
             pak->entries().size(), plain, gbxAll, gbxCounts["parsed"], gbxCounts["header"],
             gbxCounts["exact"], gbxCounts["verified"], gbxCounts["refused"], counter.c_str(),
             undecodable);
+        if (r.incomplete > 0)
+            std::printf("%zu not salvaged (data past the end of the file)\n", r.incomplete);
     }
     return r;
 }
@@ -377,12 +402,16 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                       "true)}");
         auto names = std::make_shared<std::vector<std::string>>();
         addNamesOption(cmd, *names);
+        auto salvage = std::make_shared<bool>(false);
+        cmd->add_flag("--salvage", *salvage, kSalvageHelp);
         addKeyOptions(cmd, *keys);
-        cmd->callback([=] {
-            auto pak = openPak(*pakPath, *keys, *resolveNames, *names);
+        cmd->callback([=, &exitCode] {
+            auto pak = openPak(*pakPath, *keys, *resolveNames, *names, *salvage);
+            if (!pak->incomplete().empty()) exitCode = kExitBadInput;
             if (*json) {
                 nlohmann::json list = nlohmann::json::array();
                 for (const auto& e : pak->entries()) {
+                    if (leftOut(*pak, e)) continue;
                     const bool locked = e.encrypted && !pak->hasKey();
                     bool gbx = false;
                     try {
@@ -411,6 +440,7 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                 return;
             }
             for (const auto& e : pak->entries()) {
+                if (leftOut(*pak, e)) continue;
                 if (*longFormat)
                     std::printf("%10u %10u %s %s %-12s %s\n", e.uncompressedSize, e.compressedSize,
                                 hex32(e.classId).c_str(), hex64(e.flags).c_str(),
@@ -474,18 +504,26 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                       "counted in one line at the end, and the exit status is 1)");
         auto names = std::make_shared<std::vector<std::string>>();
         addNamesOption(cmd, *names);
+        auto salvage = std::make_shared<bool>(false);
+        cmd->add_flag("--salvage", *salvage, kSalvageHelp);
         addKeyOptions(cmd, *keys);
         cmd->callback([=, &exitCode] {
-            auto pak = openPak(*pakPath, *keys, !names->empty(), *names);
+            auto pak = openPak(*pakPath, *keys, !names->empty(), *names, *salvage);
             std::vector<const PakEntry*> todo;
+            std::size_t notSalvaged = 0;
             for (const auto& e : pak->entries())
-                if (selected(*paths, e.path)) todo.push_back(&e);
+                if (selected(*paths, e.path)) {
+                    if (leftOut(*pak, e))
+                        ++notSalvaged;
+                    else
+                        todo.push_back(&e);
+                }
             std::vector<const PakFolder*> folders;
             for (const auto& f : pak->folders())
                 if (selected(*paths, f.path)) folders.push_back(&f);
             for (const auto& want : *paths) {
                 bool any = false;
-                for (const auto* e : todo) any = any || selected({want}, e->path);
+                for (const auto& e : pak->entries()) any = any || selected({want}, e.path);
                 for (const auto* f : folders) any = any || selected({want}, f->path);
                 if (!any) {
                     std::fprintf(stderr, "pak: %s: no file or folder \"%s\" in the pak\n",
@@ -493,7 +531,8 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                     exitCode = kExitBadInput;
                 }
             }
-            if (todo.empty() && folders.empty() && !paths->empty()) return;  // DIR not made
+            if (todo.empty() && folders.empty() && notSalvaged == 0 && !paths->empty())
+                return;  // DIR not made
             ExtractOptions opts;
             opts.jobs = *jobs ? *jobs : std::max(1u, std::thread::hardware_concurrency());
             opts.progress = !*quiet && ::isatty(STDERR_FILENO);
@@ -520,9 +559,9 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                              r.kept == 1 ? "it was" : "they were", r.firstKept.c_str());
                 exitCode = kExitBadInput;
             }
-            if (r.failed > 0) {
-                std::fprintf(stderr, "pak: %zu of %zu files could not be extracted\n", r.failed,
-                             todo.size());
+            if (r.failed + notSalvaged > 0) {
+                std::fprintf(stderr, "pak: %zu of %zu files could not be extracted\n",
+                             r.failed + notSalvaged, todo.size() + notSalvaged);
                 exitCode = kExitBadInput;
             }
         });
@@ -672,13 +711,18 @@ void addArchiveCommands(CLI::App& app, int& exitCode) {
                       "No progress line (shown on a terminal: files and bytes done, rate)");
         auto names = std::make_shared<std::vector<std::string>>();
         addNamesOption(cmd, *names);
+        auto salvage = std::make_shared<bool>(false);
+        cmd->add_flag("--salvage", *salvage,
+                      "Check a pak cut short: the files whose bytes are all there are checked as "
+                      "usual, each other one gets a \"not salvaged\" line saying where its data "
+                      "ends (exit 1)");
         addKeyOptions(cmd, *keys);
         cmd->callback([=, &exitCode] {
             if (*refs) {
                 exitCode = checkReferences(*pakPath, *keys);
                 return;
             }
-            auto pak = openPak(*pakPath, *keys, !names->empty(), *names);
+            auto pak = openPak(*pakPath, *keys, !names->empty(), *names, *salvage);
             CheckReport report = checkPak(pak, *json, !*quiet && ::isatty(STDERR_FILENO));
             if (*json) std::cout << report.json.dump(2) << "\n";
             std::size_t bad = report.failed;

@@ -80,6 +80,9 @@ const char* const kUsage =
     "                           and a version 6+ file encrypted in counter mode without a\n"
     "                           checksum (stored or LZ4) as its counter-mode decode, with a\n"
     "                           log line, instead of an I/O error\n"
+    "    -o salvage             mount a pack cut short: the files whose bytes are all there\n"
+    "                           show (read and proven as usual), each other one is left out\n"
+    "                           with a warning; not with -o overlay\n"
     "    -o drives              the game's view instead of one folder per pack: /Resource\n"
     "                           (Resource.pak) and /Game (every other pack merged in\n"
     "                           packlist.dat order; on a path held by two packs, the pack\n"
@@ -154,6 +157,7 @@ struct CommandLine {
     pakfs::archive::KeyOptions keys;
     pakfs::fs::Options fsOptions;
     bool resolveNames = false;           // -o resolve_names
+    bool salvage = false;                // -o salvage
     std::vector<std::string> nameLists;  // -o names=FILE
     std::string overlay;                 // -o overlay=DIR, --overlay DIR: writable
     bool rw = false;                     // -o rw
@@ -205,6 +209,8 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
         } else if (opt.rfind("names=", 0) == 0) {
             if (opt.size() == 6) throw pakfs::Error("-o names= needs a file");
             cl.nameLists.push_back(opt.substr(6));
+        } else if (opt == "salvage") {
+            cl.salvage = true;
         } else if (opt == "resolve_names") {
             cl.resolveNames = true;
         } else if (opt == "icase") {
@@ -323,6 +329,12 @@ int main(int argc, char** argv) {
                      "there, or -o ro (mount(8) passes rw unless ro is given)\n");
         return kExitUsage;
     }
+    if (cl.salvage && !cl.overlay.empty()) {
+        std::fprintf(stderr,
+                     "pakfs: -o salvage mounts read-only: a pack cut short cannot take an "
+                     "overlay's changes\n");
+        return kExitUsage;
+    }
     // With an overlay, -o ro mounts read-only what the packs and the overlay show.
     if (cl.ro && !cl.overlay.empty()) cl.fuseArgs.insert(cl.fuseArgs.end(), {"-o", "ro"});
     if (cl.help) {
@@ -376,7 +388,7 @@ int main(int argc, char** argv) {
                      " lines left out (a name that does not hash to its hash, a hash without a "
                      "name, or neither)");
         }
-        loaded = pakfs::fs::loadSources(sources, cl.keys, cl.resolveNames, lists);
+        loaded = pakfs::fs::loadSources(sources, cl.keys, cl.resolveNames, lists, cl.salvage);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "pakfs: %s\n", e.what());
         return kExitMountFailed;
