@@ -8,8 +8,8 @@
 
 namespace pakfs {
 
-// A progress line on stderr for a terminal: files and bytes done of the total, and the rate,
-// redrawn at most ten times a second. Safe to update from several threads.
+// A progress line on stderr for a terminal: files and bytes done of the total, and the rate
+// (from half a second on), redrawn at most ten times a second. Safe to update from several threads.
 class ProgressLine {
 public:
     ProgressLine(std::size_t files, std::uint64_t bytes)
@@ -32,11 +32,15 @@ public:
 
 private:
     using Clock = std::chrono::steady_clock;
+    // A rate over less than this says nothing (the first files may come from the page cache
+    // in microseconds): until then the line shows no rate.
+    static constexpr double kRateAfterSeconds = 0.5;
     void draw(std::size_t files, std::uint64_t bytes, Clock::time_point now) {
         double s = std::chrono::duration<double>(now - start_).count();
-        std::fprintf(stderr, "\r%zu/%zu files, %.1f/%.1f MB, %.1f MB/s   ", files, files_,
-                     double(bytes) / 1e6, double(bytes_) / 1e6,
-                     s > 0 ? double(bytes) / 1e6 / s : 0.0);
+        std::fprintf(stderr, "\r%zu/%zu files, %.1f/%.1f MB", files, files_, double(bytes) / 1e6,
+                     double(bytes_) / 1e6);
+        if (s >= kRateAfterSeconds) std::fprintf(stderr, ", %.1f MB/s", double(bytes) / 1e6 / s);
+        std::fputs("   ", stderr);
         std::fflush(stderr);
     }
     std::size_t files_;
