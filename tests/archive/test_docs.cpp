@@ -3,12 +3,15 @@
 // SYNOPSIS and EXIT STATUS, checked by running pak.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "tests/support/TestUtil.hpp"
 
@@ -295,4 +298,35 @@ TEST_CASE("docs: the exit codes of pak(1)'s EXIT STATUS are the ones the tool gi
             CHECK(r.code == code);
         }
     }
+}
+
+TEST_CASE(
+    "docs: pak info of a 6+ pack shows the private header with the key, the public one "
+    "and why without it",
+    "[cli][docs]") {
+    test::TempDir dir;
+    test::writeFile(dir / "src/M/a.txt", Bytes{'h', 'i', '\n'});
+    const std::string key = "00112233445566778899aabbccddeeff";
+    const std::string pack = "'" + (dir / "V6.Pack.Gbx").string() + "'";
+    REQUIRE(run(kPak + " pack -q --version 6 --header-key private --key " + key + " '" +
+                (dir / "src").string() + "' " + pack)
+                .code == 0);
+    auto r = run(kPak + " info --json " + pack + " --key " + key);
+    REQUIRE(r.code == 0);
+    auto withKey = nlohmann::json::parse(r.out);
+    CHECK(withKey["format"] == "ManiaPlanet .Pack.Gbx");  // the public header
+    CHECK(withKey["key"] == "given");
+    CHECK(withKey["files"] == 1);  // the private header's fields
+    CHECK(withKey["folders"] == 1);
+    CHECK(withKey.contains("header_md5"));
+    CHECK(!withKey.contains("entries"));
+    r = run(kPak + " info --json " + pack);
+    CHECK(r.code == 1);
+    auto without = nlohmann::json::parse(r.out);
+    CHECK(without["format"] == "ManiaPlanet .Pack.Gbx");
+    CHECK(without["contents_checksum"] == withKey["contents_checksum"]);
+    CHECK(!without.contains("files"));
+    CHECK(without["entries"] == (dir / "V6.Pack.Gbx").string() +
+                                    ": the header is private: give the pack key (--key, "
+                                    "--base-key or --ms-key) to list it");
 }
