@@ -273,6 +273,14 @@ TEST_CASE("docs: the exit codes of pak(1)'s EXIT STATUS are the ones the tool gi
     auto nothere = run(kPak + " gbx info /nonexistent/nothere.gbx");
     CHECK(nothere.err == "pak: /nonexistent/nothere.gbx: no such file\n");
     seen[1].push_back(nothere);
+    // The file is checked before any key is looked for (there is no packlist beside these).
+    auto notPak = run(kPak + " ls " + list);
+    CHECK(notPak.err ==
+          "pak: " + (dir / "packlist.dat").string() + ": not a pak file (no \"NadeoPak\" magic)\n");
+    seen[1].push_back(notPak);
+    auto folderPak = run(kPak + " ls '" + dir.path().string() + "'");
+    CHECK(folderPak.err == "pak: " + dir.path().string() + ": is a folder, not a file\n");
+    seen[1].push_back(folderPak);
     auto listed = run(kPak + " packlist add " + list + " sample");
     CHECK(listed.err.rfind("pak: " + (dir / "packlist.dat").string() +
                                ": already has pack \"Sample\" (key string "
