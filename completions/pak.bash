@@ -202,20 +202,20 @@ _pak() {
     info) flags='--json' argopts=$keyopts pos='pak' ;;
     ls) flags='-l --long --json --resolve-names --salvage' argopts="--names $keyopts" pos='pak' ;;
     cat) flags='--unverified' argopts="--names $keyopts" pos='pak inside' ;;
-    extract) flags='-q --quiet --unverified --salvage' argopts="-j --jobs --names $keyopts" pos='pak dir inside...' ;;
+    extract) flags='-q --quiet --unverified --overwrite --salvage' argopts="-j --jobs --names $keyopts" pos='pak dir inside...' ;;
     pack)
       flags='--fold-skippable -q --quiet --data-public'
       argopts="-j --jobs --level --raw --base --version --header-key --public --author-login --author-nick"
       argopts+=" --author-zone --comment --title-id $keyopts" pos='dir pak'
       ;;
     commit)
-      flags='-n --dry-run --json --in-place -q --quiet'
+      flags='-n --dry-run --json --in-place -q --quiet --force --allow-empty'
       # With --patch NAME: PACKSDIR OVERLAY [OUT] (the first a folder, see below).
       argopts="-j --jobs --level --patch $keyopts" pos='pak dir pak'
       ;;
     check) flags='--refs --json -q --quiet --salvage' argopts="--names $keyopts" pos='pak' ;;
     'packlist ls') pos='file' ;;
-    'packlist add') argopts='--key-string' pos='file name' ;;
+    'packlist add') flags='--replace' argopts='--key-string' pos='file name' ;;
     'gbx info') flags='--nodes --json' argopts=$keyopts pos='gbx' ;;
     'gbx refs') flags='--json --strict' argopts="--packs $keyopts" pos='gbx' ;;
     *) return 0 ;;

@@ -33,6 +33,9 @@ std::shared_ptr<const archive::PakIndex> openPak(const std::string& path,
                                                  bool resolveNames = false,
                                                  const std::vector<std::string>& nameLists = {},
                                                  bool salvage = false);
+// A gbx file on disk, read whole (at most 1 GiB); errors name the file and the reason.
+Bytes readGbxFileOnDisk(const std::string& path);
+
 // The entry at `path` inside the pak: exact match first, then ignoring case; null if none.
 const archive::PakEntry* findEntry(const archive::PakIndex& pak, const std::string& path);
 

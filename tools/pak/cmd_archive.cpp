@@ -341,8 +341,10 @@ CheckReport checkPak(const std::shared_ptr<const PakIndex>& pak, bool json, bool
 void addArchiveCommands(CLI::App& app, int& exitCode) {
     // ---- info
     {
-        auto* cmd =
-            app.add_subcommand("info", "Show a pak's header (version 3; public header of 6+)");
+        auto* cmd = app.add_subcommand(
+            "info",
+            "Show a pak's header (version 6+: the public header, then the private one when it can "
+            "be read: with the key, or when it is not private)");
         auto keys = std::make_shared<KeyOptions>();
         auto pakPath = std::make_shared<std::string>();
         auto json = std::make_shared<bool>(false);

@@ -2,13 +2,12 @@
 // pak gbx info
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <string>
 
 #include "archive/EntryReader.hpp"
+#include "archive/File.hpp"
 #include "archive/PakIndex.hpp"
 #include "common/Error.hpp"
 #include "gbx/Describe.hpp"
@@ -18,15 +17,14 @@
 
 namespace pakfs::cli {
 
-namespace {
-
-Bytes readWholeFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path + ": cannot open");
-    Bytes data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw Error(path + ": read error");
-    return data;
+Bytes readGbxFileOnDisk(const std::string& path) {
+    // InputFile names the file and the reason: "no such file", "is a folder, not a file", ...
+    auto file = archive::InputFile::open(path);
+    if (file->size() > (1u << 30)) throw Error(path + ": too large for a gbx file");
+    return file->readAt(0, static_cast<std::size_t>(file->size()));
 }
+
+namespace {
 
 struct GbxInfoArgs {
     std::string file;
@@ -40,7 +38,7 @@ Bytes readTarget(const GbxInfoArgs& args) {
     auto colon = args.file.find(':');
     if (std::filesystem::is_regular_file(args.file) || colon == std::string::npos ||
         !std::filesystem::is_regular_file(args.file.substr(0, colon)))
-        return readWholeFile(args.file);
+        return readGbxFileOnDisk(args.file);
     std::string inner = args.file.substr(colon + 1);
     auto pak = openPak(args.file.substr(0, colon), args.keys);
     const archive::PakEntry* e = findEntry(*pak, inner);

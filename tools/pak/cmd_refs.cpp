@@ -72,8 +72,10 @@ void addRefsCommands(CLI::App& app, int& exitCode) {
         "Resolve a gbx file's external node references across the game's drives.\n"
         "TARGET is a gbx file on disk, PAK:PATH (an entry of a pak), or a drive path "
         "(Game/... or Resource/...) with --packs. References go up ancestorLevel folders from "
-        "the file's folder, then into the listed folder; resource indexes point into "
-        "Resource.pak's file table.");
+        "the file's folder, then into the listed folder. References by resource index are "
+        "not resolved (status UNKNOWN, \"unknown\": true in JSON, not counted as missing by "
+        "--strict): the one mapping proposed for them, the index of a file in Resource.pak's "
+        "file table, is refuted by the game's own Resource.pak.");
     auto target = std::make_shared<std::string>();
     auto packs = std::make_shared<std::string>();
     auto json = std::make_shared<bool>(false);
@@ -83,7 +85,8 @@ void addRefsCommands(CLI::App& app, int& exitCode) {
     cmd->add_option("--packs", *packs,
                     "The game's Packs folder (keys from its packlist.dat): resolve in its drives");
     cmd->add_flag("--json", *json,
-                  "JSON list of {node_index, name | resource_index, resolved, exists}");
+                  "JSON list of {node_index, name | resource_index, resolved, exists, "
+                  "unknown}");
     cmd->add_flag("--strict", *strict, "Exit 1 if any reference is missing");
     addKeyOptions(cmd, *keys);
     cmd->callback([=, &exitCode] {
@@ -93,9 +96,7 @@ void addRefsCommands(CLI::App& app, int& exitCode) {
         auto colon = target->find(':');
         std::string pakPart = colon == std::string::npos ? "" : target->substr(0, colon);
         if (stdfs::is_regular_file(*target)) {
-            auto file = InputFile::open(*target);
-            if (file->size() > (1u << 30)) throw Error(*target + ": too large for a gbx file");
-            Bytes data = file->readAt(0, std::size_t(file->size()));
+            Bytes data = readGbxFileOnDisk(*target);
             gbx::MemorySource src(data);
             try {
                 gbx::GbxHeader header = gbx::readHeader(src);
