@@ -86,8 +86,7 @@ TEST_CASE("bad input: not a pak, bad magic, unsupported version", "[pak][errors]
     CHECK(openError(dir / "v4.pak") ==
           (dir / "v4.pak").string() +
               ": unsupported pak version 4 (versions 3 and 6 to 18 are supported)");
-    CHECK(openError(dir / "missing.pak") ==
-          (dir / "missing.pak").string() + ": no such file");
+    CHECK(openError(dir / "missing.pak") == (dir / "missing.pak").string() + ": no such file");
 }
 
 TEST_CASE("bad input: absurd counts and sizes are refused before allocating", "[pak][errors]") {

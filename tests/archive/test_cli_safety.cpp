@@ -292,9 +292,8 @@ TEST_CASE("cli safety: SIGINT during pak extract leaves every file absent or com
     makePack(dir, files);
     const fs::path out = dir / "out";
     const fs::path err = dir / "err.txt";
-    pid_t pid = spawn({kPak, "extract", "-q", "-j", "1", (dir / "MyPack.pak").string(),
-                       out.string()},
-                      err);
+    pid_t pid =
+        spawn({kPak, "extract", "-q", "-j", "1", (dir / "MyPack.pak").string(), out.string()}, err);
     int status = 0;
     pid_t done = 0;
     auto writing = [&] {
@@ -318,10 +317,10 @@ TEST_CASE("cli safety: SIGINT during pak extract leaves every file absent or com
     // One line; the file being written when it came is named (unless it had just finished).
     CHECK(std::count(said.begin(), said.end(), '\n') == 1);
     CHECK(said.rfind("pak: interrupted: ", 0) == 0);
-    CHECK((said.find(" not written (its unfinished temporary file removed)\n") !=
-               std::string::npos ||
-           said == "pak: interrupted: nothing was being written; every file is as it was or "
-                   "complete\n"));
+    CHECK(
+        (said.find(" not written (its unfinished temporary file removed)\n") != std::string::npos ||
+         said == "pak: interrupted: nothing was being written; every file is as it was or "
+                 "complete\n"));
     for (const auto& name : namesIn(out)) {
         INFO(name);
         CHECK(name[0] != '.');  // no temporary file left

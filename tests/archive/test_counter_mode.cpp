@@ -275,12 +275,13 @@ TEST_CASE("counter mode: pak cat, extract, ls and check", "[v6][counter][cli]") 
                   "without proof: LZ4 keeps no checksum\n"
                 : "counter       config.xml: decoded in counter mode (seekable flag); zlib's "
                   "Adler-32 and the size prove it\n";
-        CHECK(r.out == "counter:unverified notes.xml: " + kStoredUnproven + "\n" + configLine +
-                           "counter:unverified Demo.Map.Gbx: " + kStoredUnproven + "\n" +
-                           "4 files: 1 plain, 0 gbx (0 parsed, 0 header, 0 exact, 0 verified, 0 refused), "
-                           "3 counter mode (" +
-                           (version >= 18 ? "0 proven, 3 unverified" : "1 proven, 2 unverified") +
-                           "), 0 undecodable\n");
+        CHECK(r.out ==
+              "counter:unverified notes.xml: " + kStoredUnproven + "\n" + configLine +
+                  "counter:unverified Demo.Map.Gbx: " + kStoredUnproven + "\n" +
+                  "4 files: 1 plain, 0 gbx (0 parsed, 0 header, 0 exact, 0 verified, 0 refused), "
+                  "3 counter mode (" +
+                  (version >= 18 ? "0 proven, 3 unverified" : "1 proven, 2 unverified") +
+                  "), 0 undecodable\n");
         r = test::run(kPak + " check -q --json " + base);
         CHECK(r.code == 1);
         auto report = nlohmann::json::parse(r.out);

@@ -80,9 +80,10 @@ TEST_CASE("plug pipeline: the games' solids pack from the chunk readers and read
     }
 }
 
-TEST_CASE("game pipeline: the older games' maps, replays, block infos and collections pack from "
-          "the chunk readers and read back parsed",
-          "[gbx-pipeline][game]") {
+TEST_CASE(
+    "game pipeline: the older games' maps, replays, block infos and collections pack from "
+    "the chunk readers and read back parsed",
+    "[gbx-pipeline][game]") {
     auto dir = test::sharedDir("fixtures");
     const char* const files[] = {
         "assets/BlockInfos~1_TrackMania_Sunrise~BayBridgeSusp.TMEDClassic.Gbx",
@@ -113,8 +114,7 @@ TEST_CASE("game pipeline: the older games' maps, replays, block infos and collec
     for (const char* name : files) {
         INFO(name);
         Bytes stored = storedForm(test::readFile(dir / name));
-        const std::string packPath =
-            "G/" + std::filesystem::path(name).filename().string();
+        const std::string packPath = "G/" + std::filesystem::path(name).filename().string();
         test::writeFile(tree / packPath, stored);
         pathOf[packPath] = name;
     }

@@ -149,8 +149,10 @@ TEST_CASE(
     CHECK(e.flags == (version >= 6 ? 0x0001ABCC00000006ull : 0x54000000ffdfff86ull));
 }
 
-TEST_CASE("commit safety: the overlay knows its pak, says when there is nothing to commit, and that it was committed in place",
-          "[commit]") {
+TEST_CASE(
+    "commit safety: the overlay knows its pak, says when there is nothing to commit, and that it "
+    "was committed in place",
+    "[commit]") {
     TempDir dir;
     const stdfs::path a = makePack(dir, "Alpha", {{"x.txt", text("x\n")}, {"y.txt", text("y\n")}});
     const stdfs::path ov = dir / "ov";
