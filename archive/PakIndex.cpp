@@ -80,13 +80,9 @@ std::uint32_t readPakVersion(const InputFile& file) {
 }
 
 void checkPakStart(const std::filesystem::path& path) {
-    std::shared_ptr<InputFile> file;
-    try {
-        file = InputFile::open(path);
-    } catch (const Error&) {
-        return;
-    }
-    readPakVersion(*file);
+    // The file first: a wrong path is "no such file", "is a folder" or "not a pak", not a
+    // missing key.
+    readPakVersion(*InputFile::open(path));
 }
 
 std::optional<std::array<std::uint8_t, 4>> headerIvXorInput(

@@ -135,7 +135,12 @@ TEST_CASE(
             INFO(e.path);
             REQUIRE(isGbxEntry(*pak, e));
             GbxDecode d = decodeGbxEntryProven(pak, e);
-            CHECK(d.kind == GbxDecodeKind::Parsed);
+            // The United replays hold one chunk no public source describes (2403F013, a
+            // skippable chunk of 4 bytes with no node signature in it): skipped by its size,
+            // so they are exact, not parsed.
+            const bool united = e.path.find("TMU 001.Replay") != std::string::npos ||
+                                e.path.find("United~Bench.Replay") != std::string::npos;
+            CHECK(d.kind == (united ? GbxDecodeKind::Exact : GbxDecodeKind::Parsed));
             CHECK(d.bytes == test::readFile(tree / e.path));
         }
     }
