@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -147,32 +148,50 @@ void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, i
     const std::string where = pak->name() + ": " + e.path;
     const int dir = parentDir(rootFd, parts, where, cache);
     const char* name = parts.back().c_str();
-    // Most entries come whole and already checked (readEntry decodes them in memory first):
-    // such a file is created under its own name when none is there (O_EXCL: never writing
-    // through a link), one system call fewer than a temporary file and a rename. Entries that
-    // stream (zlib, or too large to hold) and files replacing others go to a temporary file
-    // renamed into place once complete, so an error never leaves a partial file.
+    // A file is written unnamed (O_TMPFILE) and given its name once complete (linkat), so
+    // neither an error nor a killed run (kill -9 included) ever leaves a partial file under a
+    // name, and no temporary name is left behind either. Replacing a file (--overwrite), the
+    // complete file is linked under a temporary name and renamed over it. Where the file system
+    // has no O_TMPFILE: a whole entry is created under its own name (O_EXCL: never writing
+    // through a link), removed on error or SIGINT/SIGTERM; a streamed one goes to a temporary
+    // file renamed into place.
     // Without --overwrite a file already there is kept: known before decoding, and made sure
-    // of by O_EXCL or a rename that does not replace.
+    // of by O_EXCL, linkat or a rename that does not replace.
     const std::string target = options.targetName + "/" + e.path;
-    // What is in the way: a file is kept (unless --overwrite); a folder or anything else is
-    // this entry's error, as it always was.
+    // What is in the way: a file is kept (unless --overwrite: then true); a folder or anything
+    // else is this entry's error, as it always was.
     auto inTheWay = [&] {
         struct stat st;
-        if (::fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return;
+        if (::fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return false;
         if (!S_ISREG(st.st_mode))
             throw Error(where + ": cannot create file: " +
                         (S_ISDIR(st.st_mode) ? "a folder" : "something that is not a file") +
                         " of that name is in the way");
         if (!options.overwrite) throw KeptError(target);
+        return true;
     };
-    inTheWay();
+    const bool replacing = inTheWay();
+    static const std::string pid = std::to_string(::getpid());  // one system call in all
+    const std::string tempName =
+        "." + parts.back() + ".pak-tmp-" + pid + "-" + std::to_string(e.index);
     Fd out;
-    std::string tmpName;  // empty: `out` has the final name
+    std::string tmpName;   // the temporary name `out` has (none: final name or unnamed)
+    bool unnamed = false;  // `out` is an O_TMPFILE file, linked once complete
     bool created = false;
     UnfinishedGuard unfinished;
     auto open = [&](bool whole) {
-        if (whole) {
+        static std::atomic<bool> tmpfileWorks{::access("/proc/self/fd", X_OK) == 0};
+        if (tmpfileWorks) {
+            out = Fd(::openat(dir, ".", O_WRONLY | O_TMPFILE | O_CLOEXEC, fileMode()));
+            if (out.get() >= 0) {
+                created = unnamed = true;
+                return;
+            }
+            if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+                outputFailed(where + ": cannot create file");
+            tmpfileWorks = false;  // this file system has none: names from now on
+        }
+        if (whole && !replacing) {
             out = Fd(::openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                               fileMode()));
             if (out.get() >= 0) {
@@ -183,8 +202,7 @@ void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, i
             if (errno != EEXIST) outputFailed(where + ": cannot create file");
             inTheWay();  // made meanwhile
         }
-        static const std::string pid = std::to_string(::getpid());  // one system call in all
-        tmpName = "." + parts.back() + ".pak-tmp-" + pid + "-" + std::to_string(e.index);
+        tmpName = tempName;
         out = Fd(::openat(dir, tmpName.c_str(),
                           O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, fileMode()));
         if (out.get() < 0) {
@@ -194,6 +212,12 @@ void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, i
         created = true;
         unfinished.set(dir, tmpName,
                        target + " not written (its unfinished temporary file removed)");
+    };
+    // Gives the complete unnamed file `linkName`.
+    auto link = [&](const char* linkName) {
+        char self[64];
+        std::snprintf(self, sizeof self, "/proc/self/fd/%d", out.get());
+        return ::linkat(AT_FDCWD, self, dir, linkName, AT_SYMLINK_FOLLOW) == 0;
     };
     try {
         readEntry(
@@ -208,13 +232,30 @@ void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, i
                 if (options.warn) options.warn(w);
             });
         if (!created) open(true);  // an empty entry
+        if (unnamed && !replacing) {
+            if (!link(name)) {
+                if (errno == EEXIST && inTheWay())  // made meanwhile
+                    throw Error(where + ": a file of that name appeared while it was extracted");
+                outputFailed(where + ": cannot give the file its name");
+            }
+        } else if (unnamed) {
+            // Complete under a temporary name first, then over the old file in one step.
+            ::unlinkat(dir, tempName.c_str(), 0);
+            if (!link(tempName.c_str())) outputFailed(where + ": cannot give the file a name");
+            tmpName = tempName;
+            unfinished.set(dir, tmpName,
+                           target + " left as it was (its new temporary file removed)");
+        }
         if (!tmpName.empty() && ::renameat2(dir, tmpName.c_str(), dir, name,
                                             options.overwrite ? 0 : RENAME_NOREPLACE) != 0) {
             if (errno == EEXIST) inTheWay();
             outputFailed(where + ": cannot move the file into place");
         }
     } catch (...) {
-        if (created) ::unlinkat(dir, tmpName.empty() ? name : tmpName.c_str(), 0);
+        if (created && !tmpName.empty())
+            ::unlinkat(dir, tmpName.c_str(), 0);
+        else if (created && !unnamed)
+            ::unlinkat(dir, name, 0);
         throw;
     }
 }

@@ -50,7 +50,7 @@ void onSignal(int sig) {
     }
     if (!any) {
         say(programName);
-        say(": interrupted: nothing was being written; every file is as it was or complete\n");
+        say(": interrupted: every file is as it was or complete\n");
     }
     ::signal(sig, SIG_DFL);
     ::raise(sig);

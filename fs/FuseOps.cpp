@@ -29,6 +29,26 @@
 
 #include "archive/Version.hpp"
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PAKFS_LEAK_CHECKED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define PAKFS_LEAK_CHECKED 1
+#endif
+#ifdef PAKFS_LEAK_CHECKED
+// Sanitizer builds only. When a signal had to unmount a busy mount here, libfuse's own
+// fuse_session_unmount must not run (it would act on the path a second time), and it is what
+// frees the copy of the mount point fuse_session_mount made: one small string, once, at exit.
+extern "C" const char* __lsan_default_suppressions() {
+    return "leak:fuse_session_mount\n";
+}
+extern "C" const char* __lsan_default_options() {
+    return "print_suppressions=0";
+}
+#endif
+
 namespace pakfs::fs {
 
 namespace {
