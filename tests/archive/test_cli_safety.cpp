@@ -288,7 +288,15 @@ TEST_CASE("cli safety: SIGINT or kill -9 during pak extract leaves every file ab
     // Entries over the whole-buffer limit are streamed, and small ones come whole: both kinds
     // are being written at some point of the run.
     std::map<std::string, Bytes> files;
-    files["big0.txt"] = test::compressibleText(66 << 20, 40);
+    {
+        // Over the whole-buffer limit (so it streams), cheap to make and to deflate: one random
+        // 16 KiB block over and over (inside deflate's window).
+        const Bytes block = test::randomBytes(16 << 10, 40);
+        Bytes big;
+        big.reserve(66 << 20);
+        while (big.size() < (66u << 20)) big.insert(big.end(), block.begin(), block.end());
+        files["big0.txt"] = std::move(big);
+    }
     for (int i = 0; i < 200; ++i)
         files["Small/s" + std::to_string(i) + ".bin"] = test::randomBytes(20000, std::uint64_t(i));
     makePack(dir, files);
