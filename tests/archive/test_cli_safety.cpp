@@ -50,19 +50,7 @@ std::vector<std::string> namesIn(const fs::path& dir) {
 
 // Starts `args` with stderr into `errFile`; its pid.
 pid_t spawn(const std::vector<std::string>& args, const fs::path& errFile) {
-    pid_t pid = ::fork();
-    if (pid == 0) {
-        int fd = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        ::dup2(fd, 2);
-        int null = ::open("/dev/null", O_WRONLY);
-        ::dup2(null, 1);
-        std::vector<char*> argv;
-        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-        argv.push_back(nullptr);
-        ::execv(argv[0], argv.data());
-        ::_exit(127);
-    }
-    return pid;
+    return test::spawnLogged(args, errFile, false);
 }
 
 std::string readText(const fs::path& p) {
@@ -95,6 +83,7 @@ TEST_CASE("cli safety: packlist add refuses a name it holds unless --replace, wh
     CHECK(r.code == 0);
     CHECK(r.err == "pak: replacing the key of pack \"MyPack\"; the old file is " +
                        (dir / "packlist.dat").string() + ".bak\n");
+    CHECK(r.out == "MyPack\t" + other + "\t" + hexString(archive::keyFromKeyString(other)) + "\n");
     CHECK(test::readFile(dir / "packlist.dat.bak") == before);
     auto list = archive::readPackList(dir / "packlist.dat");
     REQUIRE(list.entries.size() == 1);

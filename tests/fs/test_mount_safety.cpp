@@ -79,19 +79,7 @@ public:
         std::vector<std::string> argv{kPakfs, "-f"};
         argv.insert(argv.end(), args.begin(), args.end());
         argv.push_back(mountpoint.string());
-        pid_ = fork();
-        if (pid_ == 0) {
-            int fd = ::open(errPath_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            if (fd >= 0) {
-                dup2(fd, 2);
-                dup2(fd, 1);
-            }
-            std::vector<char*> cargv;
-            for (auto& a : argv) cargv.push_back(a.data());
-            cargv.push_back(nullptr);
-            execv(cargv[0], cargv.data());
-            _exit(127);
-        }
+        pid_ = spawnLogged(argv, errPath_);
     }
     ~Pakfs() {
         if (isMounted(mountpoint_)) abortMount(mountpoint_);

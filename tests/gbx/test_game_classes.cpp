@@ -24,10 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Bytes readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using test::readFile;
 
 struct OldFixture {
     const char* folder;  // under ../shared/fixtures

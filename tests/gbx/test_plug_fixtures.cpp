@@ -13,6 +13,7 @@
 #include "gbx/GbxFile.hpp"
 #include "tests/support/NodeSummary.hpp"
 #include "tests/support/Shared.hpp"
+#include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
 using namespace pakfs::gbx;
@@ -20,10 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Bytes readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using test::readFile;
 
 struct SolidFixture {
     const char* file;

@@ -126,4 +126,9 @@ struct RunResult {
 };
 RunResult run(const std::string& command);
 
+// Starts argv[0] (a path) with argv in a child process, its stderr (and, with `stdoutToo`, its
+// stdout; else /dev/null) written to `log`; returns its pid, for the caller to signal and reap.
+pid_t spawnLogged(const std::vector<std::string>& argv, const std::filesystem::path& log,
+                  bool stdoutToo = true);
+
 }  // namespace pakfs::test

@@ -162,6 +162,7 @@ void addPacklistCommands(CLI::App& app, int& exitCode) {
                 std::fprintf(stderr, "pak: replacing the key of pack \"%s\"; the old file is %s\n",
                              existing->name.c_str(), backup.c_str());
                 existing->keyString = ks;
+                pack = existing->name;  // as the file keeps it, not as typed
             } else {
                 list.entries.push_back({0, pack, ks});
             }
