@@ -24,12 +24,12 @@
 #include <thread>
 #include <vector>
 
-#include "archive/BlowfishSimd.hpp"
-#include "archive/Crypto.hpp"
-#include "archive/EntryReader.hpp"
-#include "archive/GbxEntry.hpp"
-#include "archive/PakIndex.hpp"
-#include "archive/PakWriter.hpp"
+#include "archive/cipher/BlowfishSimd.hpp"
+#include "archive/cipher/Crypto.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/entry/GbxEntry.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "fs/Filesystem.hpp"
 #include "gbx/EngineBuilder.hpp"
 #include "gbx/GbxBuilder.hpp"

@@ -11,8 +11,9 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "archive/EntryReader.hpp"
-#include "archive/PackList.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/pak/PackList.hpp"
 #include "fs/Drives.hpp"
 #include "fs/Overlay.hpp"
 #include "fs/OverlayLayout.hpp"
@@ -21,18 +22,6 @@
 namespace stdfs = std::filesystem;
 
 namespace pakfs::fs {
-
-std::optional<std::string> unusableName(std::string_view name) {
-    if (name == "." || name == "..") return "not a name";
-    if (isLayoutName(name))
-        return "names starting with " + std::string(kWhiteoutPrefix) +
-               " are the overlay's whiteouts";
-    return archive::unstorableName(name);
-}
-
-stdfs::path overlayFolderOf(const stdfs::path& overlayRoot, const archive::PakIndex& pak) {
-    return overlayRoot / archive::packNameOf(pak.name());
-}
 
 namespace {
 
@@ -113,8 +102,7 @@ bool decodesTo(const std::shared_ptr<const archive::PakIndex>& pak, const archiv
     auto size = stdfs::file_size(disk, ec);
     if (ec) throw Error(disk.string() + ": " + ec.message());
     if (size != e.uncompressedSize) return false;  // not read at all
-    return archive::entryDecodesTo(pak, e,
-                                   archive::InputFile::open(disk)->readAt(0, std::size_t(size)));
+    return archive::entryDecodesTo(pak, e, InputFile::open(disk)->readAt(0, std::size_t(size)));
 }
 
 // The first thing in `dir` in name order, depth first: a file (or whiteout) when there is
@@ -443,8 +431,7 @@ CommitPlan planPatch(const std::vector<Pack>& packs, const stdfs::path& overlayR
     // The version of the packs it joins (the last Game pack's), version 3 for none.
     result.options.version = 3;
     for (const auto& pack : packs)
-        if (foldCase(pack.name) != foldCase(std::string(kResourceDrive)))
-            result.options.version = pack.pak->version();
+        if (!isResourcePack(pack)) result.options.version = pack.pak->version();
     return result;
 }
 

@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "archive/PakWriter.hpp"
+#include "archive/write/PakWriter.hpp"
+#include "fs/OverlayLayout.hpp"
 #include "fs/Tree.hpp"
 
 namespace pakfs::fs {
@@ -25,10 +26,6 @@ struct CommitPlan {
     // The pack's version, key, header fields and flags, for writePlan.
     archive::PackOptions options;
 };
-
-// The overlay folder of `pak` under an overlay root given to the mount.
-std::filesystem::path overlayFolderOf(const std::filesystem::path& overlayRoot,
-                                      const archive::PakIndex& pak);
 
 // Plans `pak` with the changes in `packOverlay` (the pack's own folder in the overlay; absent:
 // no changes). A changed file whose content is the pack's is no change. Throws Error naming the

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "archive/PackList.hpp"
+#include "archive/pak/PackList.hpp"
 #include "gbx/References.hpp"
 
 namespace pakfs::fs {
@@ -19,10 +19,6 @@ std::string joinPath(const std::vector<std::string>& parts) {
     std::string out;
     for (const auto& p : parts) out += (out.empty() ? "" : "/") + p;
     return out;
-}
-
-bool isResourcePack(const Pack& p) {
-    return foldCase(p.name) == "resource";
 }
 
 }  // namespace
@@ -64,7 +60,7 @@ std::vector<std::string> packListOrder(const std::vector<std::filesystem::path>&
 Drives::Drives(std::vector<Pack> packs) : packs_(std::move(packs)) {
     // Later packs replace earlier ones' files: walk in load order, overwrite on collision.
     for (std::size_t p = 0; p < packs_.size(); ++p) {
-        std::string drive(isResourcePack(packs_[p]) ? kResourceDrive : kGameDrive);
+        std::string drive(driveOf(packs_[p].name));
         for (const auto& e : packs_[p].pak->entries()) {
             if (!packs_[p].pak->whole(e)) continue;  // -o salvage: named when loaded
             std::string path = drive + "/" + e.path;
@@ -105,7 +101,7 @@ bool Drives::hasFolder(std::string_view drivePath) const {
 }
 
 std::optional<std::string> Drives::drivePathOf(int pack, const archive::PakEntry& entry) const {
-    std::string drive(isResourcePack(packs_[std::size_t(pack)]) ? kResourceDrive : kGameDrive);
+    std::string drive(driveOf(packs_[std::size_t(pack)].name));
     const DriveFile* f = find(drive + "/" + entry.path);
     if (f && f->entry == &entry) return f->path;
     return std::nullopt;

@@ -8,13 +8,10 @@
 #include <string_view>
 #include <vector>
 
-#include "fs/Tree.hpp"
+#include "fs/Pack.hpp"
 #include "gbx/Header.hpp"
 
 namespace pakfs::fs {
-
-inline constexpr std::string_view kResourceDrive = "Resource";
-inline constexpr std::string_view kGameDrive = "Game";
 
 struct DriveFile {
     std::string path;  // "Resource/..." or "Game/...", as the pack spells it

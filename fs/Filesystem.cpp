@@ -8,8 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "archive/EntryReader.hpp"
-#include "archive/GbxEntry.hpp"
+#include "archive/entry/GbxEntry.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
 #include "gbx/Classes.hpp"
 
 namespace pakfs::fs {
@@ -388,10 +388,7 @@ std::string Filesystem::xattrValue(const Node& node, std::string_view name, bool
         std::string where =
             drives()
                 .drivePathOf(node.pack, e)
-                .value_or(std::string(foldCase(tree_.packOf(node).name) == "resource"
-                                          ? kResourceDrive
-                                          : kGameDrive) +
-                          "/" + e.path);
+                .value_or(std::string(driveOf(tree_.packOf(node).name)) + "/" + e.path);
         try {
             std::string lines;
             for (const auto& r :

@@ -24,7 +24,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "archive/SeekPoints.hpp"
+#include "archive/entry/SeekPoints.hpp"
 #include "fs/Drives.hpp"
 #include "fs/EntryCache.hpp"
 #include "fs/ReadAhead.hpp"

@@ -27,7 +27,7 @@
 #include <sstream>
 #include <thread>
 
-#include "archive/Version.hpp"
+#include "archive/pak/Version.hpp"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)

@@ -10,9 +10,14 @@
 // PACK is the pack's folder under the mount point (its file name without .pak / .Pack.Gbx).
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
+
+namespace pakfs::archive {
+class PakIndex;
+}
 
 namespace pakfs::fs {
 
@@ -31,5 +36,9 @@ inline std::string whiteoutName(std::string_view name) {
 // Why `name` cannot be a file or folder of a pack (nullopt: it can): names the pak format
 // cannot store, and names the layout reserves.
 std::optional<std::string> unusableName(std::string_view name);
+
+// The overlay folder of `pak` under an overlay root given to the mount.
+std::filesystem::path overlayFolderOf(const std::filesystem::path& overlayRoot,
+                                      const archive::PakIndex& pak);
 
 }  // namespace pakfs::fs

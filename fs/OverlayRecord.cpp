@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "archive/File.hpp"
 #include "common/Error.hpp"
+#include "common/File.hpp"
 
 namespace stdfs = std::filesystem;
 
@@ -77,7 +77,7 @@ void writeOverlayRecords(const stdfs::path& overlayRoot,
         "# pak commit refuses a pak whose stamp differs (see pak(1), commit).\n";
     for (const auto& r : records)
         text += r.pack + "\t" + r.state + "\t" + r.stamp + "\t" + r.pakPath + "\n";
-    archive::AtomicOutputFile out(overlayRoot / kOverlayRecordFile);
+    AtomicOutputFile out(overlayRoot / kOverlayRecordFile);
     out.write({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
     out.commit();
 }

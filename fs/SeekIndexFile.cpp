@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "archive/File.hpp"
+#include "common/File.hpp"
 
 namespace pakfs::fs {
 
@@ -53,7 +53,7 @@ bool loadSeekIndex(const std::filesystem::path& file, const archive::PakIndex& p
     try {
         std::error_code ec;
         if (!std::filesystem::is_regular_file(file, ec)) return false;
-        auto in = archive::InputFile::open(file);
+        auto in = InputFile::open(file);
         // At most the points the index keeps, each with a 32 KiB window.
         const Bytes id = identity(pak, entry, into.span());
         const std::uint64_t maxSize = id.size() + 4 + 4096 * (8 + 8 + 1 + 4 + 32768);
@@ -113,7 +113,7 @@ void saveSeekIndex(const std::filesystem::path& file, const archive::PakIndex& p
     }
     archive::Md5Digest sum = archive::md5(out);
     out.insert(out.end(), sum.begin(), sum.end());
-    archive::AtomicOutputFile f(file);
+    AtomicOutputFile f(file);
     f.write(out);
     f.commit();
 }

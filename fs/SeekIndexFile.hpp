@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <optional>
 
-#include "archive/PakIndex.hpp"
-#include "archive/SeekPoints.hpp"
+#include "archive/entry/SeekPoints.hpp"
+#include "archive/pak/PakIndex.hpp"
 
 namespace pakfs::fs {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "fs/SeekPointKeeper.hpp"
 
-#include "archive/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
 #include "fs/SeekIndexFile.hpp"
 
 namespace pakfs::fs {

@@ -18,7 +18,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "archive/SeekPoints.hpp"
+#include "archive/entry/SeekPoints.hpp"
 #include "fs/Tree.hpp"
 
 namespace pakfs::fs {

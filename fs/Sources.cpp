@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-#include "archive/File.hpp"
-#include "archive/PakIndex.hpp"
+#include "archive/entry/PakOpener.hpp"
 #include "common/Error.hpp"
+#include "common/File.hpp"
 
 namespace pakfs::fs {
 
@@ -18,10 +18,8 @@ bool hasPakExtension(const std::filesystem::path& p) {
 Pack openPack(const std::filesystem::path& path, const archive::KeyOptions& keys, bool resolveNames,
               const std::vector<std::map<std::string, std::string>>& nameLists, bool salvage,
               std::vector<std::string>& warnings) {
-    archive::checkPakStart(path);
-    archive::PakKeyInput key = archive::resolvePakKey(path, keys, &warnings);
-    auto pak = archive::PakIndex::open(path, key, resolveNames, nameLists, salvage);
-    warnings.insert(warnings.end(), pak->warnings().begin(), pak->warnings().end());
+    auto [pak, found] = archive::openPak(path, keys, {resolveNames, nameLists, salvage});
+    warnings.insert(warnings.end(), found.begin(), found.end());
     for (const auto& e : pak->entries())
         if (!pak->whole(e)) warnings.push_back("not salvaged: " + pak->incompleteMessage(e));
     return Pack{archive::packNameOf(path), std::move(pak)};

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "archive/PackList.hpp"
+#include "archive/pak/PackList.hpp"
 #include "fs/Tree.hpp"
 
 namespace pakfs::fs {

@@ -140,7 +140,7 @@ Tree::Tree(const Drives& drives, bool icase, const std::function<void(const std:
     // Folders of every pack first, so that empty ones show too.
     for (std::size_t p = 0; p < packs_.size(); ++p) {
         const auto& pak = *packs_[p].pak;
-        std::string drive(foldCase(packs_[p].name) == "resource" ? kResourceDrive : kGameDrive);
+        std::string drive(driveOf(packs_[p].name));
         for (const auto& folder : pak.folders())
             if (!folder.path.empty())
                 stamp(place(root, drive + "/" + folder.path, nullptr, pak.name(), warn), int(p));

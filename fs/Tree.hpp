@@ -17,14 +17,10 @@
 #include <string_view>
 #include <vector>
 
-#include "archive/PakIndex.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "fs/Pack.hpp"
 
 namespace pakfs::fs {
-
-struct Pack {
-    std::string name;  // folder name under the mount point (file name without extension)
-    std::shared_ptr<const archive::PakIndex> pak;
-};
 
 // What the first bytes of a file entry say about how to decode it (learned on first read).
 enum class EntryKind : std::uint8_t { Unknown, Plain, Gbx };

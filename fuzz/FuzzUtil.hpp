@@ -10,9 +10,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "archive/Crypto.hpp"
-#include "archive/EntryReader.hpp"
-#include "archive/PakIndex.hpp"
+#include "archive/cipher/Crypto.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/pak/PakIndex.hpp"
 #include "common/Bytes.hpp"
 #include "common/Error.hpp"
 

@@ -7,7 +7,7 @@
 using namespace pakfs;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    gbx::MemorySource src(ByteSpan(data, size));
+    pakfs::MemorySource src(ByteSpan(data, size));
     gbx::ReadOptions options;
     options.keepBody = true;
     gbx::GbxFile f = gbx::readGbxPartial(src, nullptr, options);

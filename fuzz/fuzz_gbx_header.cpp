@@ -13,9 +13,9 @@ using pakfs::hostile::BlindSource;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 1) return 0;
     ByteSpan in(data + 1, size - 1);
-    gbx::MemorySource mem(in);
+    pakfs::MemorySource mem(in);
     BlindSource blind(in);
-    gbx::ByteSource& src = data[0] & 1 ? static_cast<gbx::ByteSource&>(blind) : mem;
+    pakfs::ByteSource& src = data[0] & 1 ? static_cast<pakfs::ByteSource&>(blind) : mem;
     try {
         gbx::GbxHeader h = gbx::readHeader(src);
         for (const auto& c : h.chunks) (void)h.chunkData(c);

@@ -4,7 +4,7 @@
 // an error.
 #include <cstdlib>
 
-#include "archive/Lz4.hpp"
+#include "archive/codec/Lz4.hpp"
 #include "fuzz/FuzzUtil.hpp"
 
 using namespace pakfs;
@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     std::optional<Bytes> staged;
     try {
-        gbx::MemorySource in(stream);
+        pakfs::MemorySource in(stream);
         archive::Lz4Stage stage(in, stream.size(), declared, "fuzz");
         if (*stage.remaining() < declared) throw Error("cannot give the declared size");
         Bytes out(static_cast<std::size_t>(declared));

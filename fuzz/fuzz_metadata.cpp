@@ -4,8 +4,8 @@
 // the same zlib stage as the pak reader (crypted stream in plaintext mode).
 #include <zlib.h>
 
-#include "archive/Metadata.hpp"
-#include "archive/Streams.hpp"
+#include "archive/pak/Metadata.hpp"
+#include "archive/codec/Streams.hpp"
 #include "fuzz/FuzzUtil.hpp"
 
 using namespace pakfs;
@@ -21,14 +21,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::uint64_t compressedSize = z.size();
     z.resize((z.size() + 255) / 256 * 256, 0);
     try {
-        archive::CryptedStream crypted(archive::ByteRange(ByteSpan(z)), nullptr, 0, z.size());
+        archive::CryptedStream crypted(pakfs::ByteRange(ByteSpan(z)), nullptr, 0, z.size());
         archive::ZlibStage zlib(crypted, compressedSize, declared, "metadata");
         archive::readMetadataRecords(zlib, 64, "metadata");
     } catch (const Error&) {
     }
     // And straight from memory, where the sizes are the real ones.
     try {
-        gbx::MemorySource mem(plain);
+        pakfs::MemorySource mem(plain);
         archive::readMetadataRecords(mem, 64, "metadata");
     } catch (const Error&) {
     }

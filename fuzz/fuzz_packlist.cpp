@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // packlist.dat.
-#include "archive/PackList.hpp"
+#include "archive/pak/PackList.hpp"
 #include "fuzz/FuzzUtil.hpp"
 
 using namespace pakfs;

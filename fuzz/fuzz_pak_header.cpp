@@ -3,8 +3,8 @@
 // the harness writes the MD5 the reader will compute and encrypts the input with the fixed key
 // and the folder ivXor, so the fuzzer reaches the parser instead of the MD5 check. Every entry
 // the index accepts is then decoded.
-#include "archive/EntryReader.hpp"
-#include "archive/PakIndex.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/pak/PakIndex.hpp"
 #include "fuzz/FuzzUtil.hpp"
 #include "tests/hostile/Generators.hpp"
 

@@ -3,9 +3,9 @@
 // (writePak, GbxBuilder, gbx::engine), so no binary seed is kept in the repository.
 #include <cstdio>
 
-#include "archive/Lz4.hpp"
-#include "archive/PackList.hpp"
-#include "archive/PakWriter.hpp"
+#include "archive/codec/Lz4.hpp"
+#include "archive/pak/PackList.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "gbx/EngineBuilder.hpp"
 #include "tests/gbx/GameClassFiles.hpp"
 #include "tests/hostile/Generators.hpp"
@@ -157,7 +157,7 @@ int main(int argc, char** argv) {
             options.header.headerFlags = 0;
             fs::path pack = work / ("v" + std::to_string(v) + ".Pack.Gbx");
             archive::writePak(tree, pack, hostile::generatedKey(), options);
-            Bytes all = archive::InputFile::open(pack)->readAt(0, std::size_t(fs::file_size(pack)));
+            Bytes all = pakfs::InputFile::open(pack)->readAt(0, std::size_t(fs::file_size(pack)));
             std::size_t pub = archive::packGbxPublicHeader(v, options.header, 0).size();
             Bytes in = {std::uint8_t(v - 6), 0, 0, 0, 0, 0};
             if (v >= 15) std::copy(all.begin() + 48, all.begin() + 52, in.begin() + 2);

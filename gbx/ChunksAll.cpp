@@ -21,3 +21,27 @@ void registerAllHeader(ChunkRegistry& reg) {
 }
 
 }  // namespace pakfs::gbx::chunks
+
+namespace pakfs::gbx {
+
+// The built-in registries are made here, from the groups, so the node reader below them
+// needs no chunk reader.
+const ChunkRegistry& ChunkRegistry::builtin() {
+    static const ChunkRegistry reg = [] {
+        ChunkRegistry r;
+        chunks::registerAll(r);
+        return r;
+    }();
+    return reg;
+}
+
+const ChunkRegistry& ChunkRegistry::builtinHeader() {
+    static const ChunkRegistry reg = [] {
+        ChunkRegistry r;
+        chunks::registerAllHeader(r);
+        return r;
+    }();
+    return reg;
+}
+
+}  // namespace pakfs::gbx

@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "gbx/ByteSource.hpp"
+#include "common/ByteSource.hpp"
+#include "gbx/ReadObserver.hpp"
 #include "gbx/Header.hpp"
 #include "gbx/NodeReader.hpp"
 #include "gbx/Nodes.hpp"

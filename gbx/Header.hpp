@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/Bytes.hpp"
-#include "gbx/ByteSource.hpp"
+#include "common/ByteSource.hpp"
 
 namespace pakfs::gbx {
 

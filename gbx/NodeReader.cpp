@@ -3,29 +3,9 @@
 
 #include <algorithm>
 
-#include "gbx/ChunkReaders.hpp"
-
 namespace pakfs::gbx {
 
 // --- ChunkRegistry ---
-
-const ChunkRegistry& ChunkRegistry::builtin() {
-    static const ChunkRegistry reg = [] {
-        ChunkRegistry r;
-        chunks::registerAll(r);
-        return r;
-    }();
-    return reg;
-}
-
-const ChunkRegistry& ChunkRegistry::builtinHeader() {
-    static const ChunkRegistry reg = [] {
-        ChunkRegistry r;
-        chunks::registerAllHeader(r);
-        return r;
-    }();
-    return reg;
-}
 
 void ChunkRegistry::add(std::uint32_t id, bool skippable, ChunkReadFn read) {
     if (!defs_.emplace(id, ChunkDef{id, skippable, read}).second)

@@ -11,7 +11,8 @@
 #include <vector>
 
 #include "common/Error.hpp"
-#include "gbx/ByteSource.hpp"
+#include "common/ByteSource.hpp"
+#include "gbx/ReadObserver.hpp"
 #include "gbx/Classes.hpp"
 #include "gbx/Nodes.hpp"
 #include "gbx/SourceReader.hpp"

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "common/Bytes.hpp"
-#include "gbx/ByteSource.hpp"
+#include "common/ByteSource.hpp"
 
 namespace pakfs::gbx {
 

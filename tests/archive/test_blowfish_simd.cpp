@@ -3,8 +3,8 @@
 
 #include <random>
 
-#include "archive/BlowfishSimd.hpp"
-#include "archive/Crypto.hpp"
+#include "archive/cipher/BlowfishSimd.hpp"
+#include "archive/cipher/Crypto.hpp"
 
 using namespace pakfs;
 using namespace pakfs::archive;

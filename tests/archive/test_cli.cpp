@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "archive/PackList.hpp"
-#include "archive/PakIndex.hpp"
+#include "archive/pak/PackList.hpp"
+#include "archive/pak/PakIndex.hpp"
 #include "common/Progress.hpp"
 #include "gbx/GbxBuilder.hpp"
 #include "tests/support/Shared.hpp"

@@ -12,8 +12,8 @@
 #include <chrono>
 #include <thread>
 
-#include "archive/PackList.hpp"
-#include "archive/PakIndex.hpp"
+#include "archive/pak/PackList.hpp"
+#include "archive/pak/PakIndex.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;

@@ -7,9 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "archive/EntryReader.hpp"
-#include "archive/GbxEntry.hpp"
-#include "archive/PakIndex.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/entry/GbxEntry.hpp"
+#include "archive/pak/PakIndex.hpp"
 #include "tests/support/CounterPack.hpp"
 #include "tests/support/TestUtil.hpp"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <catch2/catch.hpp>
 
-#include "archive/Crypto.hpp"
-#include "archive/PackList.hpp"
+#include "archive/cipher/Crypto.hpp"
+#include "archive/pak/PackList.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
 

@@ -4,10 +4,10 @@
 // mid-chunk ivXor of CPlugSurfaceGeom 0900F004 in the writer's schedule.
 #include <catch2/catch.hpp>
 
-#include "archive/EntryReader.hpp"
-#include "archive/GbxEntry.hpp"
-#include "archive/PakIndex.hpp"
-#include "archive/PakWriter.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/entry/GbxEntry.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "gbx/EngineBuilder.hpp"
 #include "tests/support/TestUtil.hpp"
 

@@ -6,10 +6,11 @@
 #include <random>
 #include <set>
 
-#include "archive/EntryReader.hpp"
-#include "archive/GbxEntry.hpp"
-#include "archive/PakIndex.hpp"
-#include "archive/PakWriter.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/entry/GbxEntry.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "gbx/GbxBuilder.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"

@@ -3,10 +3,11 @@
 
 #include <cstdio>
 
-#include "archive/Crypto.hpp"
-#include "archive/HashedNames.hpp"
-#include "archive/PakIndex.hpp"
-#include "archive/PakWriter.hpp"
+#include "archive/cipher/Crypto.hpp"
+#include "archive/entry/HashedNames.hpp"
+#include "archive/entry/PakOpener.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
 
@@ -263,7 +264,8 @@ TEST_CASE("hashed names: pak ls --resolve-names names files from a gbx reference
     key[0] = 1;
     writePak(dir / "src", dir / "H.Pack.Gbx", key, options);
     auto plain = PakIndex::open(dir / "H.Pack.Gbx", key);
-    auto named = PakIndex::open(dir / "H.Pack.Gbx", PakKeyInput{key}, true);
+    auto named = openPakIndex(dir / "H.Pack.Gbx", PakKeyInput{key},
+                              {.resolveNames = true, .nameLists = {}, .salvage = false});
     CHECK(named->resolvedNames() == 2);
     std::vector<std::string> before, after;
     for (const auto& e : plain->entries()) before.push_back(e.path);

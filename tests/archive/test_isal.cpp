@@ -6,9 +6,10 @@
 
 #include <random>
 
-#include "archive/EntryReader.hpp"
-#include "archive/PakIndex.hpp"
-#include "archive/PakWriter.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "tests/hostile/Generators.hpp"
 #include "tests/support/TestUtil.hpp"
 

@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "archive/Lz4.hpp"
+#include "archive/codec/Lz4.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -22,7 +22,7 @@ Bytes mixedData(std::size_t n, std::uint32_t seed) {
 }
 
 // Counts what the stage takes from its input.
-class CountingSource final : public gbx::ByteSource {
+class CountingSource final : public pakfs::ByteSource {
 public:
     explicit CountingSource(ByteSpan data) : inner_(data) {}
     void read(std::span<std::uint8_t> dst) override { inner_.read(dst); }
@@ -30,11 +30,11 @@ public:
     std::optional<std::uint64_t> remaining() const override { return inner_.remaining(); }
 
 private:
-    gbx::MemorySource inner_;
+    pakfs::MemorySource inner_;
 };
 
 Bytes throughStage(ByteSpan stream, std::size_t size, std::size_t piece) {
-    gbx::MemorySource in(stream);
+    pakfs::MemorySource in(stream);
     Lz4Stage stage(in, stream.size(), size, "t");
     Bytes out(size);
     for (std::size_t at = 0; at < size; at += piece)
@@ -134,7 +134,7 @@ TEST_CASE("lz4: hostile streams are errors naming the file and the block", "[lz4
     corrupt[2] = 0xFF;  // the first token: a literal run longer than the block
     CHECK(decodeError(corrupt, data.size()) == name + ": LZ4 block 0: corrupt LZ4 data");
     // The stage gives the same errors, and never more than the data can give.
-    gbx::MemorySource in(cut);
+    pakfs::MemorySource in(cut);
     Lz4Stage stage(in, cut.size(), data.size(), name);
     CHECK(*stage.remaining() <= cut.size() / 3 * 4096);
     Bytes out(data.size());

@@ -9,11 +9,11 @@
 #include <map>
 #include <random>
 
-#include "archive/EntryEncoder.hpp"
-#include "archive/GbxEntry.hpp"
-#include "archive/NodeScan.hpp"
-#include "archive/PakIndex.hpp"
-#include "archive/PakWriter.hpp"
+#include "archive/write/EntryEncoder.hpp"
+#include "archive/entry/GbxEntry.hpp"
+#include "archive/entry/NodeScan.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "gbx/Classes.hpp"
 #include "gbx/GbxBuilder.hpp"
 #include "tests/support/TestUtil.hpp"

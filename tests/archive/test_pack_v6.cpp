@@ -5,13 +5,14 @@
 
 #include <random>
 
-#include "archive/BlowfishSimd.hpp"
-#include "archive/EntryReader.hpp"
-#include "archive/GbxEntry.hpp"
-#include "archive/PackList.hpp"
-#include "archive/PakIndex.hpp"
-#include "archive/PakWriter.hpp"
-#include "archive/SeekPoints.hpp"
+#include "archive/cipher/BlowfishSimd.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/entry/GbxEntry.hpp"
+#include "archive/pak/PackList.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/PakWriter.hpp"
+#include "archive/entry/SeekPoints.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;

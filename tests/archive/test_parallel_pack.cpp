@@ -5,9 +5,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "archive/EntryReader.hpp"
-#include "archive/PakIndex.hpp"
-#include "archive/PakWriter.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;

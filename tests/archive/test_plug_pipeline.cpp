@@ -6,10 +6,10 @@
 #include <catch2/catch.hpp>
 #include <map>
 
-#include "archive/EntryReader.hpp"
-#include "archive/GbxEntry.hpp"
-#include "archive/PakIndex.hpp"
-#include "archive/PakWriter.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/entry/GbxEntry.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "gbx/GbxFile.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
@@ -22,7 +22,7 @@ namespace {
 // The file with its body as a pak stores it: an LZO body (BUCR) decompressed in place of its
 // two sizes and compressed bytes, the format's third byte turned to 'U'.
 Bytes storedForm(const Bytes& file) {
-    gbx::MemorySource src(file);
+    pakfs::MemorySource src(file);
     gbx::ReadOptions opts;
     opts.keepBody = true;
     opts.readNodes = false;
@@ -52,7 +52,7 @@ TEST_CASE("plug pipeline: the games' solids pack from the chunk readers and read
     for (const char* name : solids) {
         INFO(name);
         Bytes stored = storedForm(test::readFile(dir / name));
-        gbx::MemorySource src(stored);
+        pakfs::MemorySource src(stored);
         gbx::GbxFile f = gbx::readGbx(src);
         REQUIRE(f.nodesComplete);
         CHECK(f.trailingBytes == 0);

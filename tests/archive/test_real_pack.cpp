@@ -8,10 +8,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "archive/EntryReader.hpp"
-#include "archive/GbxEntry.hpp"
-#include "archive/PackList.hpp"
-#include "archive/PakIndex.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/entry/GbxEntry.hpp"
+#include "archive/pak/PackList.hpp"
+#include "archive/pak/PakIndex.hpp"
 #include "gbx/Classes.hpp"
 #include "gbx/GbxFile.hpp"
 #include "tests/support/NodeSummary.hpp"
@@ -153,7 +154,7 @@ TEST_CASE("game's pack: each engine class reader pinned on the game's files",
         INFO(e.path);
         ++seen;
         Bytes bytes = decodeGbxEntry(pak, e);
-        gbx::MemorySource src(bytes);
+        pakfs::MemorySource src(bytes);
         gbx::GbxFile f = gbx::readGbx(src);
         CHECK(f.nodesComplete);
         CHECK(f.trailingBytes == 0);

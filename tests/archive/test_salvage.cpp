@@ -3,9 +3,10 @@
 // names as lost and why, and the messages for stubs too short to hold a header.
 #include <catch2/catch.hpp>
 
-#include "archive/EntryReader.hpp"
-#include "archive/PakIndex.hpp"
-#include "archive/PakWriter.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -49,7 +50,7 @@ std::vector<std::string> wholePaths(const PakIndex& pak) {
 
 std::string openError(const fs::path& p, bool salvage) {
     try {
-        PakIndex::open(p, PakKeyInput{key()}, false, {}, salvage);
+        PakIndex::open(p, PakKeyInput{key()}, salvage);
     } catch (const Error& e) {
         return e.what();
     }
@@ -96,7 +97,7 @@ TEST_CASE("salvage: a pack cut at several points, versions 3 and 6 to 18", "[pak
             CHECK(openError(cut, false) ==
                   name + ": cut short or damaged file table: b.bin: " + pastEnd(end1, n) +
                       "; --salvage reads the files that are whole");
-            auto pak = PakIndex::open(cut, PakKeyInput{key()}, false, {}, true);
+            auto pak = PakIndex::open(cut, PakKeyInput{key()}, true);
             CHECK(wholePaths(*pak) == std::vector<std::string>{"a.txt"});
             CHECK(readEntry(pak, pak->entries()[0]) == a);
             REQUIRE(pak->incomplete().size() == 2);
@@ -111,7 +112,7 @@ TEST_CASE("salvage: a pack cut at several points, versions 3 and 6 to 18", "[pak
     }
     SECTION("cut at the end of the second file") {
         cutCopy(full, cut, end1);
-        auto pak = PakIndex::open(cut, PakKeyInput{key()}, false, {}, true);
+        auto pak = PakIndex::open(cut, PakKeyInput{key()}, true);
         CHECK(wholePaths(*pak) == std::vector<std::string>{"a.txt", "b.bin"});
         CHECK(readEntry(pak, pak->entries()[0]) == a);
         CHECK(readEntry(pak, pak->entries()[1]) == b);
@@ -120,7 +121,7 @@ TEST_CASE("salvage: a pack cut at several points, versions 3 and 6 to 18", "[pak
     SECTION("cut where the data starts: the file table lists, no file is whole") {
         const std::uint64_t n = intact->dataOffset();
         cutCopy(full, cut, n);
-        auto pak = PakIndex::open(cut, PakKeyInput{key()}, false, {}, true);
+        auto pak = PakIndex::open(cut, PakKeyInput{key()}, true);
         CHECK(wholePaths(*pak).empty());
         CHECK(pak->incomplete().size() == 3);
         CHECK(pak->incompleteMessage(pak->entries()[0]) == name + ": a.txt: " + pastEnd(end0, n));
@@ -133,7 +134,7 @@ TEST_CASE("salvage: a pack cut at several points, versions 3 and 6 to 18", "[pak
                   name + ": cut short: its file data starts at byte " +
                       std::to_string(intact->dataOffset()) + " and the file is " +
                       std::to_string(n) + " bytes (--salvage lists what its file table holds)");
-            auto pak = PakIndex::open(cut, PakKeyInput{key()}, false, {}, true);
+            auto pak = PakIndex::open(cut, PakKeyInput{key()}, true);
             CHECK(wholePaths(*pak).empty());
             CHECK(pak->incomplete().size() == 3);
         }
@@ -152,7 +153,7 @@ TEST_CASE("salvage: a pack cut at several points, versions 3 and 6 to 18", "[pak
         CHECK(openError(cut, false) == expected);
     }
     SECTION("a whole pack opened with salvage is the pack") {
-        auto pak = PakIndex::open(full, PakKeyInput{key()}, false, {}, true);
+        auto pak = PakIndex::open(full, PakKeyInput{key()}, true);
         CHECK(wholePaths(*pak) == std::vector<std::string>{"a.txt", "b.bin", "d/c.txt"});
         CHECK(pak->incomplete().empty());
         CHECK(readEntry(pak, pak->entries()[2]) == c);
@@ -168,7 +169,7 @@ TEST_CASE("salvage: a wrong key on a pack cut inside its file table is still a w
     PakKey wrong = key();
     wrong[0] ^= 1;
     CHECK_THROWS_WITH(
-        PakIndex::open(dir / "cut.pak", PakKeyInput{wrong}, false, {}, true),
+        PakIndex::open(dir / "cut.pak", PakKeyInput{wrong}, true),
         Catch::StartsWith((dir / "cut.pak").string() + ": wrong key or damaged header ("));
 }
 

@@ -3,8 +3,8 @@
 // file whose references go across folders, across packs and into Resource.pak.
 #pragma once
 
-#include "archive/PackList.hpp"
-#include "archive/PakWriter.hpp"
+#include "archive/pak/PackList.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "gbx/GbxBuilder.hpp"
 #include "tests/support/TestUtil.hpp"
 

@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "archive/PakWriter.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "fs/Filesystem.hpp"
 #include "tests/support/TestUtil.hpp"
 

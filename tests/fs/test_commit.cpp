@@ -22,8 +22,9 @@
 #include <set>
 #include <thread>
 
-#include "archive/EntryReader.hpp"
-#include "archive/PackList.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/pak/PackList.hpp"
 #include "fs/Commit.hpp"
 #include "fs/Drives.hpp"
 #include "fs/Sources.hpp"

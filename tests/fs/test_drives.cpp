@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "archive/GbxEntry.hpp"
+#include "archive/entry/GbxEntry.hpp"
 #include "fs/Drives.hpp"
 #include "fs/Filesystem.hpp"
 #include "fs/Sources.hpp"

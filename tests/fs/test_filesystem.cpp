@@ -10,7 +10,7 @@
 #include <set>
 #include <thread>
 
-#include "archive/PackList.hpp"
+#include "archive/pak/PackList.hpp"
 #include "fs/Overlay.hpp"
 #include "fs/Sources.hpp"
 #include "gbx/GbxBuilder.hpp"

@@ -15,8 +15,9 @@
 #include <sstream>
 #include <thread>
 
-#include "archive/EntryReader.hpp"
-#include "archive/PackList.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/pak/PackList.hpp"
 #include "tests/fs/DrivesFixture.hpp"
 #include "tests/fs/MountFixture.hpp"
 #include "tests/fs/PakFixture.hpp"

@@ -16,7 +16,7 @@
 #include <sstream>
 #include <thread>
 
-#include "archive/PackList.hpp"
+#include "archive/pak/PackList.hpp"
 #include "tests/fs/MountFixture.hpp"
 #include "tests/fs/PakFixture.hpp"
 #include "tests/support/Shared.hpp"

@@ -13,7 +13,7 @@
 #include <map>
 #include <thread>
 
-#include "archive/PackList.hpp"
+#include "archive/pak/PackList.hpp"
 #include "fs/OverlayRecord.hpp"
 #include "tests/fs/DrivesFixture.hpp"
 #include "tests/fs/MountFixture.hpp"

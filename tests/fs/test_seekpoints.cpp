@@ -3,8 +3,9 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "archive/EntryReader.hpp"
-#include "archive/SeekPoints.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/entry/SeekPoints.hpp"
 #include "tests/fs/PakFixture.hpp"
 
 using namespace pakfs;

@@ -2,7 +2,7 @@
 // Chunk tests build a gbx file around a body and read it back as far as it goes.
 #pragma once
 
-#include "gbx/ByteSource.hpp"
+#include "common/ByteSource.hpp"
 #include "gbx/GbxBuilder.hpp"
 #include "gbx/GbxFile.hpp"
 
@@ -12,7 +12,7 @@ namespace pakfs::test {
 inline gbx::GbxFile readBuilt(gbx::GbxBuilder b, const gbx::BodyWriter& body) {
     b.body = body.bytes();
     Bytes file = b.build();
-    gbx::MemorySource src(file);
+    pakfs::MemorySource src(file);
     return gbx::readGbxPartial(src);
 }
 

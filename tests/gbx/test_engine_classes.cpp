@@ -8,7 +8,7 @@
 #include <cstring>
 #include <map>
 
-#include "gbx/ByteSource.hpp"
+#include "common/ByteSource.hpp"
 #include "gbx/Classes.hpp"
 #include "gbx/EngineBuilder.hpp"
 #include "gbx/GbxFile.hpp"

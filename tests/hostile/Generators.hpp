@@ -13,18 +13,18 @@
 #include <string>
 #include <vector>
 
-#include "archive/Crypto.hpp"
-#include "archive/EntryEncoder.hpp"
-#include "archive/PakIndex.hpp"
-#include "archive/PakWriter.hpp"
-#include "archive/Streams.hpp"
-#include "gbx/ByteSource.hpp"
+#include "archive/cipher/Crypto.hpp"
+#include "archive/write/EntryEncoder.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/PakWriter.hpp"
+#include "archive/codec/Streams.hpp"
+#include "common/ByteSource.hpp"
 #include "gbx/GbxBuilder.hpp"
 
 namespace pakfs::hostile {
 
 // A source that cannot tell how much is left, as a pipe: readers must not rely on remaining().
-class BlindSource final : public gbx::ByteSource {
+class BlindSource final : public pakfs::ByteSource {
 public:
     explicit BlindSource(ByteSpan data) : mem_(data) {}
     void read(std::span<std::uint8_t> dst) override { mem_.read(dst); }
@@ -32,7 +32,7 @@ public:
     std::optional<std::uint64_t> remaining() const override { return std::nullopt; }
 
 private:
-    gbx::MemorySource mem_;
+    pakfs::MemorySource mem_;
 };
 
 inline constexpr std::uint32_t kHeaderCryptStart = 0x14;

@@ -16,9 +16,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "archive/EntryReader.hpp"
-#include "archive/Extract.hpp"
-#include "archive/PakIndex.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/entry/Extract.hpp"
+#include "archive/pak/PakIndex.hpp"
 #include "tests/hostile/Generators.hpp"
 
 namespace pakfs::hostile {

@@ -17,8 +17,8 @@
 #include <random>
 #include <thread>
 
-#include "archive/PakIndex.hpp"
-#include "archive/PakWriter.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "tests/hostile/Generators.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "archive/Crypto.hpp"
-#include "archive/Lz4.hpp"
-#include "archive/PakIndex.hpp"
-#include "archive/PakWriter.hpp"
-#include "archive/Streams.hpp"
+#include "archive/cipher/Crypto.hpp"
+#include "archive/codec/Lz4.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/PakWriter.hpp"
+#include "archive/codec/Streams.hpp"
 #include "common/Bytes.hpp"
 #include "tests/support/TestUtil.hpp"  // with <crypto++/sha.h>
 

@@ -3,8 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "archive/PackList.hpp"
-#include "archive/PakIndex.hpp"
+#include "archive/pak/PackList.hpp"
+#include "archive/pak/PakIndex.hpp"
 
 namespace pakfs::cli {
 

@@ -3,7 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "archive/PackList.hpp"
+#include "archive/pak/PackList.hpp"
 
 namespace pakfs::cli {
 

@@ -13,12 +13,14 @@
 #include <optional>
 #include <thread>
 
-#include "archive/EntryReader.hpp"
-#include "archive/Extract.hpp"
-#include "archive/GbxEntry.hpp"
-#include "archive/HashedNames.hpp"
-#include "archive/PakIndex.hpp"
-#include "archive/PakWriter.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/entry/Extract.hpp"
+#include "archive/entry/GbxEntry.hpp"
+#include "archive/entry/HashedNames.hpp"
+#include "archive/entry/PakOpener.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "common/Progress.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
@@ -31,26 +33,23 @@ namespace pakfs::cli {
 std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOptions& keys,
                                         bool resolveNames,
                                         const std::vector<std::string>& nameLists, bool salvage) {
-    // The file first: a wrong path is "no such file" or "not a pak", not a missing key.
+    // The file first: a wrong path is "no such file" or "not a pak", not a bad name list.
     checkPakStart(path);
-    std::vector<std::string> warnings;
-    PakKeyInput key = resolvePakKey(path, keys, &warnings);
-    for (const auto& w : warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
-    std::vector<HashList> lists;
+    PakOpenOptions options{resolveNames, {}, salvage};
     for (const auto& file : nameLists) {
         std::size_t rejected = 0;
-        lists.push_back(readHashListFile(file, &rejected));
+        options.nameLists.push_back(readHashListFile(file, &rejected));
         if (rejected > 0)
             std::fprintf(stderr,
                          "pak: warning: %s: %zu lines left out (a name that does not hash to its "
                          "hash, a hash without a name, or neither)\n",
                          file.c_str(), rejected);
     }
-    auto pak = PakIndex::open(path, key, resolveNames, lists, salvage);
-    for (const auto& w : pak->warnings()) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
-    if (!pak->metadataError().empty())
-        std::fprintf(stderr, "pak: warning: %s\n", pak->metadataError().c_str());
-    return pak;
+    auto opened = archive::openPak(path, keys, options);
+    for (const auto& w : opened.warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
+    if (!opened.pak->metadataError().empty())
+        std::fprintf(stderr, "pak: warning: %s\n", opened.pak->metadataError().c_str());
+    return opened.pak;
 }
 
 const PakEntry* findEntry(const PakIndex& pak, const std::string& path) {

@@ -6,9 +6,10 @@
 #include <memory>
 #include <string>
 
-#include "archive/EntryReader.hpp"
-#include "archive/File.hpp"
-#include "archive/PakIndex.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "common/File.hpp"
+#include "archive/pak/PakIndex.hpp"
 #include "common/Error.hpp"
 #include "gbx/Describe.hpp"
 #include "gbx/GbxFile.hpp"
@@ -19,7 +20,7 @@ namespace pakfs::cli {
 
 Bytes readGbxFileOnDisk(const std::string& path) {
     // InputFile names the file and the reason: "no such file", "is a folder, not a file", ...
-    auto file = archive::InputFile::open(path);
+    auto file = InputFile::open(path);
     if (file->size() > (1u << 30)) throw Error(path + ": too large for a gbx file");
     return file->readAt(0, static_cast<std::size_t>(file->size()));
 }
@@ -48,7 +49,7 @@ Bytes readTarget(const GbxInfoArgs& args) {
 
 int runGbxInfo(const GbxInfoArgs& args) {
     Bytes data = readTarget(args);
-    gbx::MemorySource src(data);
+    MemorySource src(data);
     gbx::ReadOptions opts;
     opts.readNodes = args.nodes;
     gbx::GbxFile f = gbx::readGbxPartial(src, nullptr, opts);

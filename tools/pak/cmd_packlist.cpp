@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "archive/File.hpp"
-#include "archive/PackList.hpp"
+#include "common/File.hpp"
+#include "archive/pak/PackList.hpp"
 #include "tools/pak/Commands.hpp"
 
 using namespace pakfs::archive;

@@ -5,8 +5,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "archive/EntryReader.hpp"
-#include "archive/GbxEntry.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/entry/GbxEntry.hpp"
 #include "fs/Drives.hpp"
 #include "fs/Sources.hpp"
 #include "tools/pak/Commands.hpp"
@@ -97,7 +97,7 @@ void addRefsCommands(CLI::App& app, int& exitCode) {
         std::string pakPart = colon == std::string::npos ? "" : target->substr(0, colon);
         if (stdfs::is_regular_file(*target)) {
             Bytes data = readGbxFileOnDisk(*target);
-            gbx::MemorySource src(data);
+            MemorySource src(data);
             try {
                 gbx::GbxHeader header = gbx::readHeader(src);
                 gbx::RefTable refs = gbx::readRefTable(src, header);

@@ -4,7 +4,7 @@
 #include <exception>
 #include <string>
 
-#include "archive/Version.hpp"
+#include "archive/pak/Version.hpp"
 #include "common/Error.hpp"
 #include "common/Interrupt.hpp"
 #include "tools/pak/Commands.hpp"

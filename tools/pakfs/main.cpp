@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "archive/HashedNames.hpp"
+#include "archive/entry/HashedNames.hpp"
 #include "common/Error.hpp"
 #include "fs/Drives.hpp"
 #include "fs/FuseOps.hpp"

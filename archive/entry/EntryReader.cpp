@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "archive/entry/EntryReader.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "archive/entry/PlainEntryReader.hpp"
+
+namespace pakfs::archive {
+
+namespace {
+
+constexpr std::size_t kOutBuffer = 256 * 1024;  // readEntry's pieces handed to the sink
+
+struct OutBuffer {
+    std::unique_ptr<std::uint8_t[]> data;
+    std::size_t size = 0;
+};
+// What the last readEntry of this thread left behind (extraction reads one entry after
+// another); taken and given back, so a nested call just allocates anew.
+thread_local OutBuffer tSpareOut;
+
+OutBuffer takeOutBuffer(std::size_t size) {
+    OutBuffer b = std::move(tSpareOut);
+    tSpareOut.size = 0;
+    if (b.size < size) {
+        b.data = std::make_unique_for_overwrite<std::uint8_t[]>(size);
+        b.size = size;
+    }
+    return b;
+}
+
+void giveBack(OutBuffer b) {
+    if (b.size > tSpareOut.size) tSpareOut = std::move(b);
+}
+
+}  // namespace
+
+void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
+               const std::function<void(ByteSpan)>& sink, const GbxDecodeOptions& gbx,
+               const std::function<void(const std::string&)>& warn) {
+    PlainEntryReader reader(pak, entry, nullptr, true, gbx.unverified);
+    // The size is untrusted, but it only caps the buffer here.
+    const std::size_t cap =
+        std::size_t(std::min<std::uint64_t>(entry.uncompressedSize, kOutBuffer));
+    OutBuffer out = takeOutBuffer(cap);
+    std::uint8_t* buf = out.data.get();
+    // The first bytes tell a gbx entry from a plain one, which goes on in the same pass. The
+    // gbx pipeline starts over from the beginning; isGbxEntry keeps its exact rule (the "GBX"
+    // must come out of the first segment).
+    std::size_t have = reader.read(buf, std::min<std::size_t>(3, cap));
+    // A gbx entry whose node reads do not mix the cipher reads like any other.
+    if (have == 3 && std::memcmp(buf, "GBX", 3) == 0 && pak->nodeReadsMixCipher(entry) &&
+        isGbxEntry(*pak, entry)) {
+        giveBack(std::move(out));
+        sink(decodeGbxEntry(pak, entry, gbx, warn));
+        return;
+    }
+    while (reader.position() < reader.size()) {
+        if (have == cap) {
+            sink({buf, have});
+            have = 0;
+        }
+        have += reader.read(buf + have, cap - have);
+    }
+    if (have > 0) sink({buf, have});
+    giveBack(std::move(out));
+    if (reader.unproven() && warn)
+        warn(pak->name() + ": " + entry.path + ": " + counterModeDetail(entry));
+}
+
+bool entryDecodesTo(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
+                    ByteSpan content) {
+    if (entry.uncompressedSize != content.size()) return false;
+    try {
+        const Bytes decoded = readEntry(pak, entry);
+        return std::equal(decoded.begin(), decoded.end(), content.begin(), content.end());
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+Bytes readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
+                const GbxDecodeOptions& gbx) {
+    Bytes out;
+    // The size is untrusted: reserve no more than the data could plausibly inflate to.
+    out.reserve(
+        std::size_t(std::min<std::uint64_t>(entry.uncompressedSize, entry.cipherSize() * 64)));
+    readEntry(
+        pak, entry, [&](ByteSpan b) { out.insert(out.end(), b.begin(), b.end()); }, gbx);
+    return out;
+}
+
+}  // namespace pakfs::archive

@@ -1,0 +1,656 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "archive/entry/PlainEntryReader.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+#include <isa-l/igzip_lib.h>
+#include <libdeflate.h>
+
+#include "archive/codec/Streams.hpp"
+
+namespace pakfs::archive {
+
+namespace {
+
+// Ciphertext decrypted per step: the first step after a (re)start is small so that a random
+// read stays cheap; sequential reading doubles it up to the bulk size.
+constexpr std::size_t kFirstChunk = 64 * 1024;
+constexpr std::size_t kBulkChunk = 256 * 1024;
+constexpr std::size_t kSkipBuffer = 64 * 1024;
+constexpr std::size_t kOutBuffer = 256 * 1024;  // readPlainEntry's first buffer
+// zlib entries up to this size decode whole with libdeflate when read from their start; larger
+// ones stream through ISA-L, and seeks through zlib, whose state can be saved at seek points.
+constexpr std::uint64_t kWholeInflateLimit = 64ull << 20;
+std::atomic<std::uint64_t> gWholeInflateLimit{kWholeInflateLimit};
+// Version 12+ chaining values are kept every this many bytes of ciphertext (8 bytes each).
+constexpr std::uint64_t kChainMarkSpan = 1 << 20;
+
+struct InflateEnd {
+    void operator()(z_stream* z) const {
+        inflateEnd(z);
+        delete z;
+    }
+};
+using InflatePtr = std::unique_ptr<z_stream, InflateEnd>;
+
+struct Buffer {
+    std::unique_ptr<std::uint8_t[]> data;
+    std::size_t size = 0;
+};
+
+// What the last reader of this thread left behind: inflateInit allocates about 7 KiB of state
+// and later the 32 KiB window, inflateReset2 keeps both; ISA-L's state is one block of 85 KiB.
+// Taken and given back, so nested use just allocates anew.
+struct Spares {
+    InflatePtr inflate;
+    std::unique_ptr<inflate_state> isal;
+    Buffer chunk;
+};
+thread_local Spares tSpares;
+
+struct DecompressorFree {
+    void operator()(libdeflate_decompressor* d) const { libdeflate_free_decompressor(d); }
+};
+// libdeflate rather than ISA-L for whole entries: see BENCHMARKS.md (measured on the bench's
+// data); its zlib decoder checks the header and the Adler-32 trailer itself.
+thread_local std::unique_ptr<libdeflate_decompressor, DecompressorFree> tInflater;
+
+// A z_stream set up for `windowBits` (15: zlib header and trailer; -15: raw deflate).
+InflatePtr takeInflate(int windowBits) {
+    if (InflatePtr z = std::move(tSpares.inflate))
+        if (inflateReset2(z.get(), windowBits) == Z_OK) return z;
+    auto* z = new z_stream{};
+    if (inflateInit2(z, windowBits) != Z_OK) {
+        delete z;
+        return nullptr;
+    }
+    return InflatePtr(z);
+}
+
+void giveBack(InflatePtr z) {
+    if (!tSpares.inflate) tSpares.inflate = std::move(z);
+}
+
+// A buffer of at least `size` bytes, uninitialised.
+Buffer takeBuffer(Buffer& spare, std::size_t size) {
+    Buffer b = std::move(spare);
+    spare.size = 0;
+    if (b.size < size) {
+        b.data = std::make_unique_for_overwrite<std::uint8_t[]>(size);
+        b.size = size;
+    }
+    return b;
+}
+
+void giveBack(Buffer& spare, Buffer b) {
+    if (b.size > spare.size) spare = std::move(b);
+}
+
+}  // namespace
+
+bool counterModeProven(const PakEntry& entry) {
+    return entry.codec == EntryCodec::Zlib;
+}
+
+const char* counterModeKind(const PakEntry& entry) {
+    return counterModeProven(entry) ? "counter" : "counter:unverified";
+}
+
+std::string counterModeDetail(const PakEntry& entry) {
+    if (counterModeProven(entry))
+        return "decoded in counter mode (seekable flag); zlib's Adler-32 and the size prove it";
+    return std::string("decoded in counter mode (seekable flag) without proof: ") +
+           (entry.codec == EntryCodec::Lz4 ? "LZ4 keeps no checksum"
+                                           : "stored, no checksum covers its bytes");
+}
+
+std::uint64_t setWholeInflateLimit(std::uint64_t bytes) {
+    return gWholeInflateLimit.exchange(bytes);
+}
+
+PlainEntryReader::PlainEntryReader(std::shared_ptr<const PakIndex> pak, const PakEntry& entry,
+                                   std::shared_ptr<SeekIndex> index, bool recordPoints,
+                                   bool unverified)
+    : pak_(std::move(pak)), entry_(entry), index_(std::move(index)), recordPoints_(recordPoints) {
+    cipherSize_ = entry_.cipherSize();
+    cipher_ = pak_->entryCipher(entry_);
+    if (entry_.counterMode) {
+        if (!counterModeProven(entry_) && !unverified)
+            throw Error(where() + ": encrypted in counter mode (seekable flag) and " +
+                        (entry_.codec == EntryCodec::Lz4 ? "LZ4-compressed, which keeps no checksum"
+                                                         : "stored without a checksum") +
+                        ": its bytes cannot be verified; pass --unverified (pak) or -o "
+                        "unverified (pakfs) to read it unverified");
+        // Nothing else checks a stored entry's sizes: the v17+ slot size bounds them.
+        if (entry_.slotSize && entry_.ivSize() + cipherSize_ > *entry_.slotSize)
+            throw Error(where() + ": damaged file table (" +
+                        std::to_string(entry_.ivSize() + cipherSize_) +
+                        " bytes of IV and data do not fit its slot of " +
+                        std::to_string(*entry_.slotSize) + " bytes)");
+    }
+    if (entry_.codec == EntryCodec::Lz4) {
+        // LZ4 goes through the game's stages from the start (no seek points).
+        lz4_ = std::make_unique<ReadPipeline>(entryPipelineSpec(*pak_, entry_));
+        return;
+    }
+    Buffer b = std::move(tSpares.chunk);
+    tSpares.chunk.size = 0;
+    buf_ = std::move(b.data);
+    bufSize_ = b.size;
+    if (entry_.compressed())
+        restartInflate(nullptr);
+    else
+        startCipherAt(0);
+}
+
+PlainEntryReader::~PlainEntryReader() {
+    leaveIsal(false);
+    if (z_) giveBack(InflatePtr(z_));
+    giveBack(tSpares.chunk, Buffer{std::move(buf_), bufSize_});
+}
+
+std::string PlainEntryReader::where() const {
+    return pak_->name() + ": " + entry_.path;
+}
+
+std::uint64_t PlainEntryReader::nextPlainOffset() const {
+    return cipherOffset_ - chunkLeft() + pendingSkip_;
+}
+
+void PlainEntryReader::startCipherAt(std::uint64_t plainOffset) {
+    std::uint64_t block = plainOffset & ~std::uint64_t(7);
+    cipherOffset_ = block;
+    chunkLen_ = 0;
+    chunkPos_ = 0;
+    pendingSkip_ = std::size_t(plainOffset - block);
+    nextChunk_ = kFirstChunk;
+}
+
+void PlainEntryReader::decryptMore() {
+    std::size_t n = std::size_t(std::min<std::uint64_t>(nextChunk_, cipherSize_ - cipherOffset_));
+    chunkLen_ = 0;
+    chunkPos_ = 0;
+    if (n == 0) return;
+    if (bufSize_ < n + 8) {
+        buf_ = std::make_unique_for_overwrite<std::uint8_t[]>(n + 8);
+        bufSize_ = n + 8;
+    }
+    const std::uint64_t slot = pak_->entryOffset(entry_);
+    if (!cipher_) {
+        pak_->file()->readAt(slot + cipherOffset_, buf_.get() + 8, n);
+    } else if (entry_.counterMode) {
+        // No chaining: any block decrypts from its offset alone.
+        if (!counterIv_) counterIv_ = loadLE64(pak_->file()->readAt(slot, 8).data());
+        pak_->file()->readAt(slot + 8 + cipherOffset_, buf_.get() + 8, n);
+        cipher_->counterXor(buf_.get() + 8, n, *counterIv_, cipherOffset_);
+    } else if (!cipher_->variant().mixedChaining) {
+        // CBC: the chaining value of a block is the ciphertext block stored before it (the
+        // entry's IV for the first), so one read brings it along with the chunk.
+        pak_->file()->readAt(slot + cipherOffset_, buf_.get(), n + 8);
+        std::uint64_t iv = loadLE64(buf_.get());
+        cipher_->cbcDecrypt(buf_.get() + 8, n, iv);
+    } else {
+        advanceChainTo(cipherOffset_);
+        pak_->file()->readAt(slot + 8 + cipherOffset_, buf_.get() + 8, n);
+        // Decrypted in pieces that end on the marks, so that the marks are kept on the way.
+        for (std::size_t done = 0; done < n;) {
+            std::uint64_t at = cipherOffset_ + done;
+            std::size_t piece = std::size_t(
+                std::min<std::uint64_t>(n - done, kChainMarkSpan - at % kChainMarkSpan));
+            cipher_->cbcDecrypt(buf_.get() + 8 + done, piece, chainIv_);
+            done += piece;
+            chainAt_ = at + piece;
+            if (chainAt_ % kChainMarkSpan == 0 && chainAt_ / kChainMarkSpan == chainMarks_.size())
+                chainMarks_.push_back(chainIv_);
+        }
+    }
+    cipherOffset_ += n;
+    chunkLen_ = n;
+    chunkPos_ = std::min(pendingSkip_, n);
+    pendingSkip_ = 0;
+    nextChunk_ = std::min(nextChunk_ * 2, kBulkChunk);
+}
+
+void PlainEntryReader::advanceChainTo(std::uint64_t offset) {
+    const std::uint64_t slot = pak_->entryOffset(entry_);
+    if (!chainKnown_) {
+        chainMarks_.assign(1, loadLE64(pak_->file()->readAt(slot, 8).data()));
+        chainIv_ = chainMarks_[0];
+        chainAt_ = 0;
+        chainKnown_ = true;
+    }
+    if (offset < chainAt_) {
+        // Back to the last mark at or before the offset.
+        std::size_t mark =
+            std::min<std::size_t>(std::size_t(offset / kChainMarkSpan), chainMarks_.size() - 1);
+        chainIv_ = chainMarks_[mark];
+        chainAt_ = std::uint64_t(mark) * kChainMarkSpan;
+    }
+    std::uint8_t block[64 * 1024];
+    static_assert(kChainMarkSpan % sizeof block == 0);
+    while (chainAt_ < offset) {
+        std::size_t n = std::size_t(std::min<std::uint64_t>(sizeof block, offset - chainAt_));
+        pak_->file()->readAt(slot + 8 + chainAt_, block, n);
+        for (std::size_t i = 0; i + 8 <= n; i += 8)
+            chainIv_ = mixedNextIv(chainIv_, loadLE64(block + i));
+        chainAt_ += n;
+        if (chainAt_ % kChainMarkSpan == 0 && chainAt_ / kChainMarkSpan == chainMarks_.size())
+            chainMarks_.push_back(chainIv_);
+    }
+}
+
+void PlainEntryReader::restartInflate(const SeekPoint* point) {
+    // Mid-stream there is no zlib header; the trailer's checksum is checked only by readers
+    // that start at the beginning.
+    const int windowBits = point ? -15 : 15;
+    if (!z_) {
+        z_ = takeInflate(windowBits).release();
+        if (!z_) throw Error(where() + ": cannot initialise zlib");
+    } else if (inflateReset2(z_, windowBits) != Z_OK) {
+        throw Error(where() + ": cannot initialise zlib");
+    }
+    zlibEnded_ = false;
+    rawInflate_ = point != nullptr;
+    if (!point) {
+        produced_ = 0;
+        startCipherAt(0);
+        return;
+    }
+    produced_ = point->out;
+    if (point->bits) {
+        startCipherAt(point->in - 1);
+        decryptMore();
+        if (chunkLeft() == 0) throw TruncatedError(where() + ": data ends early");
+        int byte = *chunkAt();
+        ++chunkPos_;
+        inflatePrime(z_, point->bits, byte >> (8 - point->bits));
+    } else {
+        startCipherAt(point->in);
+    }
+    if (inflateSetDictionary(z_, point->window.data(), unsigned(point->window.size())) != Z_OK)
+        throw Error(where() + ": cannot restore the inflate window");
+}
+
+void PlainEntryReader::maybeRecordPoint() {
+    // Bit 7 of data_type: inflate stopped at the end of a deflate block; bit 6: the last block.
+    if (!index_ || !recordPoints_ || !(z_->data_type & 128) || (z_->data_type & 64) ||
+        produced_ == 0)
+        return;
+    if (!index_->wants(produced_)) return;
+    auto point = std::make_shared<SeekPoint>();
+    point->out = produced_;
+    point->in = nextPlainOffset();
+    point->bits = z_->data_type & 7;
+    point->window.resize(kInflateWindow);
+    unsigned len = unsigned(point->window.size());
+    if (inflateGetDictionary(z_, point->window.data(), &len) != Z_OK) return;
+    point->window.resize(len);
+    index_->add(std::move(point));
+}
+
+std::size_t PlainEntryReader::inflateSome(std::uint8_t* dst, std::size_t n) {
+    // Z_BLOCK stops at deflate block boundaries, the only places a seek point can go; without
+    // an index there is nothing to record and inflate runs uninterrupted.
+    const int flush = index_ && recordPoints_ ? Z_BLOCK : Z_NO_FLUSH;
+    std::size_t done = 0;
+    while (done < n) {
+        if (zlibEnded_)
+            throw TruncatedError(where() + ": compressed data ends at " +
+                                 std::to_string(produced_) + " of " +
+                                 std::to_string(entry_.uncompressedSize) + " bytes");
+        std::uint64_t zlibLeft = 0;
+        std::size_t avail = feedZlib(zlibLeft);
+        z_->next_out = dst + done;
+        z_->avail_out = unsigned(std::min<std::size_t>(n - done, 1u << 30));
+        int rc = inflate(z_, flush);
+        std::size_t used = avail - z_->avail_in;
+        std::size_t out = std::size_t(z_->next_out - (dst + done));
+        chunkPos_ += used;
+        done += out;
+        produced_ += out;
+        if (rc == Z_STREAM_END) {
+            zlibEnded_ = true;
+            if (produced_ < entry_.uncompressedSize && done < n) continue;  // throws above
+        } else if (rc == Z_BUF_ERROR || (rc == Z_OK && used == 0 && out == 0)) {
+            if (zlibLeft == 0 || (avail == 0 && cipherOffset_ == cipherSize_))
+                throw TruncatedError(where() +
+                                     ": compressed data ends before the zlib stream "
+                                     "does");
+        } else if (rc != Z_OK) {
+            throw Error(where() + ": corrupt compressed data (zlib: " +
+                        (z_->msg ? std::string(z_->msg) : std::to_string(rc)) + ")");
+        } else {
+            maybeRecordPoint();
+        }
+    }
+    return done;
+}
+
+std::size_t PlainEntryReader::compressedAvail(std::uint64_t& zlibLeft) {
+    if (chunkLeft() == 0) decryptMore();
+    // Only the compressed bytes feed the inflater: the padding after them is not part of the
+    // stream.
+    std::uint64_t consumedBefore = nextPlainOffset();
+    zlibLeft = entry_.compressedSize > consumedBefore ? entry_.compressedSize - consumedBefore : 0;
+    return std::size_t(std::min<std::uint64_t>(chunkLeft(), zlibLeft));
+}
+
+std::size_t PlainEntryReader::feedZlib(std::uint64_t& zlibLeft) {
+    std::size_t avail = compressedAvail(zlibLeft);
+    z_->next_in = chunkAt();
+    z_->avail_in = unsigned(avail);
+    return avail;
+}
+
+void PlainEntryReader::checkTrailer() {
+    // Runs the stream past the last byte the file table asks for, so that zlib checks its
+    // Adler-32 trailer: a damaged entry then fails instead of handing out wrong bytes. Streams
+    // that stop without a proper end (sync-flushed writers) are accepted, as the game does.
+    std::uint8_t scratch[4096];
+    std::uint64_t extra = 0;
+    while (!zlibEnded_ && extra < 64 * 1024) {
+        std::uint64_t zlibLeft = 0;
+        std::size_t avail = feedZlib(zlibLeft);
+        z_->next_out = scratch;
+        z_->avail_out = sizeof scratch;
+        int rc = inflate(z_, Z_NO_FLUSH);
+        std::size_t used = avail - z_->avail_in;
+        chunkPos_ += used;
+        extra += sizeof scratch - z_->avail_out;
+        if (rc == Z_STREAM_END) {
+            zlibEnded_ = true;
+        } else if (rc == Z_BUF_ERROR ||
+                   (rc == Z_OK && used == 0 && z_->avail_out == sizeof scratch)) {
+            if (avail == 0 && (zlibLeft == 0 || cipherOffset_ == cipherSize_)) return;
+        } else if (rc != Z_OK) {
+            throw Error(where() + ": corrupt compressed data (zlib: " +
+                        (z_->msg ? std::string(z_->msg) : std::to_string(rc)) + ")");
+        }
+    }
+}
+
+// ISA-L for the zlib entries too large to decode whole (libdeflate cannot stream): about 2.5
+// times zlib's speed on the bench's data, in bounded memory, and with crc_flag ISAL_ZLIB it
+// checks the zlib header and the Adler-32 trailer itself. It is only a fast path: on a seek,
+// an error, a stream that ends before the entry's size or one that gives more, zlib decodes
+// the entry again (leaveIsal), so what is accepted and every message stay zlib's.
+void PlainEntryReader::startIsal() {
+    // Only the usual header (deflate, 32 KiB window): zlib refuses distances beyond a smaller
+    // window that the header declares, ISA-L would not.
+    std::uint64_t zlibLeft = 0;
+    if (compressedAvail(zlibLeft) < 2 || chunkAt()[0] != 0x78) return;
+    std::unique_ptr<inflate_state> state = std::move(tSpares.isal);
+    if (!state) state = std::make_unique<inflate_state>();
+    isal_inflate_init(state.get());
+    state->crc_flag = ISAL_ZLIB;
+    isal_ = state.release();
+}
+
+void PlainEntryReader::leaveIsal(bool resume) {
+    if (!isal_) return;
+    std::unique_ptr<inflate_state> state(isal_);
+    isal_ = nullptr;
+    if (!tSpares.isal) tSpares.isal = std::move(state);
+    if (!resume) return;
+    const std::uint64_t at = produced_;
+    restartInflate(nullptr);
+    skip(at);
+}
+
+std::size_t PlainEntryReader::isalSome(std::uint8_t* dst, std::size_t n) {
+    std::size_t done = 0;
+    while (done < n) {
+        std::uint64_t zlibLeft = 0;
+        std::size_t avail = compressedAvail(zlibLeft);
+        isal_->next_in = chunkAt();
+        isal_->avail_in = std::uint32_t(avail);
+        isal_->next_out = dst + done;
+        isal_->avail_out = std::uint32_t(std::min<std::size_t>(n - done, 1u << 30));
+        int rc = isal_inflate(isal_);
+        std::size_t used = avail - isal_->avail_in;
+        std::size_t out = std::size_t(isal_->next_out - (dst + done));
+        chunkPos_ += used;
+        done += out;
+        produced_ += out;
+        // An error, or no progress: the stream ended before the entry's size, or the input did
+        // before the stream. zlib takes over and says which (read() goes on with it).
+        if (rc != ISAL_DECOMP_OK || (used == 0 && out == 0)) {
+            leaveIsal(true);
+            break;
+        }
+    }
+    return done;
+}
+
+void PlainEntryReader::isalTrailer() {
+    // As checkTrailer: runs the stream to its end, where ISA-L checks the Adler-32, and accepts
+    // a stream whose input stops without a proper end. Bytes beyond the entry's size or an
+    // error go to zlib, which decides as it always did.
+    std::uint8_t scratch[4096];
+    while (isal_->block_state != ISAL_BLOCK_FINISH) {
+        std::uint64_t zlibLeft = 0;
+        std::size_t avail = compressedAvail(zlibLeft);
+        isal_->next_in = chunkAt();
+        isal_->avail_in = std::uint32_t(avail);
+        isal_->next_out = scratch;
+        isal_->avail_out = sizeof scratch;
+        int rc = isal_inflate(isal_);
+        std::size_t used = avail - isal_->avail_in;
+        chunkPos_ += used;
+        const bool ended = avail == 0 && (zlibLeft == 0 || cipherOffset_ == cipherSize_);
+        // Done when the Adler-32 matched (FINISH) or the input ended without one.
+        if (rc == ISAL_DECOMP_OK && isal_->avail_out == sizeof scratch &&
+            (isal_->block_state == ISAL_BLOCK_FINISH || (used == 0 && ended)))
+            return;
+        if (rc != ISAL_DECOMP_OK || isal_->avail_out != sizeof scratch || used == 0) {
+            leaveIsal(true);
+            return;
+        }
+    }
+}
+
+bool PlainEntryReader::decodeWhole() {
+    wholeTried_ = true;
+    const std::uint64_t size = entry_.uncompressedSize;
+    // The declared size is untrusted: deflate gives at most 1032 bytes per input byte.
+    if (size == 0 || size > gWholeInflateLimit.load(std::memory_order_relaxed) ||
+        size > std::uint64_t(entry_.compressedSize) * 1032 + 64)
+        return false;
+    if (!tInflater) tInflater.reset(libdeflate_alloc_decompressor());
+    if (!tInflater) return false;
+    const std::size_t total = std::size_t(cipherSize_);
+    Buffer in = takeBuffer(tSpares.chunk, total + 8);
+    const std::uint64_t slot = pak_->entryOffset(entry_);
+    if (cipher_) {
+        pak_->file()->readAt(slot, in.data.get(), total + 8);
+        std::uint64_t iv = loadLE64(in.data.get());
+        if (entry_.counterMode)
+            cipher_->counterXor(in.data.get() + 8, total, iv, 0);
+        else
+            cipher_->cbcDecrypt(in.data.get() + 8, total, iv);
+    } else {
+        pak_->file()->readAt(slot, in.data.get() + 8, total);
+    }
+    auto out = std::make_unique_for_overwrite<std::uint8_t[]>(std::size_t(size));
+    std::size_t inUsed = 0, outMade = 0;
+    libdeflate_result rc = libdeflate_zlib_decompress_ex(
+        tInflater.get(), in.data.get() + 8, std::min<std::size_t>(total, entry_.compressedSize),
+        out.get(), std::size_t(size), &inUsed, &outMade);
+    giveBack(tSpares.chunk, std::move(in));
+    // Anything else (damage, a stream without a proper end, a size that differs) goes the zlib
+    // way, which accepts exactly what it always did and says what is wrong.
+    if (rc != LIBDEFLATE_SUCCESS || outMade != size) return false;
+    whole_ = std::move(out);
+    return true;
+}
+
+std::size_t PlainEntryReader::read(std::uint8_t* dst, std::size_t n) {
+    n = std::size_t(std::min<std::uint64_t>(n, entry_.uncompressedSize - produced_));
+    if (n == 0) return 0;
+    std::size_t done = 0;
+    if (!whole_ && !wholeTried_ && produced_ == 0 && !rawInflate_ && !isal_ &&
+        entry_.codec == EntryCodec::Zlib) {
+        // A whole decode holds the entry in memory: only for readers without an index (the
+        // CLI's), never the mount's.
+        if (!index_ && !decodeWhole() && !seeked_ &&
+            entry_.uncompressedSize > gWholeInflateLimit.load(std::memory_order_relaxed))
+            startIsal();
+        else if (index_ && !recordPoints_ && !seeked_)
+            startIsal();
+    }
+    if (whole_) {
+        std::memcpy(dst, whole_.get() + produced_, n);
+        produced_ += n;
+        decoded_ += n;
+        return n;
+    }
+    if (lz4_) {
+        lz4_->top().read({dst, n});
+        produced_ += n;
+        done = n;
+        if (produced_ == entry_.uncompressedSize) lz4_->lz4()->finish();
+    } else if (entry_.compressed()) {
+        if (isal_) done = isalSome(dst, n);  // less when it left the rest to zlib
+        if (done < n) done += inflateSome(dst + done, n - done);
+        if (produced_ == entry_.uncompressedSize && !rawInflate_) {
+            if (isal_)
+                isalTrailer();
+            else
+                checkTrailer();
+        }
+    } else {
+        while (done < n) {
+            if (chunkLeft() == 0) {
+                decryptMore();
+                if (chunkLeft() == 0) throw TruncatedError(where() + ": data ends early");
+            }
+            std::size_t k = std::min(n - done, chunkLeft());
+            std::memcpy(dst + done, chunkAt(), k);
+            chunkPos_ += k;
+            done += k;
+        }
+        produced_ += done;
+    }
+    decoded_ += done;
+    return done;
+}
+
+void PlainEntryReader::skip(std::uint64_t n) {
+    std::uint8_t scratch[kSkipBuffer];
+    while (n > 0) {
+        std::size_t got = read(scratch, std::size_t(std::min<std::uint64_t>(n, sizeof scratch)));
+        if (got == 0) throw TruncatedError(where() + ": data ends early");
+        n -= got;
+    }
+}
+
+void PlainEntryReader::seek(std::uint64_t offset) {
+    offset = std::min<std::uint64_t>(offset, entry_.uncompressedSize);
+    if (offset == produced_) return;
+    if (whole_) {
+        produced_ = offset;
+        return;
+    }
+    if (lz4_) {
+        if (offset < produced_) {
+            lz4_ = std::make_unique<ReadPipeline>(entryPipelineSpec(*pak_, entry_));
+            produced_ = 0;
+        }
+        skip(offset - produced_);
+        return;
+    }
+    if (!entry_.compressed()) {
+        produced_ = offset;
+        startCipherAt(offset);
+        return;
+    }
+    seeked_ = true;
+    if (isal_) {
+        // zlib from the start: its state is not where ISA-L got.
+        leaveIsal(false);
+        restartInflate(nullptr);
+    }
+    std::shared_ptr<const SeekPoint> point = index_ ? index_->before(offset) : nullptr;
+    bool keepGoing = offset > produced_ && (!point || point->out <= produced_);
+    if (!keepGoing) restartInflate(point.get());
+    skip(offset - produced_);
+}
+
+PipelineSpec entryPipelineSpec(const PakIndex& pak, const PakEntry& entry) {
+    PipelineSpec spec(
+        ByteRange(pak.file(), pak.entryOffset(entry) + entry.ivSize(), entry.cipherSize()));
+    spec.cipher = pak.entryCipher(entry);
+    if (spec.cipher) spec.iv = loadLE64(pak.file()->readAt(pak.entryOffset(entry), 8).data());
+    spec.counterMode = entry.counterMode;
+    spec.compressed = entry.codec == EntryCodec::Zlib;
+    spec.lz4 = entry.codec == EntryCodec::Lz4;
+    spec.compressedSize = entry.compressedSize;
+    spec.size = entry.uncompressedSize;
+    spec.name = pak.name() + ": " + entry.path;
+    return spec;
+}
+
+bool isGbxEntry(const PakIndex& pak, const PakEntry& entry) {
+    if (entry.uncompressedSize < 3) return false;
+    if (entry.codec == EntryCodec::Lz4) {
+        ReadPipeline pipe(entryPipelineSpec(pak, entry));
+        std::uint8_t head[3];
+        try {
+            pipe.top().read(head);
+        } catch (const Error&) {
+            return false;  // reading it says why
+        }
+        return std::memcmp(head, "GBX", 3) == 0;
+    }
+    // The IV and the first segment in one read.
+    std::uint8_t seg[8 + kSegmentSize];
+    std::size_t n = std::size_t(std::min<std::uint64_t>(kSegmentSize, entry.cipherSize()));
+    const Blowfish* cipher = pak.entryCipher(entry);
+    std::uint8_t* plain = seg + 8;
+    if (cipher) {
+        pak.file()->readAt(pak.entryOffset(entry), seg, 8 + n);
+        std::uint64_t iv = loadLE64(seg);
+        if (entry.counterMode)
+            cipher->counterXor(plain, n, iv, 0);
+        else
+            cipher->cbcDecrypt(plain, n, iv);
+    } else {
+        pak.file()->readAt(pak.entryOffset(entry), plain, n);
+    }
+    std::uint8_t head[3];
+    if (!entry.compressed()) {
+        std::memcpy(head, plain, 3);
+    } else {
+        InflatePtr z = takeInflate(15);
+        if (!z) return false;
+        z->next_in = plain;
+        z->avail_in = unsigned(std::min<std::uint64_t>(n, entry.compressedSize));
+        z->next_out = head;
+        z->avail_out = 3;
+        inflate(z.get(), Z_SYNC_FLUSH);
+        bool got = z->avail_out == 0;
+        giveBack(std::move(z));
+        if (!got) return false;
+    }
+    return std::memcmp(head, "GBX", 3) == 0;
+}
+
+Bytes readPlainEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
+                     bool unverified) {
+    PlainEntryReader reader(pak, entry, nullptr, true, unverified);
+    // The size is untrusted: grow with what the data gives.
+    Bytes out(std::size_t(std::min<std::uint64_t>(entry.uncompressedSize, kOutBuffer)));
+    std::size_t have = 0;
+    while (reader.position() < reader.size()) {
+        if (have == out.size())
+            out.resize(std::size_t(
+                std::min<std::uint64_t>(entry.uncompressedSize, std::uint64_t(out.size()) * 2)));
+        have += reader.read(out.data() + have, out.size() - have);
+    }
+    out.resize(have);
+    return out;
+}
+
+}  // namespace pakfs::archive

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <zlib.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "archive/pak/PakIndex.hpp"
+#include "archive/entry/SeekPoints.hpp"
+
+struct inflate_state;  // ISA-L (isa-l/igzip_lib.h)
+
+namespace pakfs::archive {
+
+// zlib entries up to this many bytes (64 MiB by default) that are read from their start inflate
+// whole with libdeflate; larger ones stream through ISA-L. Tests lower it to reach the streaming
+// path with small entries. Returns the previous limit; readers created after the call use it.
+std::uint64_t setWholeInflateLimit(std::uint64_t bytes);
+
+// Version 6+ entries encrypted in counter mode (PakEntry::counterMode). Nothing in the file
+// table covers their plaintext (the v14+ slot MD5 covers the ciphertext), so only zlib's
+// Adler-32 proves a decode; stored and LZ4 ones are read only when unverified bytes are asked
+// for (--unverified, -o unverified).
+bool counterModeProven(const PakEntry& entry);
+// The kind `pak ls -l`, `pak check` and the mount's user.pak.cipher show: "counter" (zlib's
+// Adler-32 proves it) or "counter:unverified".
+const char* counterModeKind(const PakEntry& entry);
+// How a counter-mode entry's bytes stand, for a line after "pak: path: ".
+std::string counterModeDetail(const PakEntry& entry);
+
+// Reads a plain (non-gbx) entry: bulk CBC and large inflate steps, no parser, no ivXor.
+// Sequential reads stream; seek() jumps, using `index` for compressed entries (and adding
+// points to it as it decodes). A read that reaches the end of a stream decoded from its start
+// also checks zlib's checksum, so a damaged entry is an error, never wrong bytes.
+// Inflaters: a zlib entry read from its start without an index decodes whole with libdeflate
+// up to setWholeInflateLimit's size and streams through ISA-L above it (also with an index it
+// does not record into); seeks, readers recording seek points and everything either of them
+// rejects use zlib (whose errors are the ones reported).
+// Construction does no I/O; the inflate state and buffers are reused from the last reader that
+// the thread destroyed, since extraction opens one reader per entry. One per open file.
+class PlainEntryReader {
+public:
+    // `recordPoints` false: `index` is only looked up (another pass fills it), and a read from
+    // the start may stream through ISA-L as without an index.
+    // `unverified`: a counter-mode entry nothing proves is read (see unproven()) instead of
+    // refused with an Error naming the pak, the entry and the options that read it.
+    PlainEntryReader(std::shared_ptr<const PakIndex> pak, const PakEntry& entry,
+                     std::shared_ptr<SeekIndex> index = nullptr, bool recordPoints = true,
+                     bool unverified = false);
+    ~PlainEntryReader();
+    PlainEntryReader(const PlainEntryReader&) = delete;
+    PlainEntryReader& operator=(const PlainEntryReader&) = delete;
+
+    // Positions the reader at `offset` (<= size). Cheap for stored entries; for compressed
+    // ones it resumes at the nearest seek point at or before `offset`, or keeps decoding from
+    // the current position when that is nearer, and decodes forward to `offset`.
+    void seek(std::uint64_t offset);
+    // Fills dst with the next bytes; returns fewer only at the end of the entry.
+    std::size_t read(std::uint8_t* dst, std::size_t n);
+    std::uint64_t position() const { return produced_; }
+    std::uint64_t size() const { return entry_.uncompressedSize; }
+    // Whether the bytes come from a counter-mode decode nothing proves (only when constructed
+    // with `unverified`): callers say so (counterModeDetail).
+    bool unproven() const { return entry_.counterMode && !counterModeProven(entry_); }
+    // Bytes decoded so far, including skipped ones (for tests and statistics).
+    std::uint64_t decodedBytes() const { return decoded_; }
+    // Whether ISA-L is streaming this entry (for tests): it starts with the first read and is
+    // left for zlib on a seek or on anything it does not accept.
+    bool streamsWithIsal() const { return isal_ != nullptr; }
+
+private:
+    void startCipherAt(std::uint64_t plainOffset);
+    void decryptMore();
+    void restartInflate(const SeekPoint* point);
+    void skip(std::uint64_t n);
+    std::size_t inflateSome(std::uint8_t* dst, std::size_t n);
+    void maybeRecordPoint();
+    void checkTrailer();
+    // Fast path for a zlib entry read from its start: the whole stream decrypted and inflated
+    // in one call (libdeflate); false leaves the zlib path in charge (and its errors).
+    bool decodeWhole();
+    // Streaming fast path for zlib entries too large for decodeWhole, read from their start.
+    void startIsal();
+    std::size_t isalSome(std::uint8_t* dst, std::size_t n);
+    void isalTrailer();
+    // Gives the ISA-L state back; `resume` then decodes again with zlib up to where ISA-L got,
+    // so that zlib accepts exactly what it always did and reports what is wrong in its words.
+    void leaveIsal(bool resume);
+    // Offset in the entry's plaintext (the compressed stream) of the next byte to hand on.
+    std::uint64_t nextPlainOffset() const;
+    // The compressed bytes left in the current chunk, at chunkAt() (decrypting the next chunk
+    // when it is used up); returns how many, and sets zlibLeft to the compressed bytes not yet
+    // read. feedZlib hands them to zlib.
+    std::size_t compressedAvail(std::uint64_t& zlibLeft);
+    std::size_t feedZlib(std::uint64_t& zlibLeft);
+    // Version 12+ chaining: brings chainIv_ to the chaining value of the ciphertext block at
+    // `offset` (computed from the ciphertext alone, from the IV when going back).
+    void advanceChainTo(std::uint64_t offset);
+    std::size_t chunkLeft() const { return chunkLen_ - chunkPos_; }
+    // Null before any chunk was decrypted (an entry of no ciphertext has none).
+    std::uint8_t* chunkAt() { return buf_ ? buf_.get() + 8 + chunkPos_ : nullptr; }
+    std::string where() const;
+
+    std::shared_ptr<const PakIndex> pak_;
+    const PakEntry& entry_;
+    std::shared_ptr<SeekIndex> index_;
+    const Blowfish* cipher_ = nullptr;        // null: the entry is stored in the clear
+    std::optional<std::uint64_t> counterIv_;  // counter mode: the slot's IV, once read
+    std::uint64_t chainIv_ = 0;               // version 12+: chaining value at chainAt_
+    std::uint64_t chainAt_ = 0;
+    bool chainKnown_ = false;
+    // Version 12+: chaining values every kChainMarkSpan bytes of ciphertext walked so far, so a
+    // seek back does not walk from the IV again.
+    std::vector<std::uint64_t> chainMarks_;
+    std::unique_ptr<class ReadPipeline> lz4_;  // LZ4 entries: the stages, read from the start
+    std::uint64_t cipherOffset_ = 0;           // ciphertext bytes decrypted so far (block aligned)
+    std::uint64_t cipherSize_ = 0;
+    std::unique_ptr<std::uint8_t[]> buf_;  // the chaining block, then the decrypted chunk
+    std::size_t bufSize_ = 0;
+    std::size_t chunkLen_ = 0;     // decrypted bytes in buf_ after the chaining block
+    std::size_t chunkPos_ = 0;     // of them, handed on
+    std::size_t nextChunk_ = 0;    // ciphertext to decrypt in the next step
+    std::size_t pendingSkip_ = 0;  // bytes of the next decrypted chunk before the start point
+    std::uint64_t produced_ = 0;
+    std::uint64_t decoded_ = 0;
+    z_stream* z_ = nullptr;  // compressed entries only
+    bool zlibEnded_ = false;
+    bool rawInflate_ = false;                // resumed from a seek point: no zlib header or trailer
+    std::unique_ptr<std::uint8_t[]> whole_;  // the whole content, when decodeWhole ran
+    bool wholeTried_ = false;
+    bool recordPoints_ = true;
+    bool seeked_ = false;            // a compressed entry was seeked: zlib from then on
+    inflate_state* isal_ = nullptr;  // while ISA-L streams the entry
+};
+
+// The game's pipeline for an entry (Streams.hpp): its ciphertext, cipher, IV and codec.
+struct PipelineSpec entryPipelineSpec(const PakIndex& pak, const PakEntry& entry);
+
+// Whether the entry's content starts with "GBX" (decodes only its first segment).
+bool isGbxEntry(const PakIndex& pak, const PakEntry& entry);
+
+// The whole content of an entry by the plain reader: no gbx pipeline, no node reads mixed into
+// the cipher (right for plain files and for gbx files whose node reads do not mix it).
+// `unverified`: as PlainEntryReader's.
+Bytes readPlainEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
+                     bool unverified = false);
+
+}  // namespace pakfs::archive

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "archive/pak/PackList.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+#include "common/File.hpp"
+
+namespace fs = std::filesystem;
+
+namespace pakfs::archive {
+
+namespace {
+
+constexpr std::string_view kNameSalt = "6611992868945B0B59536FC3226F3FD0";
+constexpr std::string_view kKeyStringSalt = "B97C1205648A66E04F86A1B5D5AF9862";
+constexpr std::string_view kSignatureSalt = "E3554B5828AF14F11AA42A5EAF0AEFC8";
+constexpr std::size_t kSignatureSize = 16;
+constexpr std::size_t kKeyStringSize = 32;
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+}
+
+Md5Digest nameKey(std::uint32_t salt) {
+    return md5(std::string(kNameSalt) + std::to_string(salt));
+}
+Md5Digest keyStringKey(const std::string& name, std::uint32_t salt) {
+    return md5(name + std::to_string(salt) + std::string(kKeyStringSalt));
+}
+Md5Digest signature(ByteSpan data, std::uint32_t salt) {
+    Md5Digest key = md5(std::string(kSignatureSalt) + std::to_string(salt));
+    return hmacMd5(key, data);
+}
+
+}  // namespace
+
+PakKey keyFromKeyString(std::string_view keyString) {
+    return md5(std::string(keyString) + "NadeoPak");
+}
+
+PakKey PackListEntry::key() const {
+    return keyFromKeyString(keyString);
+}
+
+const PackListEntry* PackList::find(const std::string& packName) const {
+    std::string want = lower(packName);
+    for (const auto& e : entries)
+        if (lower(e.name) == want) return &e;
+    return nullptr;
+}
+
+PackList parsePackList(ByteSpan data, const std::string& name) {
+    auto fail = [&](const std::string& what) -> Error { return Error(name + ": " + what); };
+    if (data.size() < 10 + kSignatureSize)
+        throw fail("too short for a packlist.dat (" + std::to_string(data.size()) + " bytes)");
+    PackList list;
+    list.version = data[0];
+    if (list.version != 1)
+        throw fail("unsupported packlist version " + std::to_string(list.version));
+    std::size_t count = data[1];
+    list.crc32 = loadLE32(data.data() + 2);
+    list.salt = loadLE32(data.data() + 6);
+    const std::size_t end = data.size() - kSignatureSize;
+    std::size_t at = 10;
+    Md5Digest nk = nameKey(list.salt);
+    for (std::size_t i = 0; i < count; ++i) {
+        if (at + 2 > end) throw fail("entry " + std::to_string(i) + " is truncated");
+        PackListEntry e;
+        e.flags = data[at];
+        std::size_t len = data[at + 1];
+        at += 2;
+        if (at + len + kKeyStringSize > end)
+            throw fail("entry " + std::to_string(i) + " is truncated");
+        for (std::size_t k = 0; k < len; ++k) e.name.push_back(char(data[at + k] ^ nk[k % 16]));
+        at += len;
+        Md5Digest kk = keyStringKey(e.name, list.salt);
+        for (std::size_t k = 0; k < kKeyStringSize; ++k)
+            e.keyString.push_back(char(data[at + k] ^ kk[k % 16]));
+        at += kKeyStringSize;
+        list.entries.push_back(std::move(e));
+    }
+    list.trailingBytes = end - at;
+    Md5Digest sig = signature(data.subspan(0, end), list.salt);
+    list.signatureValid = std::equal(sig.begin(), sig.end(), data.begin() + std::ptrdiff_t(end));
+    return list;
+}
+
+PackList readPackList(const fs::path& path) {
+    auto file = InputFile::open(path);
+    if (file->size() > 1 << 20) throw Error(path.string() + ": too large for a packlist.dat");
+    Bytes data = file->readAt(0, std::size_t(file->size()));
+    return parsePackList(data, path.string());
+}
+
+Bytes serializePackList(const PackList& list) {
+    if (list.entries.size() > 255) throw Error("a packlist.dat holds at most 255 packs");
+    Bytes out;
+    ByteWriter w(out);
+    w.u8(list.version);
+    w.u8(std::uint8_t(list.entries.size()));
+    w.u32(list.crc32);
+    w.u32(list.salt);
+    Md5Digest nk = nameKey(list.salt);
+    for (const auto& e : list.entries) {
+        if (e.name.size() > 255) throw Error("pack name too long for packlist.dat: " + e.name);
+        if (e.keyString.size() != kKeyStringSize)
+            throw Error("key string of " + e.name + " is not 32 characters");
+        w.u8(e.flags);
+        w.u8(std::uint8_t(e.name.size()));
+        for (std::size_t k = 0; k < e.name.size(); ++k) w.u8(std::uint8_t(e.name[k]) ^ nk[k % 16]);
+        Md5Digest kk = keyStringKey(e.name, list.salt);
+        for (std::size_t k = 0; k < kKeyStringSize; ++k)
+            w.u8(std::uint8_t(e.keyString[k]) ^ kk[k % 16]);
+    }
+    Md5Digest sig = signature(out, list.salt);
+    w.bytes(sig);
+    return out;
+}
+
+void writePackList(const fs::path& path, const PackList& list) {
+    Bytes data = serializePackList(list);
+    AtomicOutputFile out(path);
+    out.write(data);
+    out.commit();
+}
+
+std::optional<fs::path> findPackList(const fs::path& dir) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir.empty() ? "." : dir, ec), end; !ec && it != end;
+         it.increment(ec))
+        if (lower(it->path().filename().string()) == "packlist.dat" && it->is_regular_file())
+            return it->path();
+    return std::nullopt;
+}
+
+std::string packNameOf(const fs::path& pakPath) {
+    std::string name = pakPath.filename().string();
+    std::string l = lower(name);
+    for (std::string_view ext : {".pack.gbx", ".pak"})
+        if (l.size() > ext.size() && l.ends_with(ext))
+            return name.substr(0, name.size() - ext.size());
+    return pakPath.stem().string();
+}
+
+PakKey keyFromBaseKey(const PakKey& baseKey) {
+    std::string hex = hexString(baseKey);
+    for (char& c : hex) c = char(std::toupper(static_cast<unsigned char>(c)));
+    return md5(hex + "NadeoPak");
+}
+
+PakKeyInput resolvePakKey(const fs::path& pakPath, const KeyOptions& options,
+                          std::vector<std::string>* warnings) {
+    int given = !options.keyHex.empty() + !options.keyFile.empty() + !options.baseKeyHex.empty() +
+                !options.msKeyHex.empty();
+    if (given > 1)
+        throw Error("give one of --key, --key-file, --base-key and --ms-key, not several");
+    auto parse16 = [](const std::string& hex, const char* option) {
+        PakKey k{};
+        if (!parseHex(hex, k))
+            throw Error(std::string(option) + " must be 32 hex digits (16 bytes), got \"" + hex +
+                        "\"");
+        return k;
+    };
+    if (!options.baseKeyHex.empty())
+        return PakKeyInput{keyFromBaseKey(parse16(options.baseKeyHex, "--base-key")), false};
+    if (!options.msKeyHex.empty()) return PakKeyInput{parse16(options.msKeyHex, "--ms-key"), true};
+    std::uint32_t version = 3;
+    try {
+        version = readPakVersion(*InputFile::open(pakPath));
+    } catch (const Error&) {
+        // Not readable or not a pak: opening it says so.
+    }
+    if (version < 6 || given > 0) return PakKeyInput{resolveKey(pakPath, options, warnings)};
+    // Version 6+: a packlist.dat entry is used when there is one; none is no error.
+    fs::path listPath = options.packList;
+    if (listPath.empty()) {
+        auto found = findPackList(pakPath.parent_path());
+        if (!found) return {};
+        listPath = *found;
+    }
+    PackList list = readPackList(listPath);
+    const PackListEntry* entry = list.find(packNameOf(pakPath));
+    if (!entry) return {};
+    return PakKeyInput{entry->key()};
+}
+
+PakKey resolveKey(const fs::path& pakPath, const KeyOptions& options,
+                  std::vector<std::string>* warnings) {
+    PakKey key{};
+    if (!options.keyHex.empty()) {
+        if (!parseHex(options.keyHex, key))
+            throw Error("--key must be 32 hex digits (the 16-byte key), got \"" + options.keyHex +
+                        "\"");
+        return key;
+    }
+    if (!options.keyFile.empty()) {
+        auto f = InputFile::open(options.keyFile);
+        if (f->size() == 16) {
+            Bytes raw = f->readAt(0, 16);
+            std::copy(raw.begin(), raw.end(), key.begin());
+            return key;
+        }
+        if (f->size() > 256) throw Error(options.keyFile.string() + ": not a key file");
+        Bytes text = f->readAt(0, std::size_t(f->size()));
+        std::string s(text.begin(), text.end());
+        while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+        if (!parseHex(s, key))
+            throw Error(options.keyFile.string() +
+                        ": a key file holds 16 raw bytes or 32 hex digits");
+        return key;
+    }
+    fs::path listPath = options.packList;
+    if (listPath.empty()) {
+        auto found = findPackList(pakPath.parent_path());
+        if (!found)
+            throw Error(pakPath.string() +
+                        ": no key given and no packlist.dat beside it (use --key, --key-file or "
+                        "--packlist)");
+        listPath = *found;
+    }
+    PackList list = readPackList(listPath);
+    if (!list.signatureValid && warnings)
+        warnings->push_back(listPath.string() +
+                            ": signature does not match (file edited or damaged)");
+    std::string pack = packNameOf(pakPath);
+    const PackListEntry* entry = list.find(pack);
+    if (!entry)
+        throw Error(listPath.string() + ": has no entry for pack \"" + pack + "\" (" +
+                    pakPath.string() + ")");
+    return entry->key();
+}
+
+}  // namespace pakfs::archive

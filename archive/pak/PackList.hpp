@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// packlist.dat: the game's list of pack names and the key strings their keys derive from.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "archive/cipher/Crypto.hpp"
+#include "archive/pak/PakIndex.hpp"
+
+namespace pakfs::archive {
+
+struct PackListEntry {
+    std::uint8_t flags = 0;
+    std::string name;       // pack name without extension
+    std::string keyString;  // 32 bytes, normally ASCII hex
+    PakKey key() const;
+};
+
+struct PackList {
+    std::uint8_t version = 1;
+    std::uint32_t crc32 = 0;
+    std::uint32_t salt = 0;
+    std::vector<PackListEntry> entries;
+    bool signatureValid = true;     // as read
+    std::size_t trailingBytes = 0;  // bytes between the last entry and the signature
+
+    const PackListEntry* find(const std::string& packName) const;  // case-insensitive
+};
+
+// pak key = MD5(keyString + "NadeoPak").
+PakKey keyFromKeyString(std::string_view keyString);
+
+PackList readPackList(const std::filesystem::path& path);
+PackList parsePackList(ByteSpan data, const std::string& name);
+Bytes serializePackList(const PackList& list);  // signed
+void writePackList(const std::filesystem::path& path, const PackList& list);
+
+// How the user named a key; resolveKey applies them in this order, then packlist.dat beside
+// the pak (case-insensitive file name), matched by the pak's file name without extension.
+struct KeyOptions {
+    std::string keyHex;
+    std::filesystem::path keyFile;
+    std::filesystem::path packList;
+    std::string baseKeyHex;  // version 6+: the pack key is MD5(upper-case hex + "NadeoPak")
+    std::string msKeyHex;    // version 6+: a master server key, combined with the checksum
+};
+PakKey resolveKey(const std::filesystem::path& pakPath, const KeyOptions& options,
+                  std::vector<std::string>* warnings = nullptr);
+// The key as PakIndex::open takes it. A version 3 pak needs one (as resolveKey); a version 6+
+// pack gets none when none is given and packlist.dat has none for it, and shows what it can.
+PakKeyInput resolvePakKey(const std::filesystem::path& pakPath, const KeyOptions& options,
+                          std::vector<std::string>* warnings = nullptr);
+// --base-key: MD5 of the 16 bytes as upper-case hex followed by "NadeoPak".
+PakKey keyFromBaseKey(const PakKey& baseKey);
+// Finds packlist.dat in a folder, whatever its case.
+std::optional<std::filesystem::path> findPackList(const std::filesystem::path& dir);
+// Pack name for a pak path: file name without extension (".pak" or ".Pack.Gbx").
+std::string packNameOf(const std::filesystem::path& pakPath);
+
+}  // namespace pakfs::archive

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "archive/write/EntryEncoder.hpp"
+
+#include <crypto++/sha.h>
+#include <fnmatch.h>
+#include <libdeflate.h>
+#include <zlib.h>
+
+#include <memory>
+
+#include "archive/entry/GbxEntry.hpp"
+#include "archive/codec/Lz4.hpp"
+#include "archive/pak/Metadata.hpp"
+#include "archive/codec/Streams.hpp"
+
+namespace pakfs::archive {
+
+Bytes zlibCompress(ByteSpan data, int level, const std::string& name, std::size_t syncFlushEvery) {
+    if (syncFlushEvery > 0) {
+        z_stream z{};
+        if (deflateInit(&z, level) != Z_OK) throw Error(name + ": zlib compression failed");
+        Bytes out(compressBound(uLong(data.size())) + 16 * (data.size() / syncFlushEvery + 2));
+        z.next_out = out.data();
+        z.avail_out = unsigned(out.size());
+        std::size_t at = 0;
+        do {
+            std::size_t n = std::min(syncFlushEvery, data.size() - at);
+            z.next_in = const_cast<std::uint8_t*>(data.data() + at);
+            z.avail_in = unsigned(n);
+            at += n;
+            int rc = deflate(&z, at == data.size() ? Z_FINISH : Z_SYNC_FLUSH);
+            if (rc == Z_STREAM_ERROR || (at == data.size() && rc != Z_STREAM_END)) {
+                deflateEnd(&z);
+                throw Error(name + ": zlib compression failed");
+            }
+        } while (at < data.size());
+        out.resize(z.total_out);
+        deflateEnd(&z);
+        return out;
+    }
+    uLongf bound = compressBound(uLong(data.size()));
+    Bytes out(bound);
+    if (compress2(out.data(), &bound, data.data(), uLong(data.size()), level) != Z_OK)
+        throw Error(name + ": zlib compression failed");
+    out.resize(bound);
+    return out;
+}
+
+namespace {
+struct CompressorFree {
+    void operator()(libdeflate_compressor* c) const { libdeflate_free_compressor(c); }
+};
+}  // namespace
+
+Bytes libdeflateCompress(ByteSpan data, int level, const std::string& name) {
+    // One compressor per thread and level: allocating one costs more than a small file.
+    thread_local std::unique_ptr<libdeflate_compressor, CompressorFree> compressor;
+    thread_local int compressorLevel = -1;
+    if (!compressor || compressorLevel != level) {
+        compressor.reset(libdeflate_alloc_compressor(level));
+        compressorLevel = level;
+        if (!compressor) throw Error(name + ": cannot make a deflate compressor");
+    }
+    Bytes out(libdeflate_zlib_compress_bound(compressor.get(), data.size()));
+    std::size_t n = libdeflate_zlib_compress(compressor.get(), data.data(), data.size(), out.data(),
+                                             out.size());
+    if (n == 0) throw Error(name + ": deflate compression failed");
+    out.resize(n);
+    return out;
+}
+
+std::uint64_t ivFor(std::string_view label, ByteSpan data) {
+    CryptoPP::SHA256 sha;
+    sha.Update(reinterpret_cast<const CryptoPP::byte*>(label.data()), label.size());
+    const CryptoPP::byte separator = 0;
+    sha.Update(&separator, 1);
+    sha.Update(data.data(), data.size());
+    CryptoPP::byte digest[32];
+    sha.Final(digest);
+    return loadLE64(digest);
+}
+
+bool matchesAnyGlob(const std::vector<std::string>& globs, const std::string& packPath) {
+    std::string base =
+        packPath.substr(packPath.rfind('/') == std::string::npos ? 0 : packPath.rfind('/') + 1);
+    for (const auto& g : globs)
+        if (fnmatch(g.c_str(), packPath.c_str(), 0) == 0 ||
+            fnmatch(g.c_str(), base.c_str(), 0) == 0)
+            return true;
+    return false;
+}
+
+namespace {
+
+// The class ID and metadata record of a gbx file encoded without planning, when its header
+// parses.
+void headerOnly(EncodedEntry& e, ByteSpan content, const std::string& packPath) {
+    try {
+        MemorySource source(content);
+        e.metadata = readDatalessGbx(source, packPath);
+        std::size_t formatLength = content[3] >= 4 ? 4 : 3;
+        e.classId = loadLE32(e.metadata.data() + 5 + formatLength);
+    } catch (const Error&) {
+        e.metadata.clear();
+    }
+}
+
+}  // namespace
+
+EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const std::string& name,
+                         const Blowfish& cipher, const PackOptions& options) {
+    EncodedEntry e;
+    const bool gbx = content.size() >= 3 && std::memcmp(content.data(), "GBX", 3) == 0;
+    const bool v6 = options.version >= 6;
+    const bool lz4 = options.version >= 18;
+    const bool inClear = v6 && matchesAnyGlob(options.publicGlobs, packPath);
+    e.classId = classIdForExtension(name);
+
+    Bytes payload;  // what goes through the cipher (compressed stream or the content itself)
+    auto compress = [&] {
+        // Plain files through libdeflate (a faster deflater, the same zlib format); gbx files
+        // through zlib, the stream their cipher schedule was proven on.
+        if (lz4) return lz4PackCompress(content);
+        if (!gbx && options.syncFlushEvery == 0)
+            return libdeflateCompress(content, options.level, packPath);
+        return zlibCompress(content, std::max(options.level, 0), packPath, options.syncFlushEvery);
+    };
+    // A large file none of whose samples (start, middle, end) shrinks at the fastest level
+    // (random data, media) is stored without deflating it all at the level asked for.
+    constexpr std::size_t kProbe = 64 * 1024;
+    auto shrinks = [&](std::size_t at) {
+        return libdeflateCompress(content.subspan(at, kProbe), 1, packPath).size() <
+               kProbe - kProbe / 64;
+    };
+    const bool incompressible = !gbx && !lz4 && options.level > 0 && content.size() > 8 * kProbe &&
+                                !shrinks(0) && !shrinks(content.size() / 2 - kProbe / 2) &&
+                                !shrinks(content.size() - kProbe);
+    if (options.level > 0 && !incompressible) {
+        Bytes z = compress();
+        if (roundUp8(z.size()) < roundUp8(content.size())) {
+            payload = std::move(z);
+            e.compressed = true;
+        }
+    }
+    if (!e.compressed) payload.assign(content.begin(), content.end());
+    e.compressedSize = std::uint32_t(e.compressed ? payload.size()
+                                     : inClear    ? content.size()
+                                                  : roundUp8(content.size()));
+    e.flags = e.compressed ? kFlagZlib : 0;
+
+    if (inClear) {
+        // Public: no cipher, so nothing for node reads to mix.
+        if (gbx) headerOnly(e, content, packPath);
+        e.flags |= kFlagPublicFile;
+        e.blob = std::move(payload);
+        return e;
+    }
+
+    std::vector<std::uint64_t> ivXor;
+    if (gbx) {
+        if (matchesAnyGlob(options.rawGlobs, packPath)) {
+            if (v6)
+                e.flags |= kFlagDontUseDummyWrite;
+            else if (options.warn)
+                options.warn(packPath +
+                             ": stored with --raw: the game will not read this gbx "
+                             "file right");
+            // Its header still gives the class ID and the metadata record, when it parses.
+            headerOnly(e, content, packPath);
+        } else {
+            std::optional<GbxEncoding> g;
+            std::string planError;
+            try {
+                g = planGbxEntry(content, payload, e.compressed, packPath, options.gbxRules, lz4);
+                // Stored, the reader could not prove these bytes: zlib's Adler-32 will (at
+                // level 0 too, as stored deflate blocks). LZ4 keeps no checksum.
+                if (!e.compressed && !lz4 && g->needsChecksum && content.size() > kSegmentSize) {
+                    payload =
+                        zlibCompress(content, options.level, packPath, options.syncFlushEvery);
+                    e.compressed = true;
+                    e.compressedSize = std::uint32_t(payload.size());
+                    e.flags = kFlagZlib;
+                    g = planGbxEntry(content, payload, true, packPath, options.gbxRules);
+                }
+            } catch (const Error& err) {
+                g.reset();
+                planError = err.what();
+                if (planError.rfind(packPath + ": ", 0) == 0)
+                    planError.erase(0, packPath.size() + 2);
+                if (!v6) throw UnplannableGbx(packPath, planError);
+            }
+            if (v6 && (!g || (lz4 && g->needsChecksum))) {
+                // Version 6+ can say that node reads do not mix the cipher, which the game
+                // then reads right whatever the chunks: better than bytes no reader can prove.
+                if (options.warn)
+                    options.warn(packPath +
+                                 ": written with DontUseDummyWrite (node reads do not "
+                                 "mix the cipher): " +
+                                 (g ? std::string("LZ4 keeps no checksum to prove a scanned file")
+                                    : planError));
+                e.flags |= kFlagDontUseDummyWrite;
+                headerOnly(e, content, packPath);
+            } else {
+                if (g->scanned && options.warn)
+                    options.warn(
+                        packPath + ": chunks no reader knows: the cipher is planned from " +
+                        std::to_string(g->scannedNodeReads) + " node reads found by the node scan");
+                ivXor = std::move(g->ivXorPerSegment);
+                e.classId = g->classId;
+                e.metadata = std::move(g->metadata);
+            }
+        }
+    }
+
+    // The IV comes from the path and content: the same files make the same pak (any -j).
+    std::uint8_t ivBytes[8];
+    storeLE64(ivBytes, ivFor(packPath, content));
+    Bytes cipherText = std::move(payload);
+    cipherText.resize(roundUp8(cipherText.size()), 0);
+    encryptSegments(cipherText, loadLE64(ivBytes), ivXor, cipher);
+    e.blob.assign(ivBytes, ivBytes + 8);
+    e.blob.insert(e.blob.end(), cipherText.begin(), cipherText.end());
+    return e;
+}
+
+std::uint64_t encodingFlagBits(std::uint32_t version) {
+    if (version < 6) return kFlagsCompressionMask;
+    return kFlagsCompressionMaskV6 | kFlagSeekable | kFlagDontUseDummyWrite | kFlagPublicFile |
+           kFlagForceNoCrypt;
+}
+
+std::uint32_t classIdForExtension(const std::string& fileName) {
+    static const std::pair<const char*, std::uint32_t> table[] = {
+        {".txt", 0x09041000}, {".xml", 0x09041000}, {".ini", 0x09041000}, {".dds", 0x09024000},
+        {".tga", 0x09023000}, {".jpg", 0x09022000}, {".png", 0x0903D000}, {".wav", 0x09031000},
+        {".ogg", 0x0905A000}, {".bik", 0x0905F000}, {".zip", 0x09084000},
+    };
+    const auto dot = fileName.rfind('.');
+    const std::string ext = dot == std::string::npos ? "" : foldCase(fileName.substr(dot));
+    for (auto& [e, id] : table)
+        if (ext == e) return id;
+    return 0x09020000;  // CPlugFile
+}
+
+void encryptSegments(Bytes& data, std::uint64_t iv,
+                     const std::vector<std::uint64_t>& ivXorPerSegment, const Blowfish& cipher) {
+    for (std::size_t k = 0, at = 0; at < data.size(); ++k, at += kSegmentSize) {
+        if (k < ivXorPerSegment.size()) iv ^= ivXorPerSegment[k];
+        std::size_t n = std::min(kSegmentSize, data.size() - at);
+        cipher.cbcEncrypt(data.data() + at, n, iv);
+    }
+}
+
+}  // namespace pakfs::archive

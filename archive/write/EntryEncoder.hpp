@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <optional>
+
+#include "archive/cipher/Crypto.hpp"
+#include "archive/write/PackOptions.hpp"
+
+namespace pakfs::archive {
+
+// One entry ready to be written: its data blob and its file table fields.
+// Where a slot copied as it is lies in the base pak (IV and data), when its bytes are copied
+// file to file instead of through `blob`.
+struct CopiedSlot {
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+};
+
+struct EncodedEntry {
+    Bytes blob;  // 8-byte IV + ciphertext (empty when `copied` says where they are)
+    std::optional<CopiedSlot> copied;
+    std::uint32_t compressedSize = 0;
+    std::uint64_t flags = 0;
+    std::uint32_t classId = 0;
+    std::uint32_t unknown = 0;  // the file table's unexplained field, kept on repack
+    bool compressed = false;
+    Bytes metadata;  // dataless gbx record, gbx entries only
+};
+
+// A gbx file whose cipher cannot be planned, in a version 3 pak (version 6+ flags such a file
+// DontUseDummyWrite instead). The writer goes on planning the others and lists them all.
+class UnplannableGbx : public Error {
+public:
+    UnplannableGbx(const std::string& packPath, std::string reason)
+        : Error(packPath + ": " + reason), packPath_(packPath), reason_(std::move(reason)) {}
+    const std::string& packPath() const { return packPath_; }
+    const std::string& reason() const { return reason_; }
+
+private:
+    std::string packPath_, reason_;
+};
+
+// Compresses (when it saves space) and encrypts one file's content. gbx content is encoded
+// so that the game's parse-driven pipeline decodes it, unless a --raw glob matches. Throws
+// UnplannableGbx for a gbx file a version 3 pak cannot hold.
+EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const std::string& name,
+                         const Blowfish& cipher, const PackOptions& options);
+
+// A whole zlib stream (header and adler32) of data at `level`.
+Bytes zlibCompress(ByteSpan data, int level, const std::string& name,
+                   std::size_t syncFlushEvery = 0);
+
+// A whole zlib stream of data made by libdeflate at `level` (1 to 12).
+Bytes libdeflateCompress(ByteSpan data, int level, const std::string& name);
+
+// An IV derived from what it encrypts (SHA-256 of `label`, a zero byte and `data`), so that
+// the writer's output depends only on its input.
+std::uint64_t ivFor(std::string_view label, ByteSpan data);
+
+bool matchesAnyGlob(const std::vector<std::string>& globs, const std::string& packPath);
+
+// Encrypts plaintext (a multiple of 8 bytes) in place as the game's reader will decode it:
+// CBC from `iv`, xoring ivXorPerSegment[k] into the chaining value at the start of segment k.
+void encryptSegments(Bytes& data, std::uint64_t iv,
+                     const std::vector<std::uint64_t>& ivXorPerSegment, const Blowfish& cipher);
+
+// The flag bits a new encoding of a file sets itself (compression, cipher mode, the per-node
+// ivXor switch, public / no-crypt); every other bit of an entry's flags is kept when the file
+// is re-encoded. Version 3: the bits the game tests for compression (0x7C).
+std::uint64_t encodingFlagBits(std::uint32_t version);
+
+// The pak file table's class ID for a plain file, from its extension.
+std::uint32_t classIdForExtension(const std::string& fileName);
+
+}  // namespace pakfs::archive

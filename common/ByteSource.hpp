@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "common/Bytes.hpp"
+
+namespace pakfs {
+
+// Where a reader takes its bytes from (gbx readers, the pak header and metadata readers). The pak pipeline implements it over the decrypt and
+// inflate stages, so every read must ask for exactly the bytes the format needs, in file order:
+// the moment a byte is first asked for decides which cipher state decodes it.
+class ByteSource {
+public:
+    virtual ~ByteSource() = default;
+    // Reads exactly dst.size() bytes or throws TruncatedError.
+    virtual void read(std::span<std::uint8_t> dst) = 0;
+    // Bytes consumed so far (offset in the gbx file).
+    virtual std::uint64_t position() const = 0;
+    // Bytes left when the total is known; readers check counts against it before allocating.
+    virtual std::optional<std::uint64_t> remaining() const = 0;
+};
+
+// A gbx file held in memory.
+class MemorySource final : public ByteSource {
+public:
+    explicit MemorySource(ByteSpan data) : data_(data) {}
+    void read(std::span<std::uint8_t> dst) override {
+        if (dst.size() > data_.size() - pos_)
+            throw TruncatedError("unexpected end of data at offset " + std::to_string(pos_) +
+                                 " (wanted " + std::to_string(dst.size()) + " bytes, " +
+                                 std::to_string(data_.size() - pos_) + " left)");
+        if (dst.empty()) return;  // an empty span may have a null pointer
+        std::memcpy(dst.data(), data_.data() + pos_, dst.size());
+        pos_ += dst.size();
+    }
+    std::uint64_t position() const override { return pos_; }
+    std::optional<std::uint64_t> remaining() const override { return data_.size() - pos_; }
+
+private:
+    ByteSpan data_;
+    std::size_t pos_ = 0;
+};
+
+}  // namespace pakfs

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "common/Bytes.hpp"
+
+namespace pakfs {
+
+// A read-only file opened once and read with pread, so many threads can share it.
+class InputFile {
+public:
+    static std::shared_ptr<InputFile> open(const std::filesystem::path& path);
+    ~InputFile();
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+
+    const std::string& name() const { return name_; }
+    std::uint64_t size() const { return size_; }
+    std::int64_t mtime() const { return mtime_; }
+    // Reads exactly `n` bytes at `offset` or throws TruncatedError naming the file.
+    void readAt(std::uint64_t offset, std::uint8_t* dst, std::size_t n) const;
+    Bytes readAt(std::uint64_t offset, std::size_t n) const;
+    int descriptor() const { return fd_; }
+
+private:
+    InputFile(int fd, std::string name, std::uint64_t size, std::int64_t mtime);
+    int fd_;
+    std::string name_;
+    std::uint64_t size_;
+    std::int64_t mtime_;
+};
+
+// A run of bytes to read sequentially: part of a file, or memory.
+class ByteRange {
+public:
+    ByteRange(std::shared_ptr<const InputFile> file, std::uint64_t offset, std::uint64_t size)
+        : file_(std::move(file)), offset_(offset), size_(size) {}
+    explicit ByteRange(ByteSpan memory) : memory_(memory), size_(memory.size()) {}
+
+    std::uint64_t size() const { return size_; }
+    void read(std::uint64_t at, std::uint8_t* dst, std::size_t n) const;
+    const std::string& name() const;
+
+private:
+    std::shared_ptr<const InputFile> file_;
+    ByteSpan memory_;
+    std::uint64_t offset_ = 0;
+    std::uint64_t size_ = 0;
+};
+
+// Writes a file next to its destination and renames it into place only when complete, so a
+// failed or interrupted write never leaves a half-written file where the user's file was.
+class AtomicOutputFile {
+public:
+    explicit AtomicOutputFile(const std::filesystem::path& dest);
+    ~AtomicOutputFile();  // removes the temp file unless commit() ran
+    AtomicOutputFile(const AtomicOutputFile&) = delete;
+    AtomicOutputFile& operator=(const AtomicOutputFile&) = delete;
+
+    void write(ByteSpan data);
+    void writeAt(std::uint64_t offset, ByteSpan data);
+    // Copies `n` bytes of `source` at `sourceOffset` to `offset`, in the kernel where it can
+    // (copy_file_range: no pass through this process's memory), else by reads and writes.
+    void copyFrom(const InputFile& source, std::uint64_t sourceOffset, std::uint64_t offset,
+                  std::uint64_t n);
+    // Reads back what was written (checksums over the finished file).
+    void readAt(std::uint64_t offset, std::uint8_t* dst, std::size_t n) const;
+    std::uint64_t size() const { return size_; }
+    void commit();
+
+private:
+    std::filesystem::path dest_;
+    std::string tempPath_;
+    int fd_ = -1;
+    std::uint64_t size_ = 0;
+    int interruptTicket_ = -1;     // the temp file is removed if SIGINT/SIGTERM comes first
+    std::uint64_t unflushed_ = 0;  // bytes written since the disk was last asked to start
+    // After every 64 MiB written, asks the kernel to start writing the file out, so that the
+    // disk works while the rest is made and the final fsync has less left to wait for.
+    void written(std::uint64_t n);
+};
+
+}  // namespace pakfs
