@@ -13,7 +13,7 @@ fail() {
 cmake --install "$build" --prefix "$prefix" > /dev/null
 for f in bin/pak bin/pakfs share/man/man1/pak.1 share/man/man1/pakfs.1 \
   share/bash-completion/completions/pak share/bash-completion/completions/pakfs \
-  share/doc/pakfs/README.md share/doc/pakfs/LICENSE \
+  share/doc/pakfs/README.md share/doc/pakfs/FORMAT.md share/doc/pakfs/LICENSE \
   share/doc/pakfs/NOTICE; do
   [ -e "$prefix/$f" ] || fail "$f is not installed"
 done
