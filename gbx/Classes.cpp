@@ -122,7 +122,7 @@ std::uint32_t ClassRegistry::ivXorClassInput(std::uint32_t storedClassId) const 
         p = parent(g).value_or(kCMwNod);
     std::uint32_t s = specific(p);
     if (auto r = rules_.replace.find(s); r != rules_.replace.end()) s = r->second;
-    // The game never folds a zero class input (FORMAT-NOTES, the 2020 code study).
+    // The game never folds a zero class input (doc/FORMAT.md §7.3).
     return s == 0 ? 0xFFFFFFFF : s;
 }
 

@@ -13,7 +13,7 @@ namespace pakfs::archive {
 using PakKey = std::array<std::uint8_t, 16>;
 using Md5Digest = std::array<std::uint8_t, 16>;
 
-// What a pak version changes in the cipher (PACK-V6-NOTES, Ciphers).
+// What a pak version changes in the cipher (doc/FORMAT.md §3.4, §5.1, §5.2).
 struct CipherVariant {
     // 16, or 8 from version 18: the key then fills P[0..9] only, and the key schedule runs the
     // 8-round cipher too. The game reverses P[0..9] and calls its encryption function to
@@ -55,7 +55,7 @@ public:
     // and holds the next chaining value afterwards (the last ciphertext block, or the v12+ mix).
     void cbcDecrypt(std::uint8_t* data, std::size_t size, std::uint64_t& iv) const;
     void cbcEncrypt(std::uint8_t* data, std::size_t size, std::uint64_t& iv) const;
-    // Version 6+ counter mode (an encrypted file flagged seekable; PACK-V6-NOTES, Ciphers), in
+    // Version 6+ counter mode (an encrypted file flagged seekable; doc/FORMAT.md §5.4), in
     // place over whole 8-byte blocks that start at body offset `offset` (a multiple of 8): the
     // block at offset o is xored with the encryption of the little-endian u64
     // iv + 8 + 256 * (o / 256) + (o % 256) / 8. No chaining: the same call encrypts.

@@ -130,8 +130,8 @@ struct Lz4Stage::State {
     }
 };
 
-Lz4Stage::Lz4Stage(ByteSource& input, std::uint64_t compressedSize,
-                   std::uint64_t uncompressedSize, std::string name)
+Lz4Stage::Lz4Stage(ByteSource& input, std::uint64_t compressedSize, std::uint64_t uncompressedSize,
+                   std::string name)
     : input_(input),
       name_(std::move(name)),
       compressedLeft_(compressedSize),

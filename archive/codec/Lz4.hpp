@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Version 18 file data: LZ4 blocks of `u16 size` + data, each giving 4096 bytes except the
-// last, decoded as one stream whose history starts with a fixed dictionary (PACK-V6-NOTES).
+// last, decoded as one stream whose history starts with a fixed dictionary (doc/FORMAT.md §3.6).
 #pragma once
 
 #include <memory>
 #include <string>
 
-#include "common/Bytes.hpp"
 #include "common/ByteSource.hpp"
+#include "common/Bytes.hpp"
 
 namespace pakfs::archive {
 
 inline constexpr std::size_t kLz4BlockSize = 4096;
 inline constexpr std::size_t kLz4MaxBlock = 4128;  // LZ4_compressBound(4096)
 
-// The 1006-byte dictionary that primes every version 18 entry's stream (archive/codec/data, NOTICE).
+// The 1006-byte dictionary that primes every version 18 entry's stream (archive/codec/data,
+// NOTICE).
 ByteSpan pak18Lz4Dictionary();
 
 // Compresses content into the block stream (deterministic).

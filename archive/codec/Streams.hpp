@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "archive/cipher/Crypto.hpp"
-#include "common/File.hpp"
 #include "archive/codec/Lz4.hpp"
 #include "common/ByteSource.hpp"
+#include "common/File.hpp"
 
 namespace pakfs::archive {
 

@@ -3,10 +3,10 @@
 
 #include <optional>
 
+#include "archive/codec/Streams.hpp"
+#include "archive/entry/NodeScan.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/Metadata.hpp"
-#include "archive/entry/NodeScan.hpp"
-#include "archive/codec/Streams.hpp"
 #include "gbx/Classes.hpp"
 #include "gbx/GbxFile.hpp"
 
@@ -38,8 +38,7 @@ public:
         std::int64_t slot = -1;
         bool folded = false;
     };
-    CipherMixer(CryptedStream& crypted, const ByteSource& top, bool foldInSkippable,
-                bool perNode)
+    CipherMixer(CryptedStream& crypted, const ByteSource& top, bool foldInSkippable, bool perNode)
         : crypted_(crypted), top_(top), foldInSkippable_(foldInSkippable), perNode_(perNode) {}
     void onNodeRead(std::uint32_t classId, bool inSkippableChunk, std::int64_t slot) override {
         const auto& classes = gbx::ClassRegistry::builtin();

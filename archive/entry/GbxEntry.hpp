@@ -15,9 +15,9 @@ namespace pakfs::archive {
 
 // How the writer plans a gbx entry's cipher.
 struct GbxPipelineRules {
-    // Whether node reads inside skippable chunks mix the cipher. Open (FORMAT-NOTES): the seed
-    // says they do; GBX.NET and a study of the 2020 game's code say the game reads such a chunk
-    // into memory first, so they do not. Default: they do not (`pak pack --fold-skippable`).
+    // Whether node reads inside skippable chunks mix the cipher. Open (doc/FORMAT.md §7.4): the
+    // seed says they do; GBX.NET and a study of the 2020 game's code say the game reads such a
+    // chunk into memory first, so they do not. Default: they do not (`pak pack --fold-skippable`).
     bool nodesInSkippableChunksMixIvXor = false;
     // Off only to show what a reader without the per-node trick would get (tests, diagnosis).
     bool perNodeIvXor = true;

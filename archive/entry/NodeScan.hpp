@@ -26,7 +26,7 @@ struct NodeScanInput {
     std::vector<NodeRead> exact;  // in stream order, positions <= start
     std::uint32_t numNodes = 0;
     std::vector<std::uint32_t> slotsTaken;  // external slots and nodes read before `start`
-    // Whether node reads inside skippable ("PIKS") chunks fold: the open rule of FORMAT-NOTES.
+    // Whether node reads inside skippable ("PIKS") chunks fold: the open rule (doc/FORMAT.md §7.4).
     bool foldInSkippable = false;
     // Compressed entries: a decode counts only when the zlib stream then ends with the right
     // Adler-32 exactly at the entry's size. Without it (stored entries, the writer's
@@ -47,7 +47,7 @@ struct NodeScanResult {
 };
 
 // Decodes an entry through the pipeline `spec` describes, folding `exact` and the node reads
-// the scan finds. Node signature (FORMAT-NOTES): u32 index below numNodes and not taken, u32
+// the scan finds. Node signature (doc/FORMAT.md §7.5): u32 index below numNodes and not taken, u32
 // class ID known to the class table, then a chunk ID of that class or an ancestor, or
 // 0xFACADE01. Never throws for bad data: the reason is in `failure`.
 NodeScanResult scanDecode(const PipelineSpec& spec, const NodeScanInput& input);

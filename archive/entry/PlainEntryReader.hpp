@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "archive/pak/PakIndex.hpp"
 #include "archive/entry/SeekPoints.hpp"
+#include "archive/pak/PakIndex.hpp"
 
 struct inflate_state;  // ISA-L (isa-l/igzip_lib.h)
 

@@ -9,9 +9,9 @@
 #include <span>
 #include <unordered_set>
 
+#include "archive/codec/Streams.hpp"
 #include "archive/pak/FieldReader.hpp"
 #include "archive/pak/Metadata.hpp"
-#include "archive/codec/Streams.hpp"
 
 namespace pakfs::archive {
 

@@ -2,8 +2,8 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -22,7 +22,7 @@ namespace pakfs::archive {
 
 inline constexpr std::uint64_t kFlagsCompressionMask = 0x7C;  // the game tests these bits (v3)
 inline constexpr std::uint64_t kFlagZlib = 0x04;              // what pakfs writes
-// Version 6+ file flags (PACK-V6-NOTES, Keys).
+// Version 6+ file flags (doc/FORMAT.md §3.4).
 inline constexpr std::uint64_t kFlagHashedName = 1ull << 0;
 inline constexpr std::uint64_t kFlagsCompressionMaskV6 = 0x3C;       // bits 2..5
 inline constexpr std::uint64_t kFlagSeekable = 1ull << 6;            // counter mode when encrypted

@@ -8,10 +8,10 @@
 
 #include <memory>
 
-#include "archive/entry/GbxEntry.hpp"
 #include "archive/codec/Lz4.hpp"
-#include "archive/pak/Metadata.hpp"
 #include "archive/codec/Streams.hpp"
+#include "archive/entry/GbxEntry.hpp"
+#include "archive/pak/Metadata.hpp"
 
 namespace pakfs::archive {
 

@@ -19,18 +19,17 @@
 #include <mutex>
 #include <thread>
 
-#include "archive/write/EntryEncoder.hpp"
+#include "archive/codec/Streams.hpp"
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/Metadata.hpp"
-#include "archive/codec/Streams.hpp"
+#include "archive/write/EntryEncoder.hpp"
 
 namespace fs = std::filesystem;
 
 namespace pakfs::archive {
 
 namespace {
-
 
 void checkName(const fs::path& disk, const std::string& name) {
     if (auto why = unstorableName(name)) throw Error(disk.string() + ": " + *why);

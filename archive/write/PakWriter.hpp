@@ -68,7 +68,7 @@ PackResult writePak(const std::filesystem::path& sourceDir, const std::filesyste
 PackResult writePlan(const PackPlan& plan, const std::filesystem::path& output, const PakKey& key,
                      const PackOptions& options);
 
-// The public header of a version 6+ pack as the writer makes it (PACK-V6-NOTES, Layout), with
+// The public header of a version 6+ pack as the writer makes it (doc/FORMAT.md §3.1), with
 // the contents checksum left zero.
 Bytes packGbxPublicHeader(std::uint32_t version, const PackHeaderFields& h,
                           std::uint32_t headerMaxSize);

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Version 6+ files encrypted in counter mode (an encrypted file flagged seekable; PACK-V6-NOTES,
-// Ciphers), in packs the test helper lays out itself (tests/support/CounterPack.hpp): exact
-// bytes through the library and the pak command, the refusal without --unverified, the labels,
-// and file tables whose sizes lie.
+// Version 6+ files encrypted in counter mode (an encrypted file flagged seekable; doc/FORMAT.md
+// §5.4), in packs the test helper lays out itself (tests/support/CounterPack.hpp): exact bytes
+// through the library and the pak command, the refusal without --unverified, the labels, and file
+// tables whose sizes lie.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include "archive/entry/EntryReader.hpp"
-#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/entry/GbxEntry.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "tests/support/CounterPack.hpp"
 #include "tests/support/TestUtil.hpp"

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Pak versions 6 to 18 (.Pack.Gbx): the cipher variants against vectors computed here from
-// PACK-V6-NOTES, and pack -> read round trips for every version and header key mode.
+// doc/FORMAT.md §3, and pack -> read round trips for every version and header key mode.
 #include <catch2/catch.hpp>
 
 #include <random>
 
 #include "archive/cipher/BlowfishSimd.hpp"
 #include "archive/entry/EntryReader.hpp"
-#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/entry/GbxEntry.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/entry/SeekPoints.hpp"
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
-#include "archive/entry/SeekPoints.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -27,11 +27,11 @@ PakKey testKey() {
     return k;
 }
 
-// The v18 cipher as the notes describe one reader's code, written out independently: the key
-// (little-endian words, repeated) xored into P[0..9], the 8-round cipher refilling P[0..9] and
-// the S-boxes, then P[0..9] reversed; decrypting a block is running the *encryption* rounds
-// with the reversed P. The notes say this equals a plain 8-round decryption; the test checks
-// the project's Blowfish against this construction, not against itself.
+// The v18 cipher as doc/FORMAT.md §5.1 and §3.4 describe one reader's code, written out
+// independently: the key (little-endian words, repeated) xored into P[0..9], the 8-round cipher
+// refilling P[0..9] and the S-boxes, then P[0..9] reversed; decrypting a block is running the
+// *encryption* rounds with the reversed P. The notes say this equals a plain 8-round decryption;
+// the test checks the project's Blowfish against this construction, not against itself.
 struct ReversedP8 {
     std::uint32_t p[18];
     std::uint32_t s[4][256];

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Version 6+ packs with files encrypted in counter mode (file flag bit 6 on an encrypted file),
 // for the tests. `pak pack` never writes such files (one source says a writer should not), so
-// this helper lays out the whole pack itself from PACK-V6-NOTES (Layout, Ciphers, What a writer
+// this helper lays out the whole pack itself from doc/FORMAT.md (§3.1-§3.3, §5.4; what a writer
 // must get right), with its own keystream loop over Blowfish blocks: the readers are tested
 // against a construction of their own, not against Blowfish::counterXor.
 #pragma once
@@ -16,9 +16,9 @@
 
 #include "archive/cipher/Crypto.hpp"
 #include "archive/codec/Lz4.hpp"
+#include "archive/codec/Streams.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
-#include "archive/codec/Streams.hpp"
 #include "common/Bytes.hpp"
 #include "tests/support/TestUtil.hpp"  // with <crypto++/sha.h>
 
@@ -36,8 +36,8 @@ struct CounterPackFile {
 
 inline constexpr std::uint32_t kCounterPackDataStart = 0x1000;
 
-// Counter mode as the notes give it: the block at body offset o is xored with the encryption
-// of the little-endian u64 iv + 8 + 256 * (o / 256) + (o % 256) / 8.
+// Counter mode as doc/FORMAT.md §5.4 gives it: the block at body offset o is xored with the
+// encryption of the little-endian u64 iv + 8 + 256 * (o / 256) + (o % 256) / 8.
 inline void counterModeEncrypt(Bytes& data, std::uint64_t iv, const archive::Blowfish& cipher) {
     for (std::size_t o = 0; o + 8 <= data.size(); o += 8) {
         std::uint8_t block[8];
