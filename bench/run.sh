@@ -8,7 +8,8 @@
 # --scale multiplies every file size (1: about 1.2 GiB over --entries files, default 100000,
 # and a 512 MiB entry); the packs are made once per scale in --out (default bench/out).
 # --only writable-cat: only cat of every file through a writable and a read-only mount, side by
-# side (defaults then: --scale 0.25 --entries 20000 --out bench/out-quick, no BENCHMARKS.md).
+# side (defaults then: --scale 0.25 --entries 20000 --out bench/out-quick); the table is added
+# to a section at the end of BENCHMARKS.md, which a whole run writes anew.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
         --reads) READS=$2; shift 2 ;;
         --no-md) WRITE_MD=0; shift ;;
         --only) ONLY=$2; shift 2 ;;
-        -h|--help) sed -n '3,12p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,12p' "$0" | cut -c3-; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -42,7 +43,7 @@ case $ONLY in
         [[ $GIVEN == *" --scale "* ]] || SCALE=0.25
         [[ $GIVEN == *" --entries "* ]] || ENTRIES=20000
         [[ $GIVEN == *" --out "* ]] || OUT=$ROOT/bench/out-quick
-        WRITE_MD=0
+        ONLY_HEADING="## Writable against read-only mount (bench/run.sh --only writable-cat)"
         ;;
     *) echo "run.sh: --only takes writable-cat" >&2; exit 2 ;;
 esac
@@ -154,14 +155,25 @@ report() {
     HEAD=$(
         echo "- CPU: $CPU, $(nproc) cores; vector decryptor: $M_simd_impl"
         echo "- $(date -u '+%Y-%m-%d %H:%M UTC'), revision $(git -C "$ROOT" rev-parse --short HEAD 2> /dev/null || echo '?')"
-        echo "- bench/run.sh --scale $SCALE --entries $ENTRIES (many.pak $(du -m "$MANY" | cut -f1) MiB, big.pak $(du -m "$BIG" | cut -f1) MiB on disk)"
+        echo "- bench/run.sh --scale $SCALE --entries $ENTRIES${ONLY:+ --only $ONLY} (many.pak $(du -m "$MANY" | cut -f1) MiB, big.pak $(du -m "$BIG" | cut -f1) MiB on disk)"
         echo "- load average before: $LOAD_BEFORE; after: $LOAD_AFTER"
     )
     echo
     echo "$HEAD"
     echo
     echo "$TABLE"
-    if [ "$WRITE_MD" = 1 ]; then
+    if [ "$WRITE_MD" = 1 ] && [ -n "$ONLY" ]; then
+        # A run of some rows only: added to the file's section of such runs (a whole run
+        # writes the file anew).
+        {
+            grep -qx "$ONLY_HEADING" "$ROOT/BENCHMARKS.md" || printf '\n%s\n' "$ONLY_HEADING"
+            echo
+            echo "$HEAD"
+            echo
+            echo "$TABLE"
+        } >> "$ROOT/BENCHMARKS.md"
+        log "added to $ROOT/BENCHMARKS.md"
+    elif [ "$WRITE_MD" = 1 ]; then
         {
             echo "# Benchmarks"
             echo
