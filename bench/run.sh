@@ -143,70 +143,7 @@ writablecat() {
     row "cat every file of many.pak ($ENTRIES files) through a writable mount (-o overlay, nothing changed) / through a read-only mount (medians of 3 interleaved rounds, fresh mounts)" "$(calc "$T_CATW" 3) s / $(calc "$T_CATRO" 3) s$speed" "$R of the read-only mount's speed (rounds: ${ratios[*]})" ">= 0.9: $(verdict "$R >= 0.9")"
 }
 
-# The table: printed, and written to BENCHMARKS.md unless --no-md.
-report() {
-    LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
-    CPU=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
-    TABLE=$(
-        echo "| measurement | value | ratio | target |"
-        echo "|---|---|---|---|"
-        printf '%s\n' "${ROWS[@]}"
-    )
-    HEAD=$(
-        echo "- CPU: $CPU, $(nproc) cores; vector decryptor: $M_simd_impl"
-        echo "- $(date -u '+%Y-%m-%d %H:%M UTC'), revision $(git -C "$ROOT" rev-parse --short HEAD 2> /dev/null || echo '?')"
-        echo "- bench/run.sh --scale $SCALE --entries $ENTRIES${ONLY:+ --only $ONLY} (many.pak $(du -m "$MANY" | cut -f1) MiB, big.pak $(du -m "$BIG" | cut -f1) MiB on disk)"
-        echo "- load average before: $LOAD_BEFORE; after: $LOAD_AFTER"
-    )
-    echo
-    echo "$HEAD"
-    echo
-    echo "$TABLE"
-    if [ "$WRITE_MD" = 1 ] && [ -n "$ONLY" ]; then
-        # A run of some rows only: added to the file's section of such runs (a whole run
-        # writes the file anew).
-        {
-            grep -qx "$ONLY_HEADING" "$ROOT/BENCHMARKS.md" || printf '\n%s\n' "$ONLY_HEADING"
-            echo
-            echo "$HEAD"
-            echo
-            echo "$TABLE"
-        } >> "$ROOT/BENCHMARKS.md"
-        log "added to $ROOT/BENCHMARKS.md"
-    elif [ "$WRITE_MD" = 1 ]; then
-        {
-            echo "# Benchmarks"
-            echo
-            echo "Made by \`bench/run.sh\`; see README.md, section Performance. Every MB is 10^6 bytes."
-            echo "Throughput is of output (decoded) bytes, packs read from the page cache, files"
-            echo "extracted to tmpfs. The limit is one core decrypting (Crypto++) and inflating the"
-            echo "same bytes from memory with zlib, measured in the same run; \"our limit\" is the"
-            echo "vector decryptor and libdeflate."
-            echo
-            echo "Which inflater: plain zlib entries read from their start (pak cat/extract/check, the"
-            echo "mount's whole-file decodes) inflate in one libdeflate call up to 64 MiB; larger ones"
-            echo "stream through ISA-L (Adler-32 checked; libdeflate cannot stream), as do the mount's"
-            echo "reads from the start of entries whose seek points come from the background pass or"
-            echo "an index file; seeks, and readers that record seek points, use zlib, whose state a"
-            echo "seek point saves; gbx entries use zlib in the game's 0x100/0x400 steps"
-            echo "(ZlibStage). The mount stores files decoded ahead in the kernel's page cache"
-            echo "(fuse_lowlevel_notify_store). Whatever libdeflate or ISA-L"
-            echo "rejects is decoded again by zlib, whose messages are the ones reported. libdeflate"
-            echo "and ISA-L measure within a few percent of each other here (rows below)."
-            echo
-            echo "Writing: trees are read from tmpfs and paks written into bench/out (on disk);"
-            echo "\`pak pack\` deflates plain files with libdeflate on -j threads (default level 6),"
-            echo "gbx files with zlib. \`pak commit\` includes the fsync it makes before its rename;"
-            echo "its row compares with \`cp\` and with \`cp\` then \`sync\` of the copy."
-            echo
-            echo "$HEAD"
-            echo
-            echo "$TABLE"
-        } > "$ROOT/BENCHMARKS.md"
-        log "written to $ROOT/BENCHMARKS.md"
-    fi
-}
-
+# --only: just the rows named, then the table.
 if [ "$ONLY" = writable-cat ]; then
     M_simd_impl="not measured (--only)"
     if [ "$HAVE_FUSE" = 1 ]; then
@@ -215,9 +152,9 @@ if [ "$ONLY" = writable-cat ]; then
     else
         row "FUSE measurements" "skipped" "" "no pakfs binary, /dev/fuse or fusermount3"
     fi
-    report
-    exit 0
 fi
+# Every row: the whole run (its body is not indented).
+if [ -z "$ONLY" ]; then
 
 log "single-core limit (Crypto++ Blowfish-CBC + zlib inflate of the packs' bytes)"
 load M "$PB" limit "$MANY"
@@ -487,5 +424,65 @@ else
     row "FUSE measurements" "skipped" "" "no pakfs binary, /dev/fuse or fusermount3"
     echo "run.sh: FUSE unavailable, mount measurements skipped" >&2
 fi
+fi  # the whole run
 
-report
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+CPU=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
+TABLE=$(
+    echo "| measurement | value | ratio | target |"
+    echo "|---|---|---|---|"
+    printf '%s\n' "${ROWS[@]}"
+)
+HEAD=$(
+    echo "- CPU: $CPU, $(nproc) cores; vector decryptor: $M_simd_impl"
+    echo "- $(date -u '+%Y-%m-%d %H:%M UTC'), revision $(git -C "$ROOT" rev-parse --short HEAD 2> /dev/null || echo '?')"
+    echo "- bench/run.sh --scale $SCALE --entries $ENTRIES${ONLY:+ --only $ONLY} (many.pak $(du -m "$MANY" | cut -f1) MiB, big.pak $(du -m "$BIG" | cut -f1) MiB on disk)"
+    echo "- load average before: $LOAD_BEFORE; after: $LOAD_AFTER"
+)
+echo
+echo "$HEAD"
+echo
+echo "$TABLE"
+if [ "$WRITE_MD" = 1 ] && [ -n "$ONLY" ]; then
+    # A run of some rows only: added to the file's section of such runs (a whole run
+    # writes the file anew).
+    {
+        grep -qx "$ONLY_HEADING" "$ROOT/BENCHMARKS.md" || printf '\n%s\n' "$ONLY_HEADING"
+        echo
+        echo "$HEAD"
+        echo
+        echo "$TABLE"
+    } >> "$ROOT/BENCHMARKS.md"
+    log "added to $ROOT/BENCHMARKS.md"
+elif [ "$WRITE_MD" = 1 ]; then
+    {
+        echo "# Benchmarks"
+        echo
+        echo "Made by \`bench/run.sh\`; see README.md, section Performance. Every MB is 10^6 bytes."
+        echo "Throughput is of output (decoded) bytes, packs read from the page cache, files"
+        echo "extracted to tmpfs. The limit is one core decrypting (Crypto++) and inflating the"
+        echo "same bytes from memory with zlib, measured in the same run; \"our limit\" is the"
+        echo "vector decryptor and libdeflate."
+        echo
+        echo "Which inflater: plain zlib entries read from their start (pak cat/extract/check, the"
+        echo "mount's whole-file decodes) inflate in one libdeflate call up to 64 MiB; larger ones"
+        echo "stream through ISA-L (Adler-32 checked; libdeflate cannot stream), as do the mount's"
+        echo "reads from the start of entries whose seek points come from the background pass or"
+        echo "an index file; seeks, and readers that record seek points, use zlib, whose state a"
+        echo "seek point saves; gbx entries use zlib in the game's 0x100/0x400 steps"
+        echo "(ZlibStage). The mount stores files decoded ahead in the kernel's page cache"
+        echo "(fuse_lowlevel_notify_store). Whatever libdeflate or ISA-L"
+        echo "rejects is decoded again by zlib, whose messages are the ones reported. libdeflate"
+        echo "and ISA-L measure within a few percent of each other here (rows below)."
+        echo
+        echo "Writing: trees are read from tmpfs and paks written into bench/out (on disk);"
+        echo "\`pak pack\` deflates plain files with libdeflate on -j threads (default level 6),"
+        echo "gbx files with zlib. \`pak commit\` includes the fsync it makes before its rename;"
+        echo "its row compares with \`cp\` and with \`cp\` then \`sync\` of the copy."
+        echo
+        echo "$HEAD"
+        echo
+        echo "$TABLE"
+    } > "$ROOT/BENCHMARKS.md"
+    log "written to $ROOT/BENCHMARKS.md"
+fi
