@@ -3,10 +3,13 @@
 # Runs every measurement and prints a table, also written to BENCHMARKS.md.
 #
 #   bench/run.sh [--scale S] [--entries N] [--jobs N] [--build DIR] [--out DIR] [--reads N]
-#                [--no-md]
+#                [--no-md] [--only writable-cat]
 #
 # --scale multiplies every file size (1: about 1.2 GiB over --entries files, default 100000,
 # and a 512 MiB entry); the packs are made once per scale in --out (default bench/out).
+# --only writable-cat: only cat of every file through a writable and a read-only mount, side by
+# side (defaults then: --scale 0.25 --entries 20000 --out bench/out-quick); the table is added
+# to a section at the end of BENCHMARKS.md, which a whole run writes anew.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +20,8 @@ BUILD=$ROOT/build-bench
 OUT=$ROOT/bench/out
 READS=200
 WRITE_MD=1
+ONLY=
+GIVEN=" $* "
 while [ $# -gt 0 ]; do
     case $1 in
         --scale) SCALE=$2; shift 2 ;;
@@ -26,10 +31,22 @@ while [ $# -gt 0 ]; do
         --out) OUT=$2; shift 2 ;;
         --reads) READS=$2; shift 2 ;;
         --no-md) WRITE_MD=0; shift ;;
-        -h|--help) sed -n '3,10p' "$0"; exit 0 ;;
+        --only) ONLY=$2; shift 2 ;;
+        -h|--help) sed -n '3,12p' "$0" | cut -c3-; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
+
+case $ONLY in
+    '') ;;
+    writable-cat)
+        [[ $GIVEN == *" --scale "* ]] || SCALE=0.25
+        [[ $GIVEN == *" --entries "* ]] || ENTRIES=20000
+        [[ $GIVEN == *" --out "* ]] || OUT=$ROOT/bench/out-quick
+        ONLY_HEADING="## Writable against read-only mount (bench/run.sh --only writable-cat)"
+        ;;
+    *) echo "run.sh: --only takes writable-cat" >&2; exit 2 ;;
+esac
 
 log() { echo "== $*" >&2; }
 calc() { awk "BEGIN { printf \"%.${2:-2}f\", $1 }"; }
@@ -77,6 +94,67 @@ row() {
     echo "row: | $1 | $2 | $3 | $4 |" >&2  # as it comes: a run stopped early keeps its rows
 }
 verdict() { awk "BEGIN { exit !($1) }" && echo "met" || echo "NOT met"; }
+
+# Mounts.
+MNT=$OUT/mnt
+OV=$OUT/overlay
+HAVE_FUSE=0
+[ -x "$PAKFS" ] && [ -c /dev/fuse ] && command -v fusermount3 > /dev/null && HAVE_FUSE=1
+PID=
+unmount() {
+    fusermount3 -u "$MNT"
+    while kill -0 "$PID" 2> /dev/null; do sleep 0.05; done
+}
+mountpak() {  # pak ready-path [pakfs options...] -> sets MOUNT_mount_s, MOUNT_pid
+    local pak=$1 ready=$2
+    shift 2
+    load MOUNT "$PB" mount "$MNT/$ready" -- "$PAKFS" -f "$@" --key "$KEY" "$pak" "$MNT"
+    PID=$MOUNT_pid
+}
+hwm() { awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$PID/status"; }
+freshoverlay() { rm -rf "$OV" && mkdir -p "$OV"; }
+catmany() { timed sh -c "find '$MNT/many' -type f -print0 | xargs -0 cat"; }
+median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+# cat of every file of many.pak through a writable mount (-o overlay, an empty overlay, nothing
+# changed) and through a read-only one, side by side: three rounds of a fresh mount of each,
+# the first of a round alternating; the medians and each round's ratio.
+writablecat() {
+    local i ro=() rw=() ratios=() t_ro t_rw
+    mkdir -p "$MNT"
+    fusermount3 -u "$MNT" 2> /dev/null || true
+    for i in 1 2 3; do
+        if [ $((i % 2)) = 1 ]; then
+            mountpak "$MANY" many && t_ro=$(catmany) && unmount
+            freshoverlay && mountpak "$MANY" many -o "overlay=$OV" && t_rw=$(catmany) && unmount
+        else
+            freshoverlay && mountpak "$MANY" many -o "overlay=$OV" && t_rw=$(catmany) && unmount
+            mountpak "$MANY" many && t_ro=$(catmany) && unmount
+        fi
+        ro+=("$t_ro")
+        rw+=("$t_rw")
+        ratios+=("$(calc "$t_ro / $t_rw")")
+    done
+    rm -rf "$OV"
+    T_CATRO=$(median3 "${ro[@]}")
+    T_CATW=$(median3 "${rw[@]}")
+    R=$(calc "$T_CATRO / $T_CATW")
+    local speed=""
+    [ -n "${M_out_bytes:-}" ] && speed=" ($(calc "$M_out_bytes / $T_CATW / 1e6" 1) / $(calc "$M_out_bytes / $T_CATRO / 1e6" 1) MB/s)"
+    row "cat every file of many.pak ($ENTRIES files) through a writable mount (-o overlay, nothing changed) / through a read-only mount (medians of 3 interleaved rounds, fresh mounts)" "$(calc "$T_CATW" 3) s / $(calc "$T_CATRO" 3) s$speed" "$R of the read-only mount's speed (rounds: ${ratios[*]})" ">= 0.9: $(verdict "$R >= 0.9")"
+}
+
+# --only: just the rows named, then the table.
+if [ "$ONLY" = writable-cat ]; then
+    M_simd_impl="not measured (--only)"
+    if [ "$HAVE_FUSE" = 1 ]; then
+        log "FUSE: cat of every file, writable mount against read-only (3 interleaved rounds)"
+        writablecat
+    else
+        row "FUSE measurements" "skipped" "" "no pakfs binary, /dev/fuse or fusermount3"
+    fi
+fi
+# Every row: the whole run (its body is not indented).
+if [ -z "$ONLY" ]; then
 
 log "single-core limit (Crypto++ Blowfish-CBC + zlib inflate of the packs' bytes)"
 load M "$PB" limit "$MANY"
@@ -244,22 +322,9 @@ load N "$PB" fsread "$BIG" --count $((READS / 10 > 5 ? READS / 10 : 5)) --no-see
 row "random 4 KiB read, seek points (in process, $S_fsread_seek_count reads)" "median $S_fsread_seek_median_ms ms, p99 $S_fsread_seek_p99_ms ms" "first $S_fsread_seek_first_ms ms" "median <= 20 ms: $(verdict "$S_fsread_seek_median_ms <= 20")"
 row "random 4 KiB read, no seek points (in process, $N_fsread_noseek_count reads)" "median $N_fsread_noseek_median_ms ms, p99 $N_fsread_noseek_p99_ms ms" "" ""
 
-MNT=$OUT/mnt
-if [ -x "$PAKFS" ] && [ -c /dev/fuse ] && command -v fusermount3 > /dev/null; then
+if [ "$HAVE_FUSE" = 1 ]; then
     mkdir -p "$MNT"
     fusermount3 -u "$MNT" 2> /dev/null || true
-    PID=
-    unmount() {
-        fusermount3 -u "$MNT"
-        while kill -0 "$PID" 2> /dev/null; do sleep 0.05; done
-    }
-    mountpak() {  # pak ready-path [pakfs options...] -> sets MOUNT_mount_s, MOUNT_pid
-        local pak=$1 ready=$2
-        shift 2
-        load MOUNT "$PB" mount "$MNT/$ready" -- "$PAKFS" -f "$@" --key "$KEY" "$pak" "$MNT"
-        PID=$MOUNT_pid
-    }
-    hwm() { awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$PID/status"; }
     log "FUSE: mount time and RSS"
     TIMES=()
     for i in 1 2 3; do
@@ -312,18 +377,7 @@ if [ -x "$PAKFS" ] && [ -c /dev/fuse ] && command -v fusermount3 > /dev/null; th
     row "cat the big entry through the mount" "$X_CATB MB/s" "$R of pak extract" ">= 0.8: $(verdict "$R >= 0.8")"
 
     log "FUSE: a writable mount (-o overlay): reading unchanged files, writing"
-    OV=$OUT/overlay
-    freshoverlay() { rm -rf "$OV" && mkdir -p "$OV"; }
-    CATS=()
-    for i in 1 2 3; do
-        freshoverlay
-        mountpak "$MANY" many -o "overlay=$OV"
-        CATS+=("$(timed sh -c "find '$MNT/many' -type f -print0 | xargs -0 cat")")
-        unmount
-    done
-    read -r T_CATW T_CATW_MED <<< "$(printf '%s\n' "${CATS[@]}" | sort -n | awk '{ t[NR] = $1 } END { print t[1], t[2] }')"
-    R=$(calc "$T_CAT / $T_CATW")
-    row "cat every file of many.pak through a writable mount (-o overlay, nothing changed; best / median of 3)" "$(calc "$M_out_bytes / $T_CATW / 1e6" 1) / $(calc "$M_out_bytes / $T_CATW_MED / 1e6" 1) MB/s" "$R (median $(calc "$T_CAT_MED / $T_CATW_MED")) of the read-only mount" ">= 0.9: $(verdict "$R >= 0.9")"
+    writablecat
     freshoverlay
     mountpak "$BIG" big -o "overlay=$OV"
     T_CATBW=$(timed sh -c "cat '$MNT'/big/Media/*")
@@ -370,6 +424,7 @@ else
     row "FUSE measurements" "skipped" "" "no pakfs binary, /dev/fuse or fusermount3"
     echo "run.sh: FUSE unavailable, mount measurements skipped" >&2
 fi
+fi  # the whole run
 
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 CPU=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
@@ -381,14 +436,25 @@ TABLE=$(
 HEAD=$(
     echo "- CPU: $CPU, $(nproc) cores; vector decryptor: $M_simd_impl"
     echo "- $(date -u '+%Y-%m-%d %H:%M UTC'), revision $(git -C "$ROOT" rev-parse --short HEAD 2> /dev/null || echo '?')"
-    echo "- bench/run.sh --scale $SCALE --entries $ENTRIES (many.pak $(du -m "$MANY" | cut -f1) MiB, big.pak $(du -m "$BIG" | cut -f1) MiB on disk)"
+    echo "- bench/run.sh --scale $SCALE --entries $ENTRIES${ONLY:+ --only $ONLY} (many.pak $(du -m "$MANY" | cut -f1) MiB, big.pak $(du -m "$BIG" | cut -f1) MiB on disk)"
     echo "- load average before: $LOAD_BEFORE; after: $LOAD_AFTER"
 )
 echo
 echo "$HEAD"
 echo
 echo "$TABLE"
-if [ "$WRITE_MD" = 1 ]; then
+if [ "$WRITE_MD" = 1 ] && [ -n "$ONLY" ]; then
+    # A run of some rows only: added to the file's section of such runs (a whole run
+    # writes the file anew).
+    {
+        grep -qx "$ONLY_HEADING" "$ROOT/BENCHMARKS.md" || printf '\n%s\n' "$ONLY_HEADING"
+        echo
+        echo "$HEAD"
+        echo
+        echo "$TABLE"
+    } >> "$ROOT/BENCHMARKS.md"
+    log "added to $ROOT/BENCHMARKS.md"
+elif [ "$WRITE_MD" = 1 ]; then
     {
         echo "# Benchmarks"
         echo

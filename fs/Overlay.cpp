@@ -69,7 +69,10 @@ bool isOverlayOwnName(std::string_view name) {
 }
 
 Overlay::Overlay(View& below, OverlayOptions options)
-    : below_(below), options_(std::move(options)), nextIno_(below.inoLimit() + 1) {
+    : below_(below),
+      options_(std::move(options)),
+      nextBelowIno_(below.inoLimit() + 1),
+      nextIno_(nextBelowIno_) {
     struct stat st;
     if (::stat(options_.dir.c_str(), &st) != 0)
         throw Error(options_.dir.string() + ": overlay folder: " + std::strerror(errno));
@@ -316,12 +319,18 @@ int Overlay::readdirLocked(Ino ino, std::int64_t offset, const FillDirAt& fill) 
 
 void Overlay::markChanged(Ino ino) {
     std::lock_guard lock(storeMutex_);
+    std::lock_guard changedLock(changedMutex_);
     changed_.insert(ino);
+}
+
+bool Overlay::changed(Ino ino) {
+    std::lock_guard lock(changedMutex_);
+    return changed_.count(ino) != 0;
 }
 
 bool Overlay::storeIfBelow(Ino ino, const std::function<bool()>& store) {
     std::lock_guard lock(storeMutex_);
-    return !changed_.count(ino) && store();
+    return !changed(ino) && store();
 }
 
 int Overlay::ensureUpperDir(Ino ino) {
@@ -410,10 +419,20 @@ int Overlay::openFd(Ino ino, int flags) {
 }
 
 int Overlay::open(Ino ino, int flags, std::uint64_t* fh) {
+    const bool writing = (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC);
+    // Reading a file of the view below that nothing changed: no handle, no lock, no call to
+    // the overlay folder. Its reads go by inode, as on a read-only mount, and find the
+    // overlay's copy once there is one (read checks at every request).
+    if (!writing && ino < nextBelowIno_ && !changed(ino)) {
+        struct stat st;
+        if (int rc = below_.getattr(ino, &st); rc != 0) return rc;
+        if (S_ISDIR(st.st_mode)) return -EISDIR;
+        *fh = 0;
+        return 0;
+    }
     std::lock_guard lock(mutex_);
     const Entry* e = entryOf(ino);
     if (e && e->gone) return -ENOENT;
-    const bool writing = (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC);
     Handle h;
     h.ino = ino;
     if ((!e || !e->upper) && !writing) {
@@ -447,9 +466,14 @@ long Overlay::read(Ino ino, std::uint64_t fh, char* buf, std::size_t size, std::
         ssize_t n = ::pread(h.fd, buf, size, offset);
         return n < 0 ? errnoResult() : long(n);
     }
+    // Unchanged: the read-only mount's path (whole small files decoded into the reply, the
+    // read-ahead), without the overlay's lock.
+    if (ino < nextBelowIno_ && !changed(ino)) return below_.read(ino, 0, buf, size, offset);
     std::unique_lock lock(mutex_);
     const Entry* e = entryOf(ino);
-    if (e && e->gone) return -ENOENT;
+    // A file opened while unchanged and deleted since keeps its bytes, as on any file system,
+    // when they were still the view below's.
+    if (e && e->gone && !e->goneUnchanged) return -ENOENT;
     if (!e || !e->upper) {
         lock.unlock();
         return below_.read(ino, 0, buf, size, offset);
@@ -607,6 +631,7 @@ int Overlay::mkdir(Ino parent, std::string_view name, mode_t mode, struct stat* 
 
 void Overlay::markGone(Ino ino, Ino parent, std::string_view name, bool dir) {
     Entry& gone = entries_[ino];
+    gone.goneUnchanged = !dir && !gone.upper && ino < nextBelowIno_;
     gone.parent = parent;
     gone.name = std::string(name);
     gone.dir = dir;

@@ -86,10 +86,11 @@ private:
         Ino parent = 0;
         std::string name;
         bool dir = false;
-        bool below = false;   // the view below has it at this path (same inode number)
-        bool upper = false;   // the overlay folder has it
-        bool opaque = false;  // a folder whose contents below are hidden
-        bool gone = false;    // deleted
+        bool below = false;          // the view below has it at this path (same inode number)
+        bool upper = false;          // the overlay folder has it
+        bool opaque = false;         // a folder whose contents below are hidden
+        bool gone = false;           // deleted
+        bool goneUnchanged = false;  // deleted while it held the view below's bytes
     };
     struct Handle {
         Ino ino = 0;
@@ -129,13 +130,22 @@ private:
     std::mutex mutex_;
     std::unordered_map<Ino, Entry> entries_;
     std::map<std::pair<Ino, std::string>, Ino> names_;  // (folder, name) of overlay entries
+    const Ino nextBelowIno_;  // the view below's inodes are the ones under it
     Ino nextIno_;
     std::mutex handlesMutex_;
     std::unordered_map<std::uint64_t, Handle> handles_;
     std::uint64_t nextHandle_ = 1;
+    // Whether the overlay holds something for `ino` of the view below (a copy, a shadowing
+    // file, a deletion): marked before a copy-up starts and never cleared. An inode the
+    // kernel knows is marked before it learns the inode (lookups and listings mark what the
+    // overlay folder holds), so a file not marked is the view below's, unchanged.
+    bool changed(Ino ino);
     // Held while content from below is handed to the kernel, and while marking an inode
     // changed, so that no stale store lands after a change.
     std::mutex storeMutex_;
+    // Guards changed_ alone: reads check it without storeMutex_, which a store holds while
+    // the kernel may wait for a page a read is filling.
+    std::mutex changedMutex_;
     std::unordered_set<Ino> changed_;
     std::uint64_t copyUps_ = 0;
 };

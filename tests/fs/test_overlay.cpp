@@ -2,6 +2,7 @@
 // The writable mount (-o overlay=DIR) through the kernel: everyday tools, what is refused,
 // crashes, a full overlay, an overlay edited by hand, and pak commit of what it holds (also as
 // a patch pack of a -o drives mount).
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -17,78 +18,11 @@
 #include "fs/OverlayRecord.hpp"
 #include "tests/fs/DrivesFixture.hpp"
 #include "tests/fs/MountFixture.hpp"
+#include "tests/fs/OverlayFixture.hpp"
 
 using namespace pakfs;
 using namespace pakfs::test;
 namespace stdfs = std::filesystem;
-
-namespace {
-
-// Every file under `root` by relative path, and every folder (content "<dir>").
-std::map<std::string, std::string> snapshot(const stdfs::path& root, bool folders = true) {
-    std::map<std::string, std::string> out;
-    for (auto it = stdfs::recursive_directory_iterator(root);
-         it != stdfs::recursive_directory_iterator(); ++it) {
-        const std::string rel = stdfs::relative(it->path(), root).string();
-        if (it->is_directory()) {
-            if (folders) out[rel + "/"] = "<dir>";
-        } else {
-            Bytes b = readFile(it->path());
-            out[rel] = std::string(b.begin(), b.end());
-        }
-    }
-    return out;
-}
-
-std::string str(const Bytes& b) {
-    return std::string(b.begin(), b.end());
-}
-
-struct OverlayMount {
-    TestPack pack = makeTestPack(true);
-    TempDir dir;
-    stdfs::path overlay = dir / "overlay";
-    std::unique_ptr<Mount> mount;
-
-    OverlayMount() {
-        skipUnlessFuse();
-        stdfs::create_directories(overlay);
-        start();
-    }
-    void start(const std::string& how = "-o") {
-        std::vector<std::string> args{"--key", kTestKeyHex};
-        if (how == "-o") {
-            args.insert(args.end(), {"-o", "overlay=" + overlay.string()});
-        } else {
-            args.insert(args.end(), {"--overlay", overlay.string()});
-        }
-        args.push_back(pack.pak.string());
-        mount = std::make_unique<Mount>(args, dir / "mnt", dir);
-        INFO(mount->errors());
-        REQUIRE(mount->waitMounted());
-    }
-    void remount(const std::string& how = "-o") {
-        mount.reset();
-        start(how);
-    }
-    stdfs::path operator/(const std::string& p) const { return mount->path() / "Test" / p; }
-    std::string sh(const std::string& command) const {
-        // In a subshell: run() adds its own redirections after the command.
-        auto r = run("cd " + quote((mount->path() / "Test").string()) + " && (" + command + ")");
-        INFO(command << "\n" << r.out << r.err);
-        REQUIRE(r.code == 0);
-        return r.out;
-    }
-};
-
-// One test key for pak commands.
-std::string keyArg() {
-    std::string arg = " --key ";
-    arg.append(kTestKeyHex).push_back(' ');
-    return arg;
-}
-
-}  // namespace
 
 TEST_CASE(
     "pakfs overlay: cp, cp -a, mv, rm -r, tar x, rsync, an editor's save, truncate, mmap and two "
@@ -443,6 +377,18 @@ TEST_CASE("pakfs overlay: every listing has . and .., and the overlay's own file
         auto r = run("ls -a " + quote((m.mount->path() / folder).string()));
         REQUIRE(r.code == 0);
         CHECK(r.out.rfind(".\n..\n", 0) == 0);
+        if (*folder == '\0') continue;  // the mount root's parent is outside the mount
+        // ".." names the parent folder's inode.
+        const stdfs::path path = m.mount->path() / folder;
+        DIR* d = ::opendir(path.c_str());
+        REQUIRE(d);
+        ino_t dotdot = 0;
+        while (dirent* e = ::readdir(d))
+            if (std::strcmp(e->d_name, "..") == 0) dotdot = e->d_ino;
+        ::closedir(d);
+        struct stat parent;
+        REQUIRE(::stat(path.parent_path().c_str(), &parent) == 0);
+        CHECK(dotdot == parent.st_ino);
     }
     auto r = run("ls -a " + quote(m.mount->path().string()));
     CHECK(r.out == ".\n..\nTest\n");
@@ -452,4 +398,41 @@ TEST_CASE("pakfs overlay: every listing has . and .., and the overlay's own file
     CHECK(records[0].pack == "Test");
     CHECK(records[0].state == "mounted");
     CHECK(records[0].pakPath == m.pack.pak.string());
+}
+
+TEST_CASE(
+    "pakfs overlay: a file of the pack opened for reading before a change reads the new bytes, "
+    "one deleted while open keeps its bytes",
+    "[mount][overlay]") {
+    OverlayMount m;
+    auto readAll = [](int fd) {
+        // Dropped from the page cache first: the reads reach the mount.
+        REQUIRE(::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0);
+        Bytes out(1 << 20);
+        std::size_t done = 0;
+        for (ssize_t n; (n = ::pread(fd, out.data() + done, out.size() - done, off_t(done))) > 0;)
+            done += std::size_t(n);
+        out.resize(done);
+        return out;
+    };
+    Bytes content = m.pack.file("Data/c100k.txt");
+    const int reader = ::open((m / "Data/c100k.txt").c_str(), O_RDONLY);
+    REQUIRE(reader >= 0);
+    CHECK(readAll(reader) == content);
+    // Changed through another open: copied up, then written.
+    const int writer = ::open((m / "Data/c100k.txt").c_str(), O_WRONLY);
+    REQUIRE(writer >= 0);
+    REQUIRE(::pwrite(writer, "CHANGED", 7, 1000) == 7);
+    REQUIRE(::close(writer) == 0);
+    std::memcpy(content.data() + 1000, "CHANGED", 7);
+    CHECK(sha256Hex(readAll(reader)) == sha256Hex(content));
+    ::close(reader);
+
+    const Bytes kept = m.pack.file("Data/r1024.bin");
+    const int held = ::open((m / "Data/r1024.bin").c_str(), O_RDONLY);
+    REQUIRE(held >= 0);
+    REQUIRE(::unlink((m / "Data/r1024.bin").c_str()) == 0);
+    CHECK_FALSE(stdfs::exists(m / "Data/r1024.bin"));
+    CHECK(readAll(held) == kept);
+    ::close(held);
 }
