@@ -8,9 +8,10 @@
 
 namespace pakfs {
 
-// Where a reader takes its bytes from (gbx readers, the pak header and metadata readers). The pak pipeline implements it over the decrypt and
-// inflate stages, so every read must ask for exactly the bytes the format needs, in file order:
-// the moment a byte is first asked for decides which cipher state decodes it.
+// Where a reader takes its bytes from (gbx readers, the pak header and metadata readers). The
+// pak pipeline implements it over the decrypt and inflate stages, so every read must ask for
+// exactly the bytes the format needs, in file order: the moment a byte is first asked for
+// decides which cipher state decodes it.
 class ByteSource {
 public:
     virtual ~ByteSource() = default;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The read-only file system over a Tree, one method per FUSE operation, each returning 0 (or a
-// byte count) or a negative errno. Nothing here knows about FUSE, so tests call the methods
+// The read-only pack view: a View (View.hpp) over a Tree, each method returning 0 (or a byte
+// count) or a negative errno. Nothing here knows about FUSE, so tests call the methods
 // directly. Thread-safe: every open file has its own decoding state.
 #pragma once
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The FUSE edge: maps libfuse's low-level operations onto a Filesystem. The only code that
-// includes libfuse's headers.
+// The FUSE edge: maps libfuse's low-level operations onto a View (the read-only pack view, or
+// the writable Overlay over it). The only code that includes libfuse's headers.
 #pragma once
 
 #include <functional>

@@ -20,7 +20,7 @@ struct LoadedSources {
 // A pak file must open (wrong key or damage: Error naming it). A folder contributes every
 // *.pak and *.Pack.Gbx in it that opens, with keys from the key options or its packlist.dat; the
 // others are left out with a warning, and a folder without any usable pak is an Error.
-// resolveNames, nameLists, salvage: see archive::PakIndex::open. With salvage, each file whose
+// resolveNames, nameLists, salvage: see archive::PakOpenOptions. With salvage, each file whose
 // bytes are not all in its pack gives a warning (the mount leaves it out).
 LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
                           const archive::KeyOptions& keys, bool resolveNames = false,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The mounted folder tree: one folder per pack holding the pack's folders and files. Built once
-// from the packs' file tables (nothing is decoded), immutable afterwards except for a few
-// per-file facts learned lazily, so any number of threads can read it.
+// The mounted folder tree: one folder per pack holding the pack's folders and files (or, in the
+// game's view, /Resource and /Game holding the drives' merged files). Built once from the
+// packs' file tables (nothing is decoded), immutable afterwards except for a few per-file facts
+// learned lazily, so any number of threads can read it.
 //
 // Sized for 100k+ entries: no full path is stored, names live in one arena, children in one
 // array, and lookups hash (parent, name) and walk a path one component at a time.

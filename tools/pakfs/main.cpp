@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// pakfs: mounts TrackMania .pak archives (version 3) read-only, one folder per pack.
+// pakfs: mounts TrackMania .pak archives (version 3) and .Pack.Gbx packs (versions 6 to 18), one
+// folder per pack: read-only, or writable through an overlay folder (-o overlay).
 #include <malloc.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -201,8 +202,8 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
             if (cl.overlay.empty()) throw pakfs::Error("-o overlay= needs a folder");
         } else if (opt == "defaults" || opt == "auto" || opt == "noauto" || opt == "user" ||
                    opt == "users" || opt == "nouser" || opt == "_netdev" || opt == "nofail") {
-            // For mount(8) and fstab: pakfs is read-only anyway, and the rest concern when
-            // and by whom it is mounted.
+            // For mount(8) and fstab: overlay= and ro alone decide whether the mount is
+            // writable, and the rest concern when and by whom it is mounted.
         } else if (opt == "nonempty") {
             cl.nonempty = true;
         } else if (opt == "unverified") {
