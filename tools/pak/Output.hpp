@@ -24,14 +24,15 @@ class Progress {
 public:
     using Callback = std::function<void(std::size_t, std::size_t, std::uint64_t, std::uint64_t)>;
     explicit Progress(bool quiet) : shown_(progressShown(quiet)) {}
-    // The callback to hand to the library; empty when no line is shown (the library then does
-    // not count bytes for it).
+    Progress(const Progress&) = delete;  // the callback points at this one
+    Progress& operator=(const Progress&) = delete;
+    // The callback to hand to the library, valid while this object lives; empty when no line
+    // is shown (the library then does not count bytes for it).
     Callback callback();
 
 private:
     bool shown_;
-    std::unique_ptr<ProgressLine>
-        line_;  // outlives the callback: keep the Progress until the call returns
+    std::unique_ptr<ProgressLine> line_;
 };
 
 }  // namespace pakfs::cli
