@@ -16,7 +16,10 @@ inline constexpr int kExitUsage = 2;
 // Each group registers its subcommands on the app. A subcommand's callback does its work and
 // stores its exit code in `exitCode`; errors with input are thrown as pakfs::Error and printed
 // by main as "pak: <message>" with exit code 1.
-void addArchiveCommands(CLI::App& app, int& exitCode);   // info ls cat extract pack check
+void addInspectCommands(CLI::App& app, int& exitCode);   // info ls cat
+void addExtractCommands(CLI::App& app, int& exitCode);   // extract
+void addPackCommands(CLI::App& app, int& exitCode);      // pack
+void addCheckCommands(CLI::App& app, int& exitCode);     // check
 void addPacklistCommands(CLI::App& app, int& exitCode);  // packlist ls/add
 void addGbxCommands(CLI::App& app, int& exitCode);       // gbx info
 void addRefsCommands(CLI::App& app, int& exitCode);      // gbx refs (after addGbxCommands)
@@ -38,6 +41,10 @@ Bytes readGbxFileOnDisk(const std::string& path);
 
 // The entry at `path` inside the pak: exact match first, then ignoring case; null if none.
 const archive::PakEntry* findEntry(const archive::PakIndex& pak, const std::string& path);
+
+// --salvage: an entry whose bytes are not all in the file is named on stderr with the reason
+// and left out; returns whether it was.
+bool leftOut(const archive::PakIndex& pak, const archive::PakEntry& e);
 
 // After writing the pak `out` with `key`: when no packlist.dat beside it gives that key to its
 // pack name (as pak and the game find keys), says so on stderr with the commands that open it

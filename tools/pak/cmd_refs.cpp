@@ -5,12 +5,13 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/entry/GbxEntry.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
 #include "fs/Drives.hpp"
 #include "fs/Sources.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
+#include "tools/pak/Output.hpp"
 
 namespace stdfs = std::filesystem;
 using namespace pakfs::archive;
@@ -22,10 +23,10 @@ namespace {
 std::unique_ptr<pakfs::fs::Drives> loadDrives(const stdfs::path& packsDir, const KeyOptions& keys) {
     if (!stdfs::is_directory(packsDir)) throw Error(packsDir.string() + ": not a folder");
     pakfs::fs::LoadedSources loaded = pakfs::fs::loadSources({packsDir}, keys);
-    for (const auto& w : loaded.warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
+    for (const auto& w : loaded.warnings) warn(w);
     std::vector<std::string> warnings;
     std::vector<std::string> order = pakfs::fs::packListOrder({packsDir}, &warnings);
-    for (const auto& w : warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
+    for (const auto& w : warnings) warn(w);
     return std::make_unique<pakfs::fs::Drives>(
         pakfs::fs::orderPacks(std::move(loaded.packs), order));
 }

@@ -22,7 +22,10 @@ int main(int argc, char** argv) {
     app.set_version_flag("-V,--version", std::string("pak ") + pakfs::archive::projectVersion() +
                                              " (" + pakfs::archive::libraryVersions() + ")");
     int exitCode = pakfs::cli::kExitOk;
-    pakfs::cli::addArchiveCommands(app, exitCode);
+    pakfs::cli::addInspectCommands(app, exitCode);
+    pakfs::cli::addExtractCommands(app, exitCode);
+    pakfs::cli::addPackCommands(app, exitCode);
+    pakfs::cli::addCheckCommands(app, exitCode);
     pakfs::cli::addPacklistCommands(app, exitCode);
     pakfs::cli::addGbxCommands(app, exitCode);
     pakfs::cli::addRefsCommands(app, exitCode);

@@ -8,20 +8,22 @@
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "common/Progress.hpp"
-#include "gbx/GbxBuilder.hpp"
+#include "tests/support/Cli.hpp"
+#include "tests/support/SampleGbx.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
+using test::emptyMap;
+using test::namesIn;
 using test::run;
 namespace fs = std::filesystem;
 
+using test::kPak;
+using test::q;
+
 namespace {
-const std::string kPak = PAKFS_PAK_BINARY;
 const std::string kKey = "--key 0f1e2d3c4b5a69788796a5b4c3d2e1f0";
-std::string q(const fs::path& p) {
-    return "'" + p.string() + "'";
-}
 }  // namespace
 
 TEST_CASE("cli: usage errors exit 2, input errors exit 1 with the file named", "[cli]") {
@@ -288,16 +290,6 @@ std::string gbxFormat(const Bytes& file) {
     return file.size() >= 9 ? std::string(file.begin() + 5, file.begin() + 9) : std::string();
 }
 
-// A map whose one node the reader knows whole: nothing but its end marker.
-gbx::GbxBuilder emptyMap() {
-    gbx::GbxBuilder b;
-    b.classId = 0x03043000;
-    gbx::BodyWriter w;
-    w.endNode();
-    b.body = w.bytes();
-    return b;
-}
-
 // Three gbx files whose cipher cannot be planned, each for another reason: not a gbx past its
 // first bytes, one cut in its header, and an LZO body that does not decompress to its size.
 std::map<std::string, Bytes> unplannableGbx() {
@@ -315,12 +307,6 @@ std::map<std::string, Bytes> unplannableGbx() {
     storeLE32(size, loadLE32(size) + 1);  // one byte more than the LZO stream holds
     f["c.Map.Gbx"] = wrongSize;
     return f;
-}
-
-std::set<std::string> namesIn(const fs::path& dir) {
-    std::set<std::string> out;
-    for (const auto& item : fs::directory_iterator(dir)) out.insert(item.path().filename());
-    return out;
 }
 
 }  // namespace

@@ -13,20 +13,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/Cli.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
+using test::kPak;
+using test::readText;
 using test::run;
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::string kPak = PAKFS_PAK_BINARY;
-
-std::string readText(const fs::path& p) {
-    Bytes b = test::readFile(p);
-    return std::string(b.begin(), b.end());
-}
 
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;

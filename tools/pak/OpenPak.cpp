@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Opening a pak and finding its entries, as every command that reads one does.
+#include <cstdio>
+
+#include "archive/entry/HashedNames.hpp"
+#include "archive/entry/PakOpener.hpp"
+#include "tools/pak/Commands.hpp"
+#include "tools/pak/Output.hpp"
+
+using namespace pakfs::archive;
+
+namespace pakfs::cli {
+
+std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOptions& keys,
+                                        bool resolveNames,
+                                        const std::vector<std::string>& nameLists, bool salvage) {
+    // The file first: a wrong path is "no such file" or "not a pak", not a bad name list.
+    checkPakStart(path);
+    PakOpenOptions options{resolveNames, {}, salvage};
+    for (const auto& file : nameLists) {
+        std::size_t rejected = 0;
+        options.nameLists.push_back(readHashListFile(file, &rejected));
+        if (rejected > 0)
+            warn(file + ": " + std::to_string(rejected) +
+                 " lines left out (a name that does not hash to its hash, a hash without a name, "
+                 "or neither)");
+    }
+    auto opened = archive::openPak(path, keys, options);
+    for (const auto& w : opened.warnings) warn(w);
+    if (!opened.pak->metadataError().empty()) warn(opened.pak->metadataError());
+    return opened.pak;
+}
+
+const PakEntry* findEntry(const PakIndex& pak, const std::string& path) {
+    for (const auto& e : pak.entries())
+        if (e.path == path) return &e;
+    const std::string want = foldCase(path);
+    for (const auto& e : pak.entries())
+        if (foldCase(e.path) == want) return &e;
+    return nullptr;
+}
+
+bool leftOut(const PakIndex& pak, const PakEntry& e) {
+    if (pak.whole(e)) return false;
+    std::fprintf(stderr, "pak: not salvaged: %s\n", pak.incompleteMessage(e).c_str());
+    return true;
+}
+
+}  // namespace pakfs::cli

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// pak check: every file of a pak decoded, and how its bytes are proven.
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "archive/entry/Check.hpp"
+#include "tools/pak/Commands.hpp"
+#include "tools/pak/KeyArgs.hpp"
+#include "tools/pak/Output.hpp"
+
+using namespace pakfs::archive;
+
+namespace pakfs::cli {
+
+namespace {
+
+// The text line of a checked entry: how a gbx or counter-mode entry is proven (or why not),
+// and each entry that fails; none for a plain entry that reads whole.
+void printCheckedLine(const CheckedEntry& e) {
+    if (e.incomplete)
+        std::printf("not salvaged: %s\n", e.error.c_str());
+    else if (!e.error.empty())
+        std::printf("undecodable: %s\n", e.error.c_str());
+    else if (e.counterMode)
+        std::printf("%-13s %s: %s\n", e.decode.c_str(), e.path.c_str(), e.detail.c_str());
+    else if (e.decode == gbxDecodeKindName(GbxDecodeKind::Refused))
+        std::printf("gbx refused   %s\n", e.detail.c_str());
+    else if (!e.decode.empty())
+        std::printf("gbx %-9s %s: %s\n", e.decode.c_str(), e.path.c_str(), e.detail.c_str());
+}
+
+// The counts, after the entries' lines.
+void printCheckSummary(const CheckReport& r) {
+    // The counter-mode count only where there are any (version 6+ packs).
+    std::string counter;
+    if (r.counterProven + r.counterUnverified > 0)
+        counter = ", " + std::to_string(r.counterProven + r.counterUnverified) + " counter mode (" +
+                  std::to_string(r.counterProven) + " proven, " +
+                  std::to_string(r.counterUnverified) + " unverified)";
+    std::printf(
+        "%zu files: %zu plain, %zu gbx (%zu parsed, %zu header, %zu exact, %zu verified, "
+        "%zu refused)%s, %zu undecodable\n",
+        r.files, r.plain, r.gbxTotal(), r.gbxCount(GbxDecodeKind::Parsed),
+        r.gbxCount(GbxDecodeKind::Header), r.gbxCount(GbxDecodeKind::Exact),
+        r.gbxCount(GbxDecodeKind::Verified), r.gbxCount(GbxDecodeKind::Refused), counter.c_str(),
+        r.undecodable());
+    if (r.incomplete > 0)
+        std::printf("%zu not salvaged (data past the end of the file)\n", r.incomplete);
+}
+
+// pak check --json: the report as one object.
+nlohmann::ordered_json checkJson(const std::string& file, const CheckReport& r) {
+    nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+    for (const auto& e : r.entries) {
+        nlohmann::ordered_json item;
+        item["path"] = e.path;
+        if (e.gbx) item["gbx"] = *e.gbx;
+        if (e.counterMode) item["counter_mode"] = true;
+        if (!e.decode.empty()) {
+            item["decode"] = e.decode;
+            item["detail"] = e.detail;
+        }
+        if (!e.error.empty()) item["error"] = e.error;
+        entries.push_back(std::move(item));
+    }
+    nlohmann::ordered_json j;
+    j["file"] = file;
+    j["files"] = r.files;
+    j["plain"] = r.plain;
+    j["gbx"] = {{"parsed", r.gbxCount(GbxDecodeKind::Parsed)},
+                {"header", r.gbxCount(GbxDecodeKind::Header)},
+                {"exact", r.gbxCount(GbxDecodeKind::Exact)},
+                {"verified", r.gbxCount(GbxDecodeKind::Verified)},
+                {"refused", r.gbxCount(GbxDecodeKind::Refused)}};
+    j["counter_mode"] = {{"proven", r.counterProven}, {"unverified", r.counterUnverified}};
+    j["failed"] = r.failed;
+    if (r.incomplete > 0) j["not_salvaged"] = r.incomplete;
+    j["entries"] = std::move(entries);
+    return j;
+}
+}  // namespace
+
+void addCheckCommands(CLI::App& app, int& exitCode) {
+    auto* cmd = app.add_subcommand(
+        "check",
+        "Decode every file of a pak: one line per gbx file saying how its bytes are proven "
+        "(parsed: every node read to its end by known chunk readers; header: the body is "
+        "LZO-compressed inside the gbx, so its node reads never reach the cipher and the "
+        "header and reference table decide every byte; exact: no unseen node read can "
+        "change a byte; verified: node reads found by the node scan, proven by zlib's Adler-32 "
+        "and the size; refused, with the reason), one per version 6+ file encrypted in "
+        "counter mode (counter: zlib's Adler-32 proves it; counter:unverified: it decodes but "
+        "nothing proves it), one per file that fails, then the counts (exit 1 if any is "
+        "refused, unverified or fails); with --refs, resolve the external references of "
+        "every gbx file in a Packs folder instead");
+    auto keys = std::make_shared<KeyOptions>();
+    auto pakPath = std::make_shared<std::string>();
+    auto refs = std::make_shared<bool>(false);
+    cmd->add_option("PAK", *pakPath, "The .pak file (with --refs: the Packs folder)")->required();
+    cmd->add_flag("--refs", *refs,
+                  "Check references across the drives of a Packs folder: broken ones, "
+                  "unreadable files and files hidden by another pack");
+    auto json = std::make_shared<bool>(false);
+    cmd->add_flag("--json", *json,
+                  "One JSON object: {file, files, plain, gbx: {parsed, exact, verified, "
+                  "refused}, counter_mode: {proven, unverified}, failed, entries: [{path, "
+                  "gbx, counter_mode, decode, detail, error}]}");
+    auto quiet = std::make_shared<bool>(false);
+    cmd->add_flag("-q,--quiet", *quiet,
+                  "No progress line (shown on a terminal: files and bytes done, rate)");
+    auto names = std::make_shared<std::vector<std::string>>();
+    addNamesOption(cmd, *names);
+    auto salvage = std::make_shared<bool>(false);
+    cmd->add_flag("--salvage", *salvage,
+                  "Check a pak cut short: the files whose bytes are all there are checked as "
+                  "usual, each other one gets a \"not salvaged\" line saying where its data "
+                  "ends (exit 1)");
+    addKeyOptions(cmd, *keys);
+    cmd->callback([=, &exitCode] {
+        if (*refs) {
+            exitCode = checkReferences(*pakPath, *keys);
+            return;
+        }
+        auto pak = openPak(*pakPath, *keys, !names->empty(), *names, *salvage);
+        Progress progress(*quiet);
+        CheckOptions options;
+        options.progress = progress.callback();
+        if (!*json) options.checked = printCheckedLine;
+        CheckReport report = checkPak(pak, options);
+        if (*json)
+            std::cout << checkJson(pak->name(), report).dump(2) << "\n";
+        else
+            printCheckSummary(report);
+        if (report.failed > 0 || !pak->metadataError().empty()) exitCode = kExitBadInput;
+    });
+}
+
+}  // namespace pakfs::cli

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// pak info / ls / cat: what a pak holds, and one file's bytes.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/GbxEntry.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "tools/pak/Commands.hpp"
+#include "tools/pak/EntryArgs.hpp"
+#include "tools/pak/KeyArgs.hpp"
+#include "tools/pak/Output.hpp"
+
+using namespace pakfs::archive;
+
+namespace pakfs::cli {
+
+namespace {
+
+void writeAll(int fd, ByteSpan data, const std::string& what) {
+    const std::uint8_t* p = data.data();
+    std::size_t n = data.size();
+    while (n > 0) {
+        ssize_t put = ::write(fd, p, n);
+        if (put < 0) {
+            if (errno == EINTR) continue;
+            throw Error(what + ": write error: " + std::strerror(errno));
+        }
+        p += put;
+        n -= std::size_t(put);
+    }
+}
+
+// "-" for a plain file; for a gbx file "gbx:" and how it decodes (GbxDecodeKind), or "gbx!"
+// when it is refused; for a counter-mode file (gbx or not) counterModeKind.
+std::string entryKind(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e) {
+    if (e.encrypted && !pak->hasKey()) return "locked";  // needs the key the user did not give
+    if (e.counterMode) return counterModeKind(e);
+    try {
+        if (!isGbxEntry(*pak, e)) return "-";
+    } catch (const Error&) {
+        return "error";  // pak check says why
+    }
+    GbxDecode d = decodeGbxEntryProven(pak, e);
+    if (d.kind == GbxDecodeKind::Refused) return "gbx!";
+    return std::string("gbx:") + gbxDecodeKindName(d.kind);
+}
+
+std::string hex32x(std::uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", v);
+    return buf;
+}
+
+nlohmann::ordered_json infoOf(const InputFile& file, const PackGbxHeader& h);
+
+// What `pak info` shows of a pak, in order: one object for the text and the JSON output.
+nlohmann::ordered_json infoOf(const PakIndex& pak) {
+    std::uint64_t content = 0, stored = 0;
+    for (const auto& e : pak.entries()) {
+        content += e.uncompressedSize;
+        stored += e.cipherSize() + e.ivSize();
+    }
+    nlohmann::ordered_json j;
+    if (pak.packHeader()) {
+        j = infoOf(*pak.file(), *pak.packHeader());
+        j["key"] = pak.hasKey() ? "given" : "none";
+    } else {
+        j["file"] = pak.name();
+        j["version"] = pak.version();
+    }
+    j["header_iv"] = hex64(pak.headerIv());
+    j["header_md5"] = hexString(pak.headerMd5());  // opening the pak verified it
+    j["header_flags"] = hex32x(pak.flags());
+    j["header_ivxor"] = hex64(pak.headerIvXor());
+    j["data_offset"] = pak.dataOffset();
+    j["metadata_offset"] = pak.metaDataOffset();
+    j["metadata_size"] = pak.metaDataUncompressedSize();
+    j["metadata_compressed_size"] = pak.metaDataCompressedSize();
+    j["metadata_records"] = pak.metadata().size();
+    if (!pak.metadataError().empty()) j["metadata_error"] = pak.metadataError();
+    j["folders"] = pak.folders().size();
+    j["files"] = pak.entries().size();
+    j["content_bytes"] = content;
+    j["stored_bytes"] = stored;
+    return j;
+}
+
+nlohmann::ordered_json infoOf(const InputFile& file, const PackGbxHeader& h) {
+    nlohmann::ordered_json j;
+    j["file"] = file.name();
+    j["version"] = h.version;
+    j["format"] = "ManiaPlanet .Pack.Gbx";
+    j["contents_checksum"] = hexString(h.contentsChecksum);
+    j["decrypt_flags"] = hex32x(h.decryptFlags);
+    if (h.headerMaxSize) j["header_max_size"] = *h.headerMaxSize;
+    for (const auto& [key, value] : {std::pair{"author_login", &h.authorLogin},
+                                     {"author_nick", &h.authorNick},
+                                     {"author_zone", &h.authorZone},
+                                     {"author_extra", &h.authorExtra},
+                                     {"manialink_url", &h.manialinkUrl},
+                                     {"download_url", &h.downloadUrl},
+                                     {"comment", &h.comment},
+                                     {"title_id", &h.titleId},
+                                     {"usage_subdir", &h.usageSubDir},
+                                     {"creation_build_info", &h.creationBuildInfo},
+                                     {"author_url", &h.authorUrl}})
+        if (!value->empty()) j[key] = *value;
+    if (h.creationDate) j["creation_date"] = hex64(*h.creationDate);
+    j["included_packs"] = h.includedPacks;
+    return j;
+}
+
+// "key words: value" per field; an array gives one line per element.
+void printInfoText(const nlohmann::ordered_json& j) {
+    for (const auto& [key, value] : j.items()) {
+        std::string label = key;
+        std::replace(label.begin(), label.end(), '_', ' ');
+        auto text = [](const nlohmann::ordered_json& v) {
+            return v.is_string() ? v.get<std::string>() : v.dump();
+        };
+        if (value.is_array()) {
+            if (!label.empty() && label.back() == 's') label.pop_back();
+            for (const auto& v : value) std::printf("%s: %s\n", label.c_str(), text(v).c_str());
+        } else {
+            std::printf("%s: %s\n", label.c_str(), text(value).c_str());
+        }
+    }
+}
+
+void addInfoCommand(CLI::App& app, int& exitCode) {
+    auto* cmd = app.add_subcommand(
+        "info",
+        "Show a pak's header (version 6+: the public header, then the private one when it can "
+        "be read: with the key, or when it is not private)");
+    auto keys = std::make_shared<KeyOptions>();
+    auto pakPath = std::make_shared<std::string>();
+    auto json = std::make_shared<bool>(false);
+    cmd->add_option("PAK", *pakPath, "The .pak file")->required();
+    cmd->add_flag("--json", *json, "The same fields as one JSON object");
+    addKeyOptions(cmd, *keys);
+    cmd->callback([=, &exitCode] {
+        auto file = InputFile::open(*pakPath);
+        nlohmann::ordered_json info;
+        if (readPakVersion(*file) >= 6) {
+            // The public header shows even when the rest cannot be read (a private header
+            // without its key): then "entries" says why, and the exit status is 1.
+            try {
+                info = infoOf(*openPak(*pakPath, *keys));
+            } catch (const Error& e) {
+                info = infoOf(*file, readPackGbxHeader(*file));
+                info["entries"] = e.what();
+                exitCode = kExitBadInput;
+            }
+        } else {
+            auto pak = openPak(*pakPath, *keys);
+            info = infoOf(*pak);
+            exitCode = pak->metadataError().empty() ? kExitOk : kExitBadInput;
+        }
+        if (*json)
+            std::cout << info.dump(2) << "\n";
+        else
+            printInfoText(info);
+    });
+}
+
+// pak ls --json: one object per entry (those --salvage leaves out are named on stderr).
+nlohmann::json lsJson(const std::shared_ptr<const PakIndex>& pak) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& e : pak->entries()) {
+        if (leftOut(*pak, e)) continue;
+        const bool locked = e.encrypted && !pak->hasKey();
+        bool gbx = false;
+        try {
+            gbx = !locked && isGbxEntry(*pak, e);
+        } catch (const Error&) {
+            // Listed; reading it says why it cannot be.
+        }
+        nlohmann::json item = {{"path", e.path},
+                               {"size", e.uncompressedSize},
+                               {"compressed_size", e.compressedSize},
+                               {"class_id", hex32(e.classId)},
+                               {"flags", hex64(e.flags)},
+                               {"compressed", e.compressed()},
+                               {"encrypted", e.encrypted},
+                               {"gbx", gbx}};
+        if (locked) item["locked"] = true;  // the key it needs was not given
+        if (e.counterMode && !locked) {
+            item["counter_mode"] = true;
+            item["decode"] = counterModeKind(e);
+        } else if (gbx) {
+            item["decode"] = gbxDecodeKindName(decodeGbxEntryProven(pak, e).kind);
+        }
+        list.push_back(std::move(item));
+    }
+    return list;
+}
+
+void addLsCommand(CLI::App& app, int& exitCode) {
+    auto* cmd = app.add_subcommand("ls", "List the files in a pak, one path per line");
+    auto keys = std::make_shared<KeyOptions>();
+    auto pakPath = std::make_shared<std::string>();
+    auto longFormat = std::make_shared<bool>(false);
+    auto json = std::make_shared<bool>(false);
+    cmd->add_option("PAK", *pakPath, "The .pak file")->required();
+    cmd->add_flag("-l,--long", *longFormat,
+                  "Also show size, compressed size, class ID, flags and kind: \"-\" for a "
+                  "plain file; for a gbx file how its bytes are proven: gbx:parsed, "
+                  "gbx:header, gbx:exact, gbx:verified, or gbx! when it is refused (pak "
+                  "check says why); "
+                  "\"locked\" for a file of a version 6+ pack that needs the key not given; "
+                  "for a version 6+ file encrypted in counter mode, \"counter\" (zlib's "
+                  "Adler-32 proves it) or \"counter:unverified\" (no checksum: read only "
+                  "with --unverified)");
+    auto resolveNames = std::make_shared<bool>(false);
+    cmd->add_flag("--resolve-names", *resolveNames,
+                  "Version 6+: show files stored under a hashed name by the real path a gbx "
+                  "file of the pack refers to them by (checked by hashing it); the hash "
+                  "otherwise");
+    cmd->add_flag("--json", *json,
+                  "JSON list of {path, size, compressed_size, class_id, flags, compressed, "
+                  "gbx, decode (gbx files: parsed, header, exact, verified or refused; "
+                  "counter-mode files: counter or counter:unverified, with counter_mode: "
+                  "true)}");
+    auto names = std::make_shared<std::vector<std::string>>();
+    addNamesOption(cmd, *names);
+    auto salvage = std::make_shared<bool>(false);
+    addSalvageFlag(cmd, *salvage);
+    addKeyOptions(cmd, *keys);
+    cmd->callback([=, &exitCode] {
+        auto pak = openPak(*pakPath, *keys, *resolveNames, *names, *salvage);
+        if (!pak->incomplete().empty()) exitCode = kExitBadInput;
+        if (*json) {
+            std::cout << lsJson(pak).dump(2) << "\n";
+            return;
+        }
+        for (const auto& e : pak->entries()) {
+            if (leftOut(*pak, e)) continue;
+            if (*longFormat)
+                std::printf("%10u %10u %s %s %-12s %s\n", e.uncompressedSize, e.compressedSize,
+                            hex32(e.classId).c_str(), hex64(e.flags).c_str(),
+                            entryKind(pak, e).c_str(), e.path.c_str());
+            else
+                std::printf("%s\n", e.path.c_str());
+        }
+    });
+}
+
+void addCatCommand(CLI::App& app) {
+    auto* cmd = app.add_subcommand("cat", "Write one file of a pak to standard output");
+    auto keys = std::make_shared<KeyOptions>();
+    auto pakPath = std::make_shared<std::string>();
+    auto path = std::make_shared<std::string>();
+    cmd->add_option("PAK", *pakPath, "The .pak file")->required();
+    cmd->add_option("PATH", *path, "Path inside the pak, with / (case-insensitive fallback)")
+        ->required();
+    auto unverified = std::make_shared<bool>(false);
+    addUnverifiedFlag(cmd, *unverified);
+    auto names = std::make_shared<std::vector<std::string>>();
+    addNamesOption(cmd, *names);
+    addKeyOptions(cmd, *keys);
+    cmd->callback([=] {
+        auto pak = openPak(*pakPath, *keys, !names->empty(), *names);
+        const PakEntry* e = findEntry(*pak, *path);
+        if (!e) throw Error(pak->name() + ": no file \"" + *path + "\" in the pak");
+        // Decode whole before writing: a failure must not leave partial output behind.
+        GbxDecodeOptions gbx;
+        gbx.unverified = *unverified;
+        Bytes data;
+        readEntry(
+            pak, *e, [&](ByteSpan b) { data.insert(data.end(), b.begin(), b.end()); }, gbx, warn);
+        writeAll(STDOUT_FILENO, data, "standard output");
+    });
+}
+
+}  // namespace
+
+void addInspectCommands(CLI::App& app, int& exitCode) {
+    addInfoCommand(app, exitCode);
+    addLsCommand(app, exitCode);
+    addCatCommand(app);
+}
+
+}  // namespace pakfs::cli

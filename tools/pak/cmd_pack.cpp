@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// pak pack: a pak built from a folder tree.
+#include <cstdio>
+
+#include "archive/write/PakWriter.hpp"
+#include "tools/pak/Commands.hpp"
+#include "tools/pak/KeyArgs.hpp"
+#include "tools/pak/Output.hpp"
+
+using namespace pakfs::archive;
+
+namespace pakfs::cli {
+
+void addPackCommands(CLI::App& app, int& /*exitCode*/) {
+    auto* cmd = app.add_subcommand(
+        "pack",
+        "Build a pak (version 3, or 6 to 18 with --version) from a folder tree; the key "
+        "comes from --key/--key-file/--base-key or from the packlist entry named like OUT");
+    auto keys = std::make_shared<KeyOptions>();
+    auto src = std::make_shared<std::string>();
+    auto out = std::make_shared<std::string>();
+    auto options = std::make_shared<PackOptions>();
+    auto base = std::make_shared<std::string>();
+    auto quiet = std::make_shared<bool>(false);
+    cmd->add_option("SRCDIR", *src, "Folder to pack")->required();
+    cmd->add_option("OUT", *out, "The .pak to write (written to a temp file, then renamed)")
+        ->required();
+    cmd->add_option(
+           "--level", options->level,
+           "zlib level 0-9 (default 6); 0 stores files uncompressed, except gbx files with "
+           "chunks no reader knows, which always get a zlib stream (stored blocks at "
+           "level 0) so that its Adler-32 proves them")
+        ->check(CLI::Range(0, 9));
+    cmd->add_option("-j,--jobs", options->jobs,
+                    "Threads encoding files (default: one per core); the pak is the same "
+                    "for any number")
+        ->check(CLI::Range(1, 256));
+    cmd->add_option("--raw", options->rawGlobs,
+                    "Store gbx files matching GLOB without the per-node ivXor: in version 3 "
+                    "the game will not read them right; in version 6+ they are flagged "
+                    "DontUseDummyWrite, which it reads right; may be repeated. In version "
+                    "3 a gbx file whose cipher cannot be planned stops the pack: every such "
+                    "file is listed in one error, and nothing is written");
+    cmd->add_option("--base", *base,
+                    "Original pak: files whose path and content are unchanged are copied "
+                    "as their original encrypted bytes (same key)");
+    cmd->add_flag("--fold-skippable", options->gbxRules.nodesInSkippableChunksMixIvXor,
+                  "Plan gbx files so that nodes read inside skippable (\"PIKS\") chunks mix "
+                  "the cipher, as the GBX wiki page says. Default: they do not, as GBX.NET "
+                  "and a study of the 2020 game's code say (the game reads such a chunk into "
+                  "memory first); the game's own Resource.pak does not decide it. gbx files "
+                  "with chunks no reader knows are planned from the node scan (a warning "
+                  "says how many node reads it found) and always stored with zlib, whose "
+                  "Adler-32 lets pak prove them when reading back");
+    cmd->add_option("--version", options->version,
+                    "Pak version: 3 (TrackMania Forever .pak, the default) or 6 to 18 "
+                    "(ManiaPlanet / Trackmania 2020 .Pack.Gbx; 18 compresses with LZ4 and "
+                    "encrypts with 8-round Blowfish, 12+ chain IVs as the game does)")
+        ->check(CLI::Range(3, 18));
+    auto headerKey = std::make_shared<std::string>("both");
+    auto dataPublic = std::make_shared<bool>(false);
+    cmd->add_option("--header-key", *headerKey,
+                    "Version 6+: how the private header is encrypted: private (the pack key), "
+                    "default (the default header key: lists without a key), both (the two "
+                    "xored, as retail packs), none (in the clear)")
+        ->check(CLI::IsMember({"private", "default", "both", "none"}));
+    cmd->add_flag("--data-public", *dataPublic,
+                  "Version 6+: clear the header's \"data private\" flag (bit 2)");
+    cmd->add_option("--public", options->publicGlobs,
+                    "Version 6+: store files matching GLOB in the clear, flagged public "
+                    "(readable without a key); may be repeated");
+    cmd->add_option("--author-login", options->header.authorLogin, "Version 7+: author login");
+    cmd->add_option("--author-nick", options->header.authorNick, "Version 7+: author nickname");
+    cmd->add_option("--author-zone", options->header.authorZone, "Version 7+: author zone");
+    cmd->add_option("--comment", options->header.comment, "Version 7+: comment");
+    cmd->add_option("--title-id", options->header.titleId, "Version 12+: title ID");
+    cmd->add_flag("-q,--quiet", *quiet, "No progress line");
+    addKeyOptions(cmd, *keys);
+    cmd->callback([=] {
+        if (options->version > 3 && options->version < 6)
+            throw Error("--version " + std::to_string(options->version) +
+                        ": pak writes versions 3 and 6 to 18");
+        if (!keys->msKeyHex.empty())
+            throw Error(
+                "--ms-key cannot be used to write a pack (the key would depend on the "
+                "checksum of what it encrypts); give --key or --base-key");
+        PakKey key = options->version >= 6
+                         ? [&] {
+                               PakKeyInput k = resolvePakKey(*out, *keys);
+                               if (!k.key)
+                                   throw Error(*out +
+                                               ": no key given (--key, --key-file or "
+                                               "--base-key)");
+                               return *k.key;
+                           }()
+                         : resolveKey(*out, *keys);
+        PackOptions opts = *options;
+        opts.header.headerFlags = (*headerKey == "private"   ? kHeaderPrivate
+                                   : *headerKey == "default" ? kHeaderDefaultKey
+                                   : *headerKey == "both"    ? kHeaderPrivate | kHeaderDefaultKey
+                                                             : 0) |
+                                  (*dataPublic ? 0 : kHeaderDataPrivate);
+        opts.base = *base;
+        opts.warn = warn;
+        Progress progress(*quiet);
+        opts.progress = progress.callback();
+        PackResult r = writePak(*src, *out, key, opts);
+        std::fprintf(stderr,
+                     "%s: %zu files in %zu folders, %zu compressed, %zu copied from base, %llu "
+                     "-> %llu bytes\n",
+                     out->c_str(), r.files, r.folders, r.compressed, r.copiedFromBase,
+                     (unsigned long long)r.bytesIn, (unsigned long long)r.bytesOut);
+        adviseHowItOpens(*out, key, keyStringOf(*out, *keys, key));
+    });
+}
+
+}  // namespace pakfs::cli
