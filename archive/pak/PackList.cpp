@@ -182,6 +182,14 @@ bool isPackFile(const fs::path& path) {
     return false;
 }
 
+std::optional<fs::path> findPackFile(const fs::path& dir, const std::string& packName) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (isPackFile(it->path()) && foldCase(packNameOf(it->path())) == foldCase(packName))
+            return it->path();
+    return std::nullopt;
+}
+
 std::string packNameOf(const fs::path& pakPath) {
     std::string name = pakPath.filename().string();
     std::string l = foldCase(name);

@@ -67,6 +67,10 @@ PakKeyInput resolvePakKey(const std::filesystem::path& pakPath, const KeyOptions
 PakKey keyFromBaseKey(const PakKey& baseKey);
 // Finds packlist.dat in a folder, whatever its case.
 std::optional<std::filesystem::path> findPackList(const std::filesystem::path& dir);
+// The pack file named `packName` in a folder (names compared as the game compares them, without
+// regard to case), whether it opens or not.
+std::optional<std::filesystem::path> findPackFile(const std::filesystem::path& dir,
+                                                  const std::string& packName);
 // Whether a file is named as a pack: ".pak" or ".Pack.Gbx", in any case.
 bool isPackFile(const std::filesystem::path& path);
 // Pack name for a pak path: file name without extension (".pak" or ".Pack.Gbx").

@@ -73,3 +73,12 @@ TEST_CASE("packlist: isPackFile and packNameOf agree on the extensions, in any c
     CHECK(packNameOf("Packs/Stadium.PAK") == "Stadium");
     CHECK(packNameOf("Stadium.Pack.Gbx") == "Stadium");
 }
+
+TEST_CASE("packlist: findPackFile finds a pack by name in any case, and only packs") {
+    test::TempDir dir;
+    test::writeFile(dir / "Stadium.PAK", Bytes{1});
+    test::writeFile(dir / "Music.txt", Bytes{2});
+    CHECK(findPackFile(dir.path(), "stadium") == dir / "Stadium.PAK");
+    CHECK(findPackFile(dir.path(), "Music") == std::nullopt);
+    CHECK(findPackFile(dir.path(), "Other") == std::nullopt);
+}

@@ -49,14 +49,10 @@ void commitPatch(const std::string& name, const std::string& packsDir, const std
     if (!std::filesystem::is_directory(overlay, ec)) throw Error(overlay + ": no such folder");
     // A pack of that name (as the game compares names: case-insensitively), also one that
     // cannot be opened and so is left out of the packs below, would be overwritten.
-    for (std::filesystem::directory_iterator it(packsDir, ec), end; !ec && it != end;
-         it.increment(ec)) {
-        if (archive::isPackFile(it->path()) &&
-            foldCase(archive::packNameOf(it->path())) == foldCase(name))
-            throw Error(it->path().string() + ": a pack named " + name +
-                        " is already in the folder; a patch pack must be new (or commit into "
-                        "that pack)");
-    }
+    if (auto existing = archive::findPackFile(packsDir, name))
+        throw Error(existing->string() + ": a pack named " + name +
+                    " is already in the folder; a patch pack must be new (or commit into that "
+                    "pack)");
     // The folder's packs, with the keys of its packlist (or --packlist, when it exists yet).
     archive::KeyOptions readKeys;
     if (!packListPath.empty() && std::filesystem::exists(packListPath, ec))
