@@ -64,10 +64,6 @@ void syncFolder(const std::filesystem::path& dir) {
 
 }  // namespace
 
-bool isOverlayOwnName(std::string_view name) {
-    return name == kOverlayWorkFolder || name == kOverlayRecordFile;
-}
-
 Overlay::Overlay(View& below, OverlayOptions options)
     : below_(below),
       options_(std::move(options)),
@@ -274,8 +270,7 @@ int Overlay::readdirLocked(Ino ino, std::int64_t offset, const FillDirAt& fill) 
     std::unordered_set<std::string> seen;
     for (const auto& n : names) {
         if (n == "." || n == ".." || isLayoutName(n)) {
-            if (n.starts_with(kWhiteoutPrefix) && n != kOpaqueMarker)
-                seen.insert(n.substr(kWhiteoutPrefix.size()));
+            if (auto target = whiteoutTarget(n)) seen.insert(*target);
             continue;
         }
         if (ino == kRootIno && isOverlayOwnName(n)) continue;

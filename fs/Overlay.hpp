@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "fs/OverlayLayout.hpp"
 #include "fs/View.hpp"
 
 namespace pakfs::fs {
@@ -33,13 +34,6 @@ struct OverlayOptions {
     // One line per change refused or overlay entry left out; called from any thread.
     std::function<void(const std::string&)> log;
 };
-
-// Temp files of copy-ups, inside the overlay folder; emptied at every mount.
-inline constexpr const char* kOverlayWorkFolder = ".pakfs-work";
-
-// Names at the overlay folder's top that are the mount's own, not a pack's: the work folder
-// and the record of the paks the changes were made over (OverlayRecord.hpp).
-bool isOverlayOwnName(std::string_view name);
 
 class Overlay : public View {
 public:

@@ -6,6 +6,9 @@
 //   DIR/PACK/path/folder/       a folder added, or merged with the pack's folder there
 //   DIR/PACK/path/.wh.NAME      NAME (a file or a whole folder) of the pack is deleted
 //   DIR/PACK/path/.wh..wh..opq  the pack's contents of this folder are hidden (it was replaced)
+//   DIR/.pakfs-work/            the mount's temp files of copy-ups, emptied at every mount
+//   DIR/.pakfs-packs            the record of the paks the changes were made over
+//                               (OverlayRecord.hpp)
 //
 // PACK is the pack's folder under the mount point (its file name without .pak / .Pack.Gbx).
 #pragma once
@@ -14,10 +17,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
-namespace pakfs::archive {
-class PakIndex;
-}
+#include "archive/write/PackPlanner.hpp"
 
 namespace pakfs::fs {
 
@@ -33,9 +35,31 @@ inline std::string whiteoutName(std::string_view name) {
     return std::string(kWhiteoutPrefix) + std::string(name);
 }
 
+// The name a whiteout deletes (nullopt: `name` is no whiteout; the opaque marker is none).
+inline std::optional<std::string> whiteoutTarget(std::string_view name) {
+    if (!isLayoutName(name) || name == kOpaqueMarker) return std::nullopt;
+    return std::string(name.substr(kWhiteoutPrefix.size()));
+}
+
+// Temp files of copy-ups, inside the overlay folder; emptied at every mount.
+inline constexpr const char* kOverlayWorkFolder = ".pakfs-work";
+
+// Names at the overlay folder's top that are the mount's own, not a pack's: the work folder
+// and the record of the paks the changes were made over (OverlayRecord.hpp).
+bool isOverlayOwnName(std::string_view name);
+
 // Why `name` cannot be a file or folder of a pack (nullopt: it can): names the pak format
 // cannot store, and names the layout reserves.
 std::optional<std::string> unusableName(std::string_view name);
+
+// The names in an overlay folder, sorted. Throws Error naming the folder when it cannot be
+// listed.
+std::vector<std::string> sortedNames(const std::filesystem::path& dir);
+
+// What the overlay folder `folder` (a pack's, or a drive's) changes, by pack path (absent:
+// nothing). Throws Error naming the path on disk for what a pak cannot hold: symbolic links,
+// devices, names it cannot store, a whiteout of a name no pak holds.
+archive::ChangeSet readOverlayChanges(const std::filesystem::path& folder);
 
 // The overlay folder of `pak` under an overlay root given to the mount.
 std::filesystem::path overlayFolderOf(const std::filesystem::path& overlayRoot,

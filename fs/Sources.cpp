@@ -10,11 +10,6 @@
 namespace pakfs::fs {
 
 namespace {
-bool hasPakExtension(const std::filesystem::path& p) {
-    std::string name = foldCase(p.filename().string());
-    return name.ends_with(".pak") || name.ends_with(".pack.gbx");
-}
-
 Pack openPack(const std::filesystem::path& path, const archive::KeyOptions& keys, bool resolveNames,
               const std::vector<std::map<std::string, std::string>>& nameLists, bool salvage,
               std::vector<std::string>& warnings) {
@@ -36,7 +31,7 @@ LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
         if (std::filesystem::is_directory(source, ec)) {
             std::vector<std::filesystem::path> paks;
             for (const auto& item : std::filesystem::directory_iterator(source, ec))
-                if (item.is_regular_file() && hasPakExtension(item.path()))
+                if (item.is_regular_file() && archive::isPackFile(item.path()))
                     paks.push_back(item.path());
             if (ec) throw Error(source.string() + ": cannot list the folder: " + ec.message());
             std::sort(paks.begin(), paks.end());

@@ -43,9 +43,6 @@ struct Node {
     std::uint64_t size() const { return entry ? entry->uncompressedSize : 0; }
 };
 
-// ASCII case folding: game paths are ASCII and the game compares them case-insensitively.
-using pakfs::foldCase;
-
 class Drives;
 
 class Tree {

@@ -19,10 +19,6 @@ namespace {
 
 constexpr std::size_t kHashedNameSize = 34;
 
-char lowerAscii(char c) {
-    return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
-}
-
 bool isHexDigit(char c, bool upperOnly) {
     return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (!upperOnly && c >= 'a' && c <= 'f');
 }
@@ -44,11 +40,6 @@ std::string join(const std::vector<std::string>& parts, std::size_t from, std::s
     return out;
 }
 
-std::string foldCase(std::string s) {
-    for (char& c : s) c = lowerAscii(c);
-    return s;
-}
-
 std::string_view trim(std::string_view s) {
     auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
     while (!s.empty() && blank(s.front())) s.remove_prefix(1);
@@ -59,8 +50,8 @@ std::string_view trim(std::string_view s) {
 }  // namespace
 
 std::string hashedName(std::string_view backslashPath) {
-    std::string hashed(backslashPath);
-    for (char& c : hashed) c = c == '/' ? '\\' : lowerAscii(c);
+    std::string hashed = foldCase(backslashPath);
+    std::replace(hashed.begin(), hashed.end(), '/', '\\');
     Md5Digest digest = md5(std::string_view(hashed));
     static constexpr char kHex[] = "0123456789ABCDEF";
     std::string out;

@@ -18,11 +18,6 @@ constexpr std::string_view kSignatureSalt = "E3554B5828AF14F11AA42A5EAF0AEFC8";
 constexpr std::size_t kSignatureSize = 16;
 constexpr std::size_t kKeyStringSize = 32;
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
-}
-
 Md5Digest nameKey(std::uint32_t salt) {
     return md5(std::string(kNameSalt) + std::to_string(salt));
 }
@@ -45,10 +40,41 @@ PakKey PackListEntry::key() const {
 }
 
 const PackListEntry* PackList::find(const std::string& packName) const {
-    std::string want = lower(packName);
+    std::string want = foldCase(packName);
     for (const auto& e : entries)
-        if (lower(e.name) == want) return &e;
+        if (foldCase(e.name) == want) return &e;
     return nullptr;
+}
+
+const PackListEntry& PackList::putLast(const std::string& packName, bool& added) {
+    PackListEntry entry{0, packName, {}};
+    added = true;
+    for (auto it = entries.begin(); it != entries.end(); ++it)
+        if (&*it == find(packName)) {
+            entry = *it;
+            entries.erase(it);
+            added = false;
+            break;
+        }
+    if (added) entry.keyString = newKeyString();
+    entries.push_back(std::move(entry));
+    return entries.back();
+}
+
+std::vector<std::string> PackList::namesAfter(const std::string& packName) const {
+    std::vector<std::string> after;
+    bool seen = false;
+    for (const auto& e : entries) {
+        if (seen) after.push_back(e.name);
+        seen = seen || &e == find(packName);
+    }
+    return after;
+}
+
+std::string newKeyString() {
+    std::uint8_t raw[16];
+    randomBytes(raw);
+    return hexString(raw, true);
 }
 
 PackList parsePackList(ByteSpan data, const std::string& name) {
@@ -94,6 +120,15 @@ PackList readPackList(const fs::path& path) {
     return parsePackList(data, path.string());
 }
 
+PackList readPackListOrNew(const fs::path& path) {
+    if (fs::exists(path)) return readPackList(path);
+    PackList list;
+    std::uint8_t salt[4];
+    randomBytes(salt);
+    list.salt = loadLE32(salt) % 1000000000u;
+    return list;
+}
+
 Bytes serializePackList(const PackList& list) {
     if (list.entries.size() > 255) throw Error("a packlist.dat holds at most 255 packs");
     Bytes out;
@@ -130,15 +165,35 @@ std::optional<fs::path> findPackList(const fs::path& dir) {
     std::error_code ec;
     for (fs::directory_iterator it(dir.empty() ? "." : dir, ec), end; !ec && it != end;
          it.increment(ec))
-        if (lower(it->path().filename().string()) == "packlist.dat" && it->is_regular_file())
+        if (foldCase(it->path().filename().string()) == "packlist.dat" && it->is_regular_file())
+            return it->path();
+    return std::nullopt;
+}
+
+namespace {
+// The extensions of a pack's file name, case-folded.
+constexpr std::string_view kPackExtensions[] = {".pack.gbx", ".pak"};
+}  // namespace
+
+bool isPackFile(const fs::path& path) {
+    const std::string name = foldCase(path.filename().string());
+    for (std::string_view ext : kPackExtensions)
+        if (name.ends_with(ext)) return true;
+    return false;
+}
+
+std::optional<fs::path> findPackFile(const fs::path& dir, const std::string& packName) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (isPackFile(it->path()) && foldCase(packNameOf(it->path())) == foldCase(packName))
             return it->path();
     return std::nullopt;
 }
 
 std::string packNameOf(const fs::path& pakPath) {
     std::string name = pakPath.filename().string();
-    std::string l = lower(name);
-    for (std::string_view ext : {".pack.gbx", ".pak"})
+    std::string l = foldCase(name);
+    for (std::string_view ext : kPackExtensions)
         if (l.size() > ext.size() && l.ends_with(ext))
             return name.substr(0, name.size() - ext.size());
     return pakPath.stem().string();

@@ -28,12 +28,22 @@ struct PackList {
     std::size_t trailingBytes = 0;  // bytes between the last entry and the signature
 
     const PackListEntry* find(const std::string& packName) const;  // case-insensitive
+    // Moves the entry for `packName` last (the game loads packs in list order, so the last
+    // one's files win), or adds one there with a new key string; `added` says which.
+    const PackListEntry& putLast(const std::string& packName, bool& added);
+    // The names of the entries after the one for `packName` (none when it has none).
+    std::vector<std::string> namesAfter(const std::string& packName) const;
 };
+
+// A new random key string: 32 upper-case hex digits.
+std::string newKeyString();
 
 // pak key = MD5(keyString + "NadeoPak").
 PakKey keyFromKeyString(std::string_view keyString);
 
 PackList readPackList(const std::filesystem::path& path);
+// The list in `path`, or an empty one with a new random salt when there is no such file.
+PackList readPackListOrNew(const std::filesystem::path& path);
 PackList parsePackList(ByteSpan data, const std::string& name);
 Bytes serializePackList(const PackList& list);  // signed
 void writePackList(const std::filesystem::path& path, const PackList& list);
@@ -57,6 +67,12 @@ PakKeyInput resolvePakKey(const std::filesystem::path& pakPath, const KeyOptions
 PakKey keyFromBaseKey(const PakKey& baseKey);
 // Finds packlist.dat in a folder, whatever its case.
 std::optional<std::filesystem::path> findPackList(const std::filesystem::path& dir);
+// The pack file named `packName` in a folder (names compared as the game compares them, without
+// regard to case), whether it opens or not.
+std::optional<std::filesystem::path> findPackFile(const std::filesystem::path& dir,
+                                                  const std::string& packName);
+// Whether a file is named as a pack: ".pak" or ".Pack.Gbx", in any case.
+bool isPackFile(const std::filesystem::path& path);
 // Pack name for a pak path: file name without extension (".pak" or ".Pack.Gbx").
 std::string packNameOf(const std::filesystem::path& pakPath);
 

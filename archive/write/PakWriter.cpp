@@ -24,59 +24,13 @@
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/Metadata.hpp"
 #include "archive/write/EntryEncoder.hpp"
+#include "archive/write/PackPlanner.hpp"
 
 namespace fs = std::filesystem;
 
 namespace pakfs::archive {
 
 namespace {
-
-void checkName(const fs::path& disk, const std::string& name) {
-    if (auto why = unstorableName(name)) throw Error(disk.string() + ": " + *why);
-}
-
-// Folders in depth-first pre-order; files: root files first, then each folder's files in
-// folder order (the order the game's own packs use).
-void scan(const fs::path& root, std::vector<PlanFolder>& folders, std::vector<PlanFile>& files,
-          const PackOptions& options) {
-    std::vector<std::vector<PlanFile>> filesByFolder(1);  // [0] = root
-    std::function<void(const fs::path&, std::int32_t, const std::string&)> walk =
-        [&](const fs::path& dir, std::int32_t folderIndex, const std::string& prefix) {
-            std::vector<fs::directory_entry> items;
-            std::error_code ec;
-            for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-                items.push_back(*it);
-            if (ec) throw Error(dir.string() + ": cannot list folder: " + ec.message());
-            std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
-                return a.path().filename().string() < b.path().filename().string();
-            });
-            std::vector<fs::directory_entry> subdirs;
-            for (const auto& item : items) {
-                std::string name = item.path().filename().string();
-                if (item.is_directory()) {
-                    subdirs.push_back(item);
-                } else if (item.is_regular_file()) {
-                    checkName(item.path(), name);
-                    filesByFolder[std::size_t(folderIndex + 1)].push_back(
-                        {folderIndex, name, prefix + name, item.path()});
-                } else if (options.warn) {
-                    options.warn(item.path().string() + ": not a regular file, left out");
-                }
-            }
-            for (const auto& sub : subdirs) {
-                std::string name = sub.path().filename().string();
-                checkName(sub.path(), name);
-                folders.push_back({folderIndex, name + "\\"});
-                filesByFolder.emplace_back();
-                std::int32_t index = std::int32_t(folders.size() - 1);
-                walk(sub.path(), index, prefix + name + "/");
-            }
-        };
-    if (!fs::is_directory(root)) throw Error(root.string() + ": not a folder");
-    walk(root, -1, "");
-    for (auto& group : filesByFolder)
-        for (auto& f : group) files.push_back(std::move(f));
-}
 
 Bytes readWholeFile(const fs::path& path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -346,14 +300,6 @@ void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOpti
 
 }  // namespace
 
-std::optional<std::string> unstorableName(std::string_view name) {
-    if (name.empty()) return "an empty name cannot be stored in a pak";
-    if (name.find('\\') != std::string_view::npos)
-        return "a name with a backslash cannot be stored in a pak";
-    if (name.size() > 0x1000) return "name too long for a pak";
-    return std::nullopt;
-}
-
 namespace {
 
 void writeAuthor(ByteWriter& w, const PackHeaderFields& h) {
@@ -587,28 +533,7 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
     if (options.version != 3 && (options.version < 6 || options.version > 18))
         throw Error("pack --version " + std::to_string(options.version) +
                     ": pakfs writes versions 3 and 6 to 18");
-    PackPlan plan;
-    scan(sourceDir, plan.folders, plan.files, options);
-    // Repack: files whose content an entry of the base decodes to are copied as its original
-    // encrypted bytes.
-    if (!options.base.empty()) {
-        try {
-            plan.base = PakIndex::open(options.base, key);
-        } catch (const Error& e) {
-            throw Error(std::string(e.what()) +
-                        " (--base is copied as encrypted bytes, so it must use the output's key)");
-        }
-        if (plan.base->version() != options.version)
-            throw Error(options.base.string() + ": a version " +
-                        std::to_string(plan.base->version()) + " pak, and the output is version " +
-                        std::to_string(options.version) +
-                        " (--base is copied as encrypted bytes, so the versions must match)");
-        std::map<std::string, const PakEntry*> baseByPath;
-        for (const auto& e : plan.base->entries()) baseByPath.emplace(e.path, &e);
-        for (auto& f : plan.files)
-            if (auto found = baseByPath.find(f.packPath); found != baseByPath.end())
-                f.baseCandidate = found->second;
-    }
+    const PackPlan plan = planFolder(sourceDir, key, options);
     if (!options.unplannableAdvice.empty()) return writePlan(plan, output, key, options);
     PackOptions withAdvice = options;
     withAdvice.unplannableAdvice =

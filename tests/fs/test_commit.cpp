@@ -27,6 +27,7 @@
 #include "archive/pak/PackList.hpp"
 #include "fs/Commit.hpp"
 #include "fs/Drives.hpp"
+#include "fs/OverlayLayout.hpp"
 #include "fs/Sources.hpp"
 #include "gbx/GbxBuilder.hpp"
 #include "tests/fs/DrivesFixture.hpp"
@@ -131,7 +132,7 @@ std::string pakFileName(std::uint32_t version) {
 
 using Changes = std::vector<std::pair<char, std::string>>;
 
-Changes changesOf(const fs::CommitPlan& plan) {
+Changes changesOf(const archive::ChangePlan& plan) {
     Changes out;
     for (const auto& c : plan.changes) out.emplace_back(c.kind, c.path);
     return out;
@@ -261,7 +262,7 @@ void checkHeaderKept(const archive::PakIndex& before, const archive::PakIndex& a
     CHECK(b.decryptFlags == a.decryptFlags);
 }
 
-archive::PackResult writeCommit(const fs::CommitPlan& plan, const stdfs::path& out) {
+archive::PackResult writeCommit(const archive::ChangePlan& plan, const stdfs::path& out) {
     archive::PackOptions o = plan.options;
     o.level = 6;
     o.warn = [](const std::string&) {};
@@ -289,7 +290,7 @@ TEST_CASE("commit: adds, changes, deletes, opaque folder and replacements, in ve
     CHECK(fs::overlayFolderOf(overlay, *pak) == up);
     const auto expected = makeOverlay(up, p.files);
 
-    fs::CommitPlan plan = fs::planCommit(pak, up);
+    archive::ChangePlan plan = fs::planCommit(pak, up);
     CHECK(changesOf(plan) == kOverlayChanges);
     CHECK(plan.options.version == version);
     if (version >= 6) {
@@ -350,7 +351,7 @@ TEST_CASE("commit: no overlay folder, or one with only unchanged files, copies e
             for (const auto& [path, data] : p.files) writeFile(up / path, data);
             stdfs::create_directories(up / "EmptyFolder");
         }
-        fs::CommitPlan plan = fs::planCommit(pak, up);
+        archive::ChangePlan plan = fs::planCommit(pak, up);
         CHECK(plan.changes.empty());
         for (const auto& f : plan.plan.files) CHECK(f.copy != nullptr);
         const stdfs::path out = p.dir->path() / ("Same" + std::to_string(way));
@@ -383,7 +384,7 @@ TEST_CASE("commit: an opaque folder keeps what the overlay has again at the same
     const Bytes changed = compressibleText(100 * 1024, 50);
     writeFile(up / "Data/c100k.txt", changed);
     stdfs::create_directories(up / "Data/Deep");  // again, but empty
-    fs::CommitPlan plan = fs::planCommit(pak, up);
+    archive::ChangePlan plan = fs::planCommit(pak, up);
     // Not "D Data/c100k.txt" and "M Data/c100k.txt", nor "D Data/Deep/" and "A Data/Deep/".
     CHECK(changesOf(plan) == Changes{{'D', "Data/Deep/Er/"},
                                      {'D', "Data/Deep/Er/c1024.txt"},
@@ -885,7 +886,7 @@ TEST_CASE(
     writeFile(up / "D0/new.txt", want["D0/new.txt"]);
 
     auto pak = archive::PakIndex::open(p.pak, kTestKey);
-    const fs::CommitPlan plan = fs::planCommit(pak, up);
+    const archive::ChangePlan plan = fs::planCommit(pak, up);
     std::size_t copies = 0;
     for (const auto& f : plan.plan.files) copies += f.copy != nullptr;
     CHECK(copies == 200 - 6 - 2);
@@ -935,7 +936,7 @@ TEST_CASE("commit: a folder the pack names only in its files' names keeps that f
     const stdfs::path up = p.dir->path() / "overlay/Test";
     writeFile(up / "A/B/g.txt", text("g\n"));
     writeFile(up / "A/B/New/f.txt", text("f\n"));
-    fs::CommitPlan plan = fs::planCommit(pak, up);
+    archive::ChangePlan plan = fs::planCommit(pak, up);
     CHECK(changesOf(plan) ==
           Changes{{'A', "A/B/New/"}, {'A', "A/B/New/f.txt"}, {'A', "A/B/g.txt"}});
     REQUIRE(plan.plan.folders.size() == 1);
@@ -976,7 +977,7 @@ TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or cop
     // Untouched, it is copied as it is.
     const stdfs::path up = p.dir->path() / "overlay/Test";
     writeFile(up / "new.txt", text("new\n"));
-    fs::CommitPlan plan = fs::planCommit(pak, up);
+    archive::ChangePlan plan = fs::planCommit(pak, up);
     CHECK(changesOf(plan) == Changes{{'A', "new.txt"}});
     writeCommit(plan, p.dir->path() / "Copied.pak");
     auto copied = archive::PakIndex::open(p.dir->path() / "Copied.pak", kTestKey);
@@ -1052,7 +1053,7 @@ TEST_CASE("commit --patch: what a drives overlay adds or changes, as a new pack 
     const stdfs::path patch = packs / "Patch.pak";
 
     // The library: the changes, files from disk in folders of their own, version 3 as the packs.
-    fs::CommitPlan plan = fs::planPatch(packsOf(packs), overlay);
+    archive::ChangePlan plan = fs::planPatch(packsOf(packs), overlay);
     CHECK(changesOf(plan) == kPatchChanges);
     CHECK(plan.options.version == 3);
     CHECK(plan.plan.base == nullptr);
@@ -1182,7 +1183,7 @@ TEST_CASE("commit --patch: version 18 packs, the key of an existing entry or giv
     writeFile(overlay / "Game/Sub/b.txt", text("b\n"));  // no change
 
     // The version is the packs': a .Pack.Gbx of version 18.
-    fs::CommitPlan plan = fs::planPatch(packsOf(packs), overlay);
+    archive::ChangePlan plan = fs::planPatch(packsOf(packs), overlay);
     CHECK(changesOf(plan) == Changes{{'M', "a.txt"}});
     CHECK(plan.options.version == 18);
 

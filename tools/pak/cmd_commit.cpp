@@ -7,9 +7,11 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "archive/write/PakWriter.hpp"
 #include "common/Progress.hpp"
 #include "fs/Commit.hpp"
 #include "fs/Drives.hpp"
+#include "fs/OverlayLayout.hpp"
 #include "fs/OverlayRecord.hpp"
 #include "fs/Sources.hpp"
 #include "tools/pak/Commands.hpp"
@@ -19,7 +21,7 @@ namespace pakfs::cli {
 
 namespace {
 
-void printChanges(const fs::CommitPlan& plan, const std::string& what, const std::string& from,
+void printChanges(const archive::ChangePlan& plan, const std::string& what, const std::string& from,
                   bool json) {
     if (json) {
         nlohmann::json changes = nlohmann::json::array();
@@ -47,15 +49,10 @@ void commitPatch(const std::string& name, const std::string& packsDir, const std
     if (!std::filesystem::is_directory(overlay, ec)) throw Error(overlay + ": no such folder");
     // A pack of that name (as the game compares names: case-insensitively), also one that
     // cannot be opened and so is left out of the packs below, would be overwritten.
-    for (std::filesystem::directory_iterator it(packsDir, ec), end; !ec && it != end;
-         it.increment(ec)) {
-        const std::string file = fs::foldCase(it->path().filename().string());
-        if ((file.ends_with(".pak") || file.ends_with(".pack.gbx")) &&
-            fs::foldCase(archive::packNameOf(it->path())) == fs::foldCase(name))
-            throw Error(it->path().string() + ": a pack named " + name +
-                        " is already in the folder; a patch pack must be new (or commit into "
-                        "that pack)");
-    }
+    if (auto existing = archive::findPackFile(packsDir, name))
+        throw Error(existing->string() + ": a pack named " + name +
+                    " is already in the folder; a patch pack must be new (or commit into that "
+                    "pack)");
     // The folder's packs, with the keys of its packlist (or --packlist, when it exists yet).
     archive::KeyOptions readKeys;
     if (!packListPath.empty() && std::filesystem::exists(packListPath, ec))
@@ -63,7 +60,7 @@ void commitPatch(const std::string& name, const std::string& packsDir, const std
     fs::LoadedSources loaded = fs::loadSources({packsDir}, readKeys);
     for (const auto& w : loaded.warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
     auto packs = fs::orderPacks(std::move(loaded.packs), fs::packListOrder({packsDir}));
-    fs::CommitPlan plan = fs::planPatch(packs, overlay);
+    archive::ChangePlan plan = fs::planPatch(packs, overlay);
     const std::string ext = plan.options.version >= 6 ? ".Pack.Gbx" : ".pak";
     const bool writesIntoFolder = out.empty();
     if (out.empty()) out = (std::filesystem::path(packsDir) / (name + ext)).string();
@@ -80,31 +77,15 @@ void commitPatch(const std::string& name, const std::string& packsDir, const std
     if (!keys.keyHex.empty() || !keys.keyFile.empty() || !keys.baseKeyHex.empty())
         key = archive::resolveKey(out, given);
     if (!packListPath.empty()) {
-        list = std::filesystem::exists(packListPath) ? archive::readPackList(packListPath)
-                                                     : archive::PackList{};
-        if (!std::filesystem::exists(packListPath)) {
-            std::uint8_t salt[4];
-            archive::randomBytes(salt);
-            list->salt = loadLE32(salt) % 1000000000u;
-        }
-        archive::PackListEntry entry{0, name, {}};
-        for (auto it = list->entries.begin(); it != list->entries.end(); ++it)
-            if (&*it == list->find(name)) {
-                entry = *it;
-                list->entries.erase(it);  // moved last: loaded last, it wins
-                break;
-            }
-        if (key && !entry.keyString.empty() && archive::keyFromKeyString(entry.keyString) != *key)
+        list = archive::readPackListOrNew(packListPath);
+        bool added = false;
+        const archive::PackListEntry& entry = list->putLast(name, added);
+        if (key && !added && entry.key() != *key)
             throw Error(packListPath + ": its entry for " + name +
                         " has another key than the one given");
-        if (entry.keyString.empty()) {
-            if (key) throw Error("--packlist makes the key of a new entry: give no --key with it");
-            std::uint8_t raw[16];
-            archive::randomBytes(raw);
-            entry.keyString = hexString(raw, true);
-        }
-        key = archive::keyFromKeyString(entry.keyString);
-        list->entries.push_back(entry);
+        if (key && added)
+            throw Error("--packlist makes the key of a new entry: give no --key with it");
+        key = entry.key();
     }
     if (!key) key = archive::resolveKey(out, keys);
     archive::PackOptions opts = plan.options;
@@ -118,13 +99,9 @@ void commitPatch(const std::string& name, const std::string& packsDir, const std
         // packs, whose files then win over it.
         try {
             if (auto found = archive::findPackList(packsDir)) {
-                const archive::PackList folderList = archive::readPackList(*found);
                 std::string after;  // the packs listed after the patch
-                bool seen = false;
-                for (const auto& e : folderList.entries) {
-                    if (seen) after += (after.empty() ? "" : ", ") + e.name;
-                    seen = seen || &e == folderList.find(name);
-                }
+                for (const auto& n : archive::readPackList(*found).namesAfter(name))
+                    after += (after.empty() ? "" : ", ") + n;
                 if (!after.empty())
                     std::fprintf(stderr,
                                  "pak: warning: %s lists %s before %s: the game loads it earlier, "
@@ -233,7 +210,7 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
         const std::filesystem::path packOverlay = fs::overlayFolderOf(*overlay, *pak);
         const std::string packName = archive::packNameOf(pak->name());
         if (!*force) fs::checkOverlayRecord(*overlay, packName, *pak, *pakPath);
-        fs::CommitPlan plan = fs::planCommit(pak, packOverlay);
+        archive::ChangePlan plan = fs::planCommit(pak, packOverlay);
         if (*dryRun) {
             printChanges(plan, *pakPath, packOverlay.string(), *json);
             return;

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "common/File.hpp"
 #include "archive/pak/PackList.hpp"
+#include "common/File.hpp"
 #include "tools/pak/Commands.hpp"
 
 using namespace pakfs::archive;
@@ -124,24 +124,12 @@ void addPacklistCommands(CLI::App& app, int& exitCode) {
             }
             if (pack.empty() || pack.size() > 255) throw Error("pack name must be 1 to 255 bytes");
             std::string ks = *keyString;
-            if (ks.empty()) {
-                std::uint8_t raw[16];
-                randomBytes(raw);
-                ks = hexString(raw, true);
-            }
+            if (ks.empty()) ks = newKeyString();
             std::uint8_t check[16];
             if (!parseHex(ks, check))
                 throw Error("--key-string must be 32 hex digits, got \"" + ks + "\"");
 
-            const bool exists = std::filesystem::exists(*file);
-            PackList list;
-            if (exists) {
-                list = readPackList(*file);
-            } else {
-                std::uint8_t salt[4];
-                randomBytes(salt);
-                list.salt = loadLE32(salt) % 1000000000u;
-            }
+            PackList list = readPackListOrNew(*file);
             PackListEntry* existing = nullptr;
             for (auto& e : list.entries)
                 if (&e == list.find(pack)) existing = &e;

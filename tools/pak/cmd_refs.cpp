@@ -116,14 +116,14 @@ void addRefsCommands(CLI::App& app, int& exitCode) {
             // The pak must be one of the drives' packs (by name).
             int packIndex = -1;
             for (std::size_t i = 0; i < drives->packs().size(); ++i)
-                if (pakfs::fs::foldCase(drives->packs()[i].name) ==
-                    pakfs::fs::foldCase(packNameOf(pakPart)))
+                if (pakfs::foldCase(drives->packs()[i].name) ==
+                    pakfs::foldCase(packNameOf(pakPart)))
                     packIndex = int(i);
             if (packIndex < 0) throw Error(pakPart + ": not among the packs of " + *packs);
             const auto& pak = drives->packs()[std::size_t(packIndex)].pak;
             const PakEntry* entry = nullptr;
             for (const auto& e : pak->entries())
-                if (pakfs::fs::foldCase(e.path) == pakfs::fs::foldCase(inner)) entry = &e;
+                if (pakfs::foldCase(e.path) == pakfs::foldCase(inner)) entry = &e;
             if (!entry) throw Error(pak->name() + ": no file \"" + inner + "\" in the pak");
             auto where = drives->drivePathOf(packIndex, *entry);
             if (!where) throw Error(pak->name() + ": " + inner + ": hidden by another pack's file");
