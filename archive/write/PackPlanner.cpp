@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "archive/entry/EntryReader.hpp"
+#include "archive/entry/PakOpener.hpp"
 #include "common/File.hpp"
 
 namespace stdfs = std::filesystem;
@@ -313,7 +314,7 @@ PackPlan planFolder(const stdfs::path& root, const PakKey& key, const PackOption
     // Repack: files whose content an entry of the base decodes to are copied as its original
     // encrypted bytes.
     try {
-        plan.base = PakIndex::open(options.base, key);
+        plan.base = openPakIndex(options.base, PakKeyInput{key});
     } catch (const Error& e) {
         throw Error(std::string(e.what()) +
                     " (--base is copied as encrypted bytes, so it must use the output's key)");

@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "archive/entry/PakOpener.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "common/Progress.hpp"
 #include "fs/Commit.hpp"
@@ -243,7 +244,8 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
         const std::size_t encoded = r.files - r.copiedFromBase;
         if (*inPlace) {
             // The overlay's changes are in the pak now: a second commit says so.
-            fs::markCommitted(*overlay, packName, *archive::PakIndex::open(dest, pak->key()),
+            fs::markCommitted(*overlay, packName,
+                              *archive::openPakIndex(dest, archive::PakKeyInput{pak->key()}),
                               *pakPath);
         }
         if (*json) {
