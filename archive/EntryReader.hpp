@@ -76,6 +76,12 @@ private:
     void startCipherAt(std::uint64_t plainOffset);
     void decryptMore();
     void restartInflate(const SeekPoint* point);
+    // Starts ISA-L at `point` (raw deflate, its window as the dictionary); false leaves zlib in
+    // charge.
+    bool resumeIsal(std::shared_ptr<const SeekPoint> point);
+    // The point's window, inflated into dst (kInflateWindow bytes); throws Error naming the
+    // entry when it is damaged.
+    void windowOf(const SeekPoint& point, std::uint8_t* dst) const;
     void skip(std::uint64_t n);
     std::size_t inflateSome(std::uint8_t* dst, std::size_t n);
     void maybeRecordPoint();
@@ -135,6 +141,10 @@ private:
     bool recordPoints_ = true;
     bool seeked_ = false;            // a compressed entry was seeked: zlib from then on
     inflate_state* isal_ = nullptr;  // while ISA-L streams the entry
+    // The point ISA-L resumed at (null: it started at the beginning); zlib restarts there
+    // when ISA-L rejects something.
+    std::shared_ptr<const SeekPoint> resumedFrom_;
+    bool isalRefused_ = false;  // ISA-L rejected something: zlib decodes from then on
 };
 
 // The game's pipeline for an entry (Streams.hpp): its ciphertext, cipher, IV and codec.

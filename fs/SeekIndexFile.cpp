@@ -10,7 +10,10 @@ namespace pakfs::fs {
 
 namespace {
 
-constexpr char kMagic[8] = {'P', 'A', 'K', 'F', 'S', 'S', 'K', '1'};
+// Version 2 keeps the windows deflated; a version 1 file fails the identity check and is
+// built again.
+constexpr char kMagic[8] = {'P', 'A', 'K', 'F', 'S', 'S', 'K', '2'};
+constexpr std::size_t kPointHeader = 8 + 8 + 1 + 1 + 4 + 4;
 
 // What the points depend on: the pak file as it is now and the entry's place in it.
 Bytes identity(const archive::PakIndex& pak, const archive::PakEntry& e, std::uint64_t span) {
@@ -54,9 +57,10 @@ bool loadSeekIndex(const std::filesystem::path& file, const archive::PakIndex& p
         std::error_code ec;
         if (!std::filesystem::is_regular_file(file, ec)) return false;
         auto in = archive::InputFile::open(file);
-        // At most the points the index keeps, each with a 32 KiB window.
+        // At most the points the index keeps, each with up to 32 KiB of window.
         const Bytes id = identity(pak, entry, into.span());
-        const std::uint64_t maxSize = id.size() + 4 + 4096 * (8 + 8 + 1 + 4 + 32768);
+        const std::uint64_t maxSize =
+            id.size() + 4 + std::uint64_t(into.maxPoints()) * (kPointHeader + 32768);
         if (in->size() < id.size() + 4 + 16 || in->size() > maxSize + 16) return false;
         Bytes data = in->readAt(0, std::size_t(in->size()));
         if (!std::equal(id.begin(), id.end(), data.begin())) return false;
@@ -68,17 +72,25 @@ bool loadSeekIndex(const std::filesystem::path& file, const archive::PakIndex& p
         at += 4;
         std::vector<std::shared_ptr<archive::SeekPoint>> points;
         std::uint64_t lastOut = 0;
+        if (count > into.maxPoints()) return false;
         for (std::uint32_t i = 0; i < count; ++i) {
-            if (data.size() - at < 21) return false;
+            if (data.size() - at < kPointHeader) return false;
             auto p = std::make_shared<archive::SeekPoint>();
             p->out = loadLE64(data.data() + at);
             p->in = loadLE64(data.data() + at + 8);
             p->bits = data[at + 16];
-            std::uint32_t len = loadLE32(data.data() + at + 17);
-            at += 21;
+            const std::uint8_t flags = data[at + 17];
+            p->windowDeflated = flags == 1;
+            p->windowSize = loadLE32(data.data() + at + 18);
+            std::uint32_t len = loadLE32(data.data() + at + 22);
+            at += kPointHeader;
+            // A deflated window is smaller than its bytes; a raw one is exactly them. Its
+            // inflate is checked again on use (SeekPoint::windowBytes).
             if (p->out <= lastOut || p->out > entry.uncompressedSize ||
-                p->in > entry.compressedSize || p->in == 0 || p->bits > 7 ||
-                len > archive::kInflateWindow || len > p->out || data.size() - at < len)
+                p->in > entry.compressedSize || p->in == 0 || p->bits > 7 || flags > 1 ||
+                p->windowSize > archive::kInflateWindow || p->windowSize > p->out ||
+                (p->windowDeflated ? len >= p->windowSize : len != p->windowSize) ||
+                data.size() - at < len)
                 return false;
             p->window.assign(data.begin() + std::ptrdiff_t(at),
                              data.begin() + std::ptrdiff_t(at + len));
@@ -108,6 +120,8 @@ void saveSeekIndex(const std::filesystem::path& file, const archive::PakIndex& p
         w.u64(p->out);
         w.u64(p->in);
         w.u8(std::uint8_t(p->bits));
+        w.u8(p->windowDeflated ? 1 : 0);
+        w.u32(p->windowSize);
         w.u32(std::uint32_t(p->window.size()));
         w.bytes(p->window);
     }
