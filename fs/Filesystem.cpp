@@ -338,8 +338,10 @@ long Filesystem::readStreaming(OpenFile& of, char* buf, std::size_t size, std::u
                 of.appendRecent(gap.data(), got);
                 if (got < gap.size()) break;
             } else {
-                seekPoints_->startPass(node);  // a reader that jumps: points will be wanted
                 reader.seek(pos);
+                // A reader that jumps: points will be wanted. Queued after this seek, which
+                // has both cores when it decodes from the start (decryption beside ISA-L).
+                seekPoints_->startPass(node);
                 of.recent.clear();
                 of.recentStart = reader.position();
             }
