@@ -2,6 +2,7 @@
 #include "archive/SeekPoints.hpp"
 
 #include <libdeflate.h>
+#include <zlib.h>
 
 #include <algorithm>
 
@@ -46,7 +47,17 @@ std::shared_ptr<SeekPoint> SeekPoint::make(std::uint64_t out, std::uint64_t in, 
     return p;
 }
 
+Bytes SeekPoint::storedWindow() const {
+    if (!windowFile) return window;
+    Bytes stored = windowFile->readAt(windowAt, windowLength);
+    if (std::uint32_t(crc32(0, stored.data(), uInt(stored.size()))) != windowCrc)
+        throw Error("damaged seek point window in " + windowFile->name());
+    return stored;
+}
+
 void SeekPoint::windowBytes(std::uint8_t* dst) const {
+    const Bytes stored = windowFile ? storedWindow() : Bytes();
+    const Bytes& window = windowFile ? stored : this->window;
     if (!windowDeflated) {
         if (window.size() != windowSize) throw Error("damaged seek point window");
         std::copy(window.begin(), window.end(), dst);

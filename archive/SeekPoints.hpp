@@ -14,6 +14,7 @@
 #include <mutex>
 #include <vector>
 
+#include "archive/File.hpp"
 #include "archive/PakIndex.hpp"
 
 namespace pakfs::archive {
@@ -27,13 +28,21 @@ struct SeekPoint {
     std::uint32_t windowSize = 0;  // bytes of output before `out` kept (up to 32 KiB)
     bool windowDeflated = false;   // `window` is raw deflate of them, else the bytes themselves
     Bytes window;
+    // A point loaded from an index file keeps its window there (`window` empty): `windowLength`
+    // bytes at `windowAt` in `windowFile`, whose CRC-32 is `windowCrc`, read when used.
+    std::shared_ptr<const InputFile> windowFile;
+    std::uint64_t windowAt = 0;
+    std::uint32_t windowLength = 0;
+    std::uint32_t windowCrc = 0;
 
     // A point whose window is `dictionary` (deflated when that makes it smaller).
     static std::shared_ptr<SeekPoint> make(std::uint64_t out, std::uint64_t in, int bits,
                                            ByteSpan dictionary);
     // Writes the windowSize bytes of the window to `dst`; throws Error when they do not inflate
-    // to exactly that size (a damaged index file).
+    // to exactly that size or their file no longer holds them (a damaged index file).
     void windowBytes(std::uint8_t* dst) const;
+    // The window as kept (deflated or raw), read from its file when it is there.
+    Bytes storedWindow() const;
     std::size_t memoryBytes() const { return sizeof(SeekPoint) + window.capacity(); }
 };
 

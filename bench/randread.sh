@@ -14,6 +14,8 @@ randread_rows() {
     local mnt=$OUT/rr-mnt sq=$OUT/rr-sqmnt img=$OUT/big.sqfs tree=$OUT/rr-tree
     local cache=$OUT/rr-cache file=Media/big.xml pid=
     mkdir -p "$mnt" "$sq"
+    # Nothing stays mounted if a step fails.
+    trap 'fusermount3 -u "$mnt" 2> /dev/null; fusermount3 -u "$sq" 2> /dev/null; true' RETURN EXIT
     fusermount3 -u "$mnt" 2> /dev/null || true
     fusermount3 -u "$sq" 2> /dev/null || true
     if [ ! -f "$img" ] || [ "$img" -ot "$BIG" ]; then
@@ -61,7 +63,7 @@ randread_rows() {
     "$PB" randread "$mnt/big/$file" --count 2 > /dev/null
     local idx=
     for i in $(seq 1 1200); do
-        idx=$(find "$cache" -name '*.idx' 2> /dev/null | head -1)
+        idx=$(find "$cache" -name '*.idx' 2> /dev/null | head -1 || true)
         [ -n "$idx" ] && break
         sleep 0.1
     done

@@ -278,10 +278,29 @@ TEST_CASE(
     Bytes v1 = bytes;
     v1[7] = '1';  // the version 1 magic: windows kept raw
     CHECK(refused(v1));
-    Bytes flipped = bytes;
-    flipped[bytes.size() / 2] ^= 1;
-    CHECK(refused(flipped));
+    Bytes table = bytes;
+    table[100] ^= 1;  // in the point table, which its MD5 covers
+    CHECK(refused(table));
     CHECK(refused(Bytes(bytes.begin(), bytes.end() - 1)));
+    Bytes lastWindow = bytes;
+    lastWindow.back() ^= 1;  // in the last window, which its CRC-32 covers
+    CHECK(refused(lastWindow));
+    // A window damaged after loading (the file changed under the mount) is an error naming the
+    // entry where it is used; the other points still read.
+    test::writeFile(file, bytes);
+    auto lazyIndex = std::make_shared<archive::SeekIndex>(e.index->span(), 4096);
+    REQUIRE(fs::loadSeekIndex(file, *e.pak, *e.entry, *lazyIndex));
+    {
+        std::FILE* f = std::fopen(file.c_str(), "r+b");
+        REQUIRE(f);
+        std::fseek(f, -1, SEEK_END);
+        std::fputc(lastWindow.back(), f);
+        std::fclose(f);
+    }
+    archive::PlainEntryReader lazy(e.pak, *e.entry, lazyIndex, false);
+    checkRead(lazy, e.want(), lazyIndex->points().front()->out + 5, 4096);
+    REQUIRE_THROWS_WITH(lazy.seek(lazyIndex->points().back()->out + 5),
+                        Catch::Contains("big.txt") && Catch::Contains("damaged"));
     auto otherSpan = std::make_shared<archive::SeekIndex>(e.index->span() * 2, 4096);
     test::writeFile(file, bytes);
     CHECK_FALSE(fs::loadSeekIndex(file, *e.pak, *e.entry, *otherSpan));
