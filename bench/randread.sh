@@ -14,8 +14,6 @@ randread_rows() {
     local mnt=$OUT/rr-mnt sq=$OUT/rr-sqmnt img=$OUT/big.sqfs tree=$OUT/rr-tree
     local cache=$OUT/rr-cache file=Media/big.xml pid=
     mkdir -p "$mnt" "$sq"
-    # Nothing stays mounted if a step fails.
-    trap 'fusermount3 -u "$mnt" 2> /dev/null; fusermount3 -u "$sq" 2> /dev/null; true' RETURN EXIT
     fusermount3 -u "$mnt" 2> /dev/null || true
     fusermount3 -u "$sq" 2> /dev/null || true
     if [ ! -f "$img" ] || [ "$img" -ot "$BIG" ]; then
@@ -150,6 +148,8 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
         echo "scale=$SCALE" > "$OUT/params"
     fi
     cat "$BIG" > /dev/null
+    # Nothing stays mounted if a step fails.
+    trap 'fusermount3 -u "$OUT/rr-mnt" 2> /dev/null; fusermount3 -u "$OUT/rr-sqmnt" 2> /dev/null; true' EXIT
     echo "| measurement | value | ratio | target |"
     echo "|---|---|---|---|"
     randread_rows
