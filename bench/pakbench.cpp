@@ -304,7 +304,7 @@ void printLatencies(const char* prefix, std::vector<double> us) {
 }
 
 // Random 4 KiB reads of one file (through the mount), one open descriptor.
-int randRead(const stdfs::path& file, std::size_t count, std::size_t size) {
+int randRead(const stdfs::path& file, std::size_t count, std::size_t size, double firstAt) {
     int fd = ::open(file.c_str(), O_RDONLY);
     if (fd < 0) throw Error(file.string() + ": cannot open");
     struct stat st;
@@ -315,6 +315,12 @@ int randRead(const stdfs::path& file, std::size_t count, std::size_t size) {
     std::vector<double> us;
     for (std::size_t i = 0; i < count; ++i) {
         std::uint64_t off = rng.below(fileSize > size ? fileSize - size : 1);
+        // The first read where asked (a fraction of the file), 4 KiB aligned.
+        if (i == 0 && firstAt >= 0)
+            off = std::min<std::uint64_t>(std::uint64_t(double(fileSize) * firstAt),
+                                          fileSize > size ? fileSize - size : 0) &
+                  ~std::uint64_t(4095);
+        if (i == 0) std::printf("randread_first_offset=%llu\n", (unsigned long long)off);
         auto t0 = Clock::now();
         ssize_t got = ::pread(fd, buf.data(), size, off_t(off));
         us.push_back(since(t0) * 1e6);
@@ -323,6 +329,34 @@ int randRead(const stdfs::path& file, std::size_t count, std::size_t size) {
     }
     ::close(fd);
     printLatencies("randread", us);
+    return 0;
+}
+
+// A sequential decode of the largest entry up to `offset`, as `pak cat` decodes (the reader
+// without seek points), from the page cache into a buffer: the time a first read that decodes
+// from the start compares with.
+int seqRead(const stdfs::path& pakPath, std::uint64_t offset, int runs) {
+    auto pak = PakIndex::open(pakPath, benchKey());
+    const PakEntry* biggest = nullptr;
+    for (const PakEntry& e : pak->entries())
+        if (!biggest || e.uncompressedSize > biggest->uncompressedSize) biggest = &e;
+    if (!biggest) throw Error(pakPath.string() + ": empty");
+    offset = std::min<std::uint64_t>(offset, biggest->uncompressedSize);
+    std::vector<double> ms;
+    Bytes buf(256 * 1024);
+    for (int r = 0; r < runs; ++r) {
+        auto t0 = Clock::now();
+        PlainEntryReader reader(pak, *biggest);
+        for (std::uint64_t left = offset; left > 0;) {
+            std::size_t got =
+                reader.read(buf.data(), std::size_t(std::min<std::uint64_t>(left, buf.size())));
+            if (got == 0) throw Error(pakPath.string() + ": short read");
+            left -= got;
+        }
+        ms.push_back(since(t0) * 1000);
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("seqread_ms=%.1f\n", ms[ms.size() / 2]);
     return 0;
 }
 
@@ -354,6 +388,12 @@ int fsRead(const stdfs::path& pakPath, std::size_t count, bool seekPoints) {
     }
     fsys.release(ino, fh);
     printLatencies(seekPoints ? "fsread_seek" : "fsread_noseek", us);
+    if (seekPoints) {
+        // The points of the whole entry, once the background pass is done.
+        fsys.settleIndexing();
+        std::printf("fsread_seek_points=%zu\nfsread_seek_bytes=%zu\nfsread_size=%llu\n",
+                    fsys.seekPoints(), fsys.seekPointBytes(), (unsigned long long)size);
+    }
     return 0;
 }
 
@@ -502,7 +542,8 @@ int usage() {
                  "       pakbench text BYTES SEED\n"
                  "       pakbench limit PAK\n"
                  "       pakbench cipher [--mib N] [--runs R]\n"
-                 "       pakbench randread FILE [--count N]\n"
+                 "       pakbench randread FILE [--count N] [--first-at FRACTION]\n"
+                 "       pakbench seqread PAK --offset N [--runs R]\n"
                  "       pakbench fsread PAK [--count N] [--no-seek]\n"
                  "       pakbench mount READY-PATH -- PROGRAM ARGS...\n"
                  "       pakbench gbxscan DIR [--files N] [--runs R] [--engine]\n");
@@ -548,7 +589,9 @@ int main(int argc, char** argv) {
         if (mode == "limit" && pos.size() == 1) return limit(pos[0]);
         if (mode == "cipher") return cipher(std::size_t(num("--mib", 64)), int(num("--runs", 3)));
         if (mode == "randread" && pos.size() == 1)
-            return randRead(pos[0], std::size_t(num("--count", 200)), 4096);
+            return randRead(pos[0], std::size_t(num("--count", 200)), 4096, num("--first-at", -1));
+        if (mode == "seqread" && pos.size() == 1)
+            return seqRead(pos[0], std::uint64_t(num("--offset", 0)), int(num("--runs", 3)));
         if (mode == "fsread" && pos.size() == 1)
             return fsRead(pos[0], std::size_t(num("--count", 200)), !opt.count("--no-seek"));
         if (mode == "mount" && pos.size() == 1 && rest < argc) return mount(pos[0], argv + rest);

@@ -420,6 +420,12 @@ if [ "$HAVE_FUSE" = 1 ]; then
     load F "$PB" randread "$MNT/big/Media/big.xml" --count "$READS"
     unmount
     row "random 4 KiB read through the mount ($F_randread_count reads, seek points: the mount's default; no switch)" "median $F_randread_median_ms ms, p99 $F_randread_p99_ms ms" "first $F_randread_first_ms ms" "median <= 20 ms: $(verdict "$F_randread_median_ms <= 20")"
+    # Side by side with squashfuse_ll on the same file (bench/randread.sh runs these alone).
+    if command -v squashfuse_ll > /dev/null && command -v mksquashfs > /dev/null; then
+        . "$ROOT/bench/randread.sh"
+        RR_ROUNDS=3
+        randread_rows
+    fi
 else
     row "FUSE measurements" "skipped" "" "no pakfs binary, /dev/fuse or fusermount3"
     echo "run.sh: FUSE unavailable, mount measurements skipped" >&2
@@ -468,8 +474,9 @@ elif [ "$WRITE_MD" = 1 ]; then
         echo "mount's whole-file decodes) inflate in one libdeflate call up to 64 MiB; larger ones"
         echo "stream through ISA-L (Adler-32 checked; libdeflate cannot stream), as do the mount's"
         echo "reads from the start of entries whose seek points come from the background pass or"
-        echo "an index file; seeks, and readers that record seek points, use zlib, whose state a"
-        echo "seek point saves; gbx entries use zlib in the game's 0x100/0x400 steps"
+        echo "an index file; the mount's seeks resume through ISA-L at a seek point; readers that"
+        echo "record seek points use zlib, whose state a seek point saves; gbx entries use zlib in"
+        echo "the game's 0x100/0x400 steps"
         echo "(ZlibStage). The mount stores files decoded ahead in the kernel's page cache"
         echo "(fuse_lowlevel_notify_store). Whatever libdeflate or ISA-L"
         echo "rejects is decoded again by zlib, whose messages are the ones reported. libdeflate"

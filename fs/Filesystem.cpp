@@ -57,6 +57,8 @@ Filesystem::Filesystem(std::vector<Pack> packs, Options options,
         options_.wholeEntryLimit = std::min<std::uint64_t>(1 << 20, options_.cacheBytes / 8);
     seekPoints_ = std::make_unique<SeekPointKeeper>(
         SeekPointKeeper::Limits{options_.seekSpan, options_.seekPointsPerEntry,
+                                std::size_t(options_.seekMemory /
+                                            std::max<std::size_t>(options_.seekIndexedEntries, 1)),
                                 options_.seekIndexedEntries, options_.seekIndexFileMin},
         tree_, [this](const Node& node, const std::string& message) { logOnce(node, message); });
     readAhead_ = std::make_unique<ReadAhead>(
@@ -132,6 +134,10 @@ void Filesystem::settleIndexing() {
 
 std::size_t Filesystem::seekPoints() const {
     return seekPoints_->count();
+}
+
+std::size_t Filesystem::seekPointBytes() const {
+    return seekPoints_->memoryBytes();
 }
 
 long Filesystem::readHandle(std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset) {
@@ -332,8 +338,10 @@ long Filesystem::readStreaming(OpenFile& of, char* buf, std::size_t size, std::u
                 of.appendRecent(gap.data(), got);
                 if (got < gap.size()) break;
             } else {
-                seekPoints_->startPass(node);  // a reader that jumps: points will be wanted
                 reader.seek(pos);
+                // A reader that jumps: points will be wanted. Queued after this seek, which
+                // has both cores when it decodes from the start (decryption beside ISA-L).
+                seekPoints_->startPass(node);
                 of.recent.clear();
                 of.recentStart = reader.position();
             }

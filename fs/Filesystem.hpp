@@ -44,13 +44,17 @@ struct Options {
     // Plain entries up to this size are decoded whole through the cache; larger ones stream.
     // 0 = min(1 MiB, cacheBytes / 8).
     std::uint64_t wholeEntryLimit = 0;
-    // Seek points in large compressed entries: at least this far apart, at most this many per
-    // entry, for at most this many entries at a time (least recently used dropped first).
-    // Defaults: a random read decodes 0.5 MiB on average in entries up to 512 MiB; at most
-    // 16 MiB of windows per entry and 32 MiB in all (an entry dropped from memory finds its
-    // points again in its index file, see seekIndexFileMin).
-    std::uint64_t seekSpan = 1ull << 20;
-    std::size_t seekPointsPerEntry = 512;
+    // Seek points in large compressed entries: at least this far apart (and at deflate block
+    // ends: about 300 KiB apart in libdeflate's level-6 text), at most this many per entry, for
+    // at most this many entries at a time (least recently used dropped first), their windows
+    // deflated and within seekMemory bytes in all (seekMemory / seekIndexedEntries per entry;
+    // an entry that would need more keeps every other point). Defaults: a point at every block
+    // end of entries up to 256 MiB (about 6 MiB of points per 256 MiB of text), at most 32 MiB
+    // in all (an entry dropped from memory finds its points again in its index file, see
+    // seekIndexFileMin).
+    std::uint64_t seekSpan = 64ull << 10;
+    std::size_t seekPointsPerEntry = 4096;
+    std::uint64_t seekMemory = 32ull << 20;
     std::size_t seekIndexedEntries = 2;
     // Compressed entries at least this large get their seek points from an index file under
     // $XDG_CACHE_HOME, or from a background pass started by the first read that jumps in the
@@ -134,6 +138,8 @@ public:
     std::size_t openFiles() const;
     // Seek points held now, over all entries.
     std::size_t seekPoints() const;
+    // Memory the seek points take now, over all entries.
+    std::size_t seekPointBytes() const;
     // Waits until the read-ahead worker has nothing left to do (for tests).
     void settleReadAhead();
     // Waits until the seek-point passes queued so far are done and saved (for tests).

@@ -3,8 +3,11 @@
 // in a fresh mount does not wait for a decode from the start. One file per entry under
 // $XDG_CACHE_HOME/pakfs/seek (or ~/.cache/pakfs/seek), named after the pak's path and the
 // entry; it is used only when the pak's size, modification time and header MD5, the entry's
-// place and sizes and the span all match, and the file's own MD5 (at its end) proves it was not
-// damaged: a resumed inflate has no checksum of its own, so a wrong window must never be used.
+// place and sizes and the span all match, and the MD5 of its point table proves that table was
+// not damaged; each window (deflated, after the table) has its CRC-32 in the table, checked
+// when the file is loaded and again when a read resumes at its point, which reads the window
+// from the file then (the points in memory are a few dozen bytes each): a resumed inflate has
+// no checksum of its own, so a wrong window must never be used.
 #pragma once
 
 #include <filesystem>

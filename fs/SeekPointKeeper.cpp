@@ -26,7 +26,7 @@ std::shared_ptr<archive::SeekIndex> SeekPointKeeper::indexFor(const Node& node) 
     KeptIndex kept;
     kept.index = std::make_shared<archive::SeekIndex>(
         archive::SeekIndex::spanFor(node.size(), limits_.span, limits_.pointsPerEntry),
-        limits_.pointsPerEntry);
+        limits_.pointsPerEntry, limits_.bytesPerEntry);
     if (limits_.indexFileMin > 0 && node.size() >= limits_.indexFileMin) {
         const Pack& pack = tree_.packOf(node);
         kept.file = seekIndexFile(*pack.pak, *node.entry);
@@ -100,6 +100,13 @@ std::size_t SeekPointKeeper::count() const {
     std::lock_guard lock(mutex_);
     std::size_t total = 0;
     for (const auto& [ino, kept] : kept_) total += kept.index->size();
+    return total;
+}
+
+std::size_t SeekPointKeeper::memoryBytes() const {
+    std::lock_guard lock(mutex_);
+    std::size_t total = 0;
+    for (const auto& [ino, kept] : kept_) total += kept.index->memoryBytes();
     return total;
 }
 

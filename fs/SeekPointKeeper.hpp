@@ -28,6 +28,7 @@ public:
     struct Limits {
         std::uint64_t span;          // points at least this far apart
         std::size_t pointsPerEntry;  // at most this many per entry
+        std::size_t bytesPerEntry;   // in at most this much memory per entry
         std::size_t entries;         // for at most this many entries (least recently used out)
         std::uint64_t indexFileMin;  // entries this large use index files and passes (0: none)
     };
@@ -45,6 +46,8 @@ public:
     void settle();
     // Points held now, over all entries.
     std::size_t count() const;
+    // Their memory, over all entries.
+    std::size_t memoryBytes() const;
 
 private:
     void loop(std::stop_token stop);

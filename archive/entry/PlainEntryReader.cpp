@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <future>
 
 #include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
@@ -18,6 +19,8 @@ namespace {
 // read stays cheap; sequential reading doubles it up to the bulk size.
 constexpr std::size_t kFirstChunk = 64 * 1024;
 constexpr std::size_t kBulkChunk = 256 * 1024;
+// A reader decrypting on another thread (PlainEntryReader::pipelined_) goes up to this.
+constexpr std::size_t kPipelineChunk = 1024 * 1024;
 constexpr std::size_t kSkipBuffer = 64 * 1024;
 constexpr std::size_t kOutBuffer = 256 * 1024;  // readPlainEntry's first buffer
 // zlib entries up to this size decode whole with libdeflate when read from their start; larger
@@ -146,6 +149,7 @@ PlainEntryReader::PlainEntryReader(std::shared_ptr<const PakIndex> pak, const Pa
 }
 
 PlainEntryReader::~PlainEntryReader() {
+    dropAhead();
     leaveIsal(false);
     if (z_) giveBack(InflatePtr(z_));
     giveBack(tSpares.chunk, Buffer{std::move(buf_), bufSize_});
@@ -160,6 +164,7 @@ std::uint64_t PlainEntryReader::nextPlainOffset() const {
 }
 
 void PlainEntryReader::startCipherAt(std::uint64_t plainOffset) {
+    dropAhead();
     std::uint64_t block = plainOffset & ~std::uint64_t(7);
     cipherOffset_ = block;
     chunkLen_ = 0;
@@ -168,49 +173,102 @@ void PlainEntryReader::startCipherAt(std::uint64_t plainOffset) {
     nextChunk_ = kFirstChunk;
 }
 
+struct PlainEntryReader::Ahead {
+    std::future<void> done;
+    std::unique_ptr<std::uint8_t[]> buf;
+    std::size_t size = 0;
+    std::uint64_t offset = 0;
+    std::size_t n = 0;
+};
+
+void PlainEntryReader::decryptAt(std::uint8_t* buf, std::uint64_t offset, std::size_t n) const {
+    const std::uint64_t slot = pak_->entryOffset(entry_);
+    if (!cipher_) {
+        pak_->file()->readAt(slot + offset, buf + 8, n);
+    } else if (entry_.counterMode) {
+        // No chaining: any block decrypts from its offset alone.
+        pak_->file()->readAt(slot + 8 + offset, buf + 8, n);
+        cipher_->counterXor(buf + 8, n, *counterIv_, offset);
+    } else {
+        // CBC: the chaining value of a block is the ciphertext block stored before it (the
+        // entry's IV for the first), so one read brings it along with the chunk.
+        pak_->file()->readAt(slot + offset, buf, n + 8);
+        std::uint64_t iv = loadLE64(buf);
+        cipher_->cbcDecrypt(buf + 8, n, iv);
+    }
+}
+
+void PlainEntryReader::dropAhead() {
+    if (!ahead_ || !ahead_->done.valid()) return;
+    try {
+        ahead_->done.get();  // it writes into its buffer: wait before it is reused or freed
+    } catch (const Error&) {
+        // Read again (and reported) if that chunk is ever wanted.
+    }
+}
+
+void PlainEntryReader::decryptAhead() {
+    const std::size_t n =
+        std::size_t(std::min<std::uint64_t>(nextChunk_, cipherSize_ - cipherOffset_));
+    if (n == 0) return;
+    if (!ahead_) ahead_ = std::make_unique<Ahead>();
+    if (ahead_->size < n + 8) {
+        ahead_->buf = std::make_unique_for_overwrite<std::uint8_t[]>(n + 8);
+        ahead_->size = n + 8;
+    }
+    ahead_->offset = cipherOffset_;
+    ahead_->n = n;
+    ahead_->done = std::async(
+        std::launch::async,
+        [this, buf = ahead_->buf.get(), at = cipherOffset_, n] { decryptAt(buf, at, n); });
+}
+
 void PlainEntryReader::decryptMore() {
     std::size_t n = std::size_t(std::min<std::uint64_t>(nextChunk_, cipherSize_ - cipherOffset_));
     chunkLen_ = 0;
     chunkPos_ = 0;
     if (n == 0) return;
-    if (bufSize_ < n + 8) {
-        buf_ = std::make_unique_for_overwrite<std::uint8_t[]>(n + 8);
-        bufSize_ = n + 8;
-    }
-    const std::uint64_t slot = pak_->entryOffset(entry_);
-    if (!cipher_) {
-        pak_->file()->readAt(slot + cipherOffset_, buf_.get() + 8, n);
-    } else if (entry_.counterMode) {
-        // No chaining: any block decrypts from its offset alone.
-        if (!counterIv_) counterIv_ = loadLE64(pak_->file()->readAt(slot, 8).data());
-        pak_->file()->readAt(slot + 8 + cipherOffset_, buf_.get() + 8, n);
-        cipher_->counterXor(buf_.get() + 8, n, *counterIv_, cipherOffset_);
-    } else if (!cipher_->variant().mixedChaining) {
-        // CBC: the chaining value of a block is the ciphertext block stored before it (the
-        // entry's IV for the first), so one read brings it along with the chunk.
-        pak_->file()->readAt(slot + cipherOffset_, buf_.get(), n + 8);
-        std::uint64_t iv = loadLE64(buf_.get());
-        cipher_->cbcDecrypt(buf_.get() + 8, n, iv);
+    const bool mixed = cipher_ && !entry_.counterMode && cipher_->variant().mixedChaining;
+    if (cipher_ && entry_.counterMode && !counterIv_)
+        counterIv_ = loadLE64(pak_->file()->readAt(pak_->entryOffset(entry_), 8).data());
+    if (ahead_ && ahead_->done.valid() && ahead_->offset == cipherOffset_) {
+        // Decrypted on another thread while the last chunk was inflated.
+        ahead_->done.get();
+        std::swap(buf_, ahead_->buf);
+        std::swap(bufSize_, ahead_->size);
+        n = ahead_->n;
     } else {
-        advanceChainTo(cipherOffset_);
-        pak_->file()->readAt(slot + 8 + cipherOffset_, buf_.get() + 8, n);
-        // Decrypted in pieces that end on the marks, so that the marks are kept on the way.
-        for (std::size_t done = 0; done < n;) {
-            std::uint64_t at = cipherOffset_ + done;
-            std::size_t piece = std::size_t(
-                std::min<std::uint64_t>(n - done, kChainMarkSpan - at % kChainMarkSpan));
-            cipher_->cbcDecrypt(buf_.get() + 8 + done, piece, chainIv_);
-            done += piece;
-            chainAt_ = at + piece;
-            if (chainAt_ % kChainMarkSpan == 0 && chainAt_ / kChainMarkSpan == chainMarks_.size())
-                chainMarks_.push_back(chainIv_);
+        dropAhead();
+        if (bufSize_ < n + 8) {
+            buf_ = std::make_unique_for_overwrite<std::uint8_t[]>(n + 8);
+            bufSize_ = n + 8;
+        }
+        if (!mixed) {
+            decryptAt(buf_.get(), cipherOffset_, n);
+        } else {
+            advanceChainTo(cipherOffset_);
+            pak_->file()->readAt(pak_->entryOffset(entry_) + 8 + cipherOffset_, buf_.get() + 8, n);
+            // Decrypted in pieces that end on the marks, so that the marks are kept on the way.
+            for (std::size_t done = 0; done < n;) {
+                std::uint64_t at = cipherOffset_ + done;
+                std::size_t piece = std::size_t(
+                    std::min<std::uint64_t>(n - done, kChainMarkSpan - at % kChainMarkSpan));
+                cipher_->cbcDecrypt(buf_.get() + 8 + done, piece, chainIv_);
+                done += piece;
+                chainAt_ = at + piece;
+                if (chainAt_ % kChainMarkSpan == 0 &&
+                    chainAt_ / kChainMarkSpan == chainMarks_.size())
+                    chainMarks_.push_back(chainIv_);
+            }
         }
     }
     cipherOffset_ += n;
     chunkLen_ = n;
     chunkPos_ = std::min(pendingSkip_, n);
     pendingSkip_ = 0;
-    nextChunk_ = std::min(nextChunk_ * 2, kBulkChunk);
+    nextChunk_ = std::min(nextChunk_ * 2, pipelined_ ? kPipelineChunk : kBulkChunk);
+    // The version 12+ chain is walked in order: it stays on this thread.
+    if (pipelined_ && !mixed) decryptAhead();
 }
 
 void PlainEntryReader::advanceChainTo(std::uint64_t offset) {
@@ -269,8 +327,50 @@ void PlainEntryReader::restartInflate(const SeekPoint* point) {
     } else {
         startCipherAt(point->in);
     }
-    if (inflateSetDictionary(z_, point->window.data(), unsigned(point->window.size())) != Z_OK)
+    std::uint8_t window[kInflateWindow];
+    windowOf(*point, window);
+    if (inflateSetDictionary(z_, window, point->windowSize) != Z_OK)
         throw Error(where() + ": cannot restore the inflate window");
+}
+
+void PlainEntryReader::windowOf(const SeekPoint& point, std::uint8_t* dst) const {
+    if (point.windowSize > kInflateWindow)
+        throw Error(where() + ": damaged seek point (window of " +
+                    std::to_string(point.windowSize) + " bytes)");
+    try {
+        point.windowBytes(dst);
+    } catch (const Error& e) {
+        throw Error(where() + ": " + e.what());
+    }
+}
+
+bool PlainEntryReader::resumeIsal(std::shared_ptr<const SeekPoint> point) {
+    std::uint8_t window[kInflateWindow];
+    windowOf(*point, window);
+    std::unique_ptr<inflate_state> state = std::move(tSpares.isal);
+    if (!state) state = std::make_unique<inflate_state>();
+    isal_inflate_init(state.get());  // raw deflate: no header, no trailer
+    if (isal_inflate_set_dict(state.get(), window, point->windowSize) != ISAL_DECOMP_OK) {
+        tSpares.isal = std::move(state);
+        return false;
+    }
+    rawInflate_ = true;
+    zlibEnded_ = false;
+    produced_ = point->out;
+    if (point->bits) {
+        startCipherAt(point->in - 1);
+        decryptMore();
+        if (chunkLeft() == 0) throw TruncatedError(where() + ": data ends early");
+        // The bits not yet consumed are the high ones of that byte, fed first.
+        state->read_in = std::uint64_t(*chunkAt() >> (8 - point->bits));
+        state->read_in_length = point->bits;
+        ++chunkPos_;
+    } else {
+        startCipherAt(point->in);
+    }
+    isal_ = state.release();
+    resumedFrom_ = std::move(point);
+    return true;
 }
 
 void PlainEntryReader::maybeRecordPoint() {
@@ -279,15 +379,10 @@ void PlainEntryReader::maybeRecordPoint() {
         produced_ == 0)
         return;
     if (!index_->wants(produced_)) return;
-    auto point = std::make_shared<SeekPoint>();
-    point->out = produced_;
-    point->in = nextPlainOffset();
-    point->bits = z_->data_type & 7;
-    point->window.resize(kInflateWindow);
-    unsigned len = unsigned(point->window.size());
-    if (inflateGetDictionary(z_, point->window.data(), &len) != Z_OK) return;
-    point->window.resize(len);
-    index_->add(std::move(point));
+    std::uint8_t window[kInflateWindow];
+    unsigned len = sizeof window;
+    if (inflateGetDictionary(z_, window, &len) != Z_OK) return;
+    index_->add(SeekPoint::make(produced_, nextPlainOffset(), z_->data_type & 7, {window, len}));
 }
 
 std::size_t PlainEntryReader::inflateSome(std::uint8_t* dst, std::size_t n) {
@@ -386,6 +481,10 @@ void PlainEntryReader::startIsal() {
     isal_inflate_init(state.get());
     state->crc_flag = ISAL_ZLIB;
     isal_ = state.release();
+    // The mount's readers (with an index) decrypt the next chunk on another thread while ISA-L
+    // inflates this one: a first read far into a large entry then takes the longer of the two
+    // instead of their sum. The CLI's stay on one thread (extract runs -j of them).
+    pipelined_ = index_ != nullptr;
 }
 
 void PlainEntryReader::leaveIsal(bool resume) {
@@ -393,10 +492,12 @@ void PlainEntryReader::leaveIsal(bool resume) {
     std::unique_ptr<inflate_state> state(isal_);
     isal_ = nullptr;
     if (!tSpares.isal) tSpares.isal = std::move(state);
+    std::shared_ptr<const SeekPoint> from = std::move(resumedFrom_);
     if (!resume) return;
+    isalRefused_ = true;  // zlib from now on: it reports what ISA-L did not take
     const std::uint64_t at = produced_;
-    restartInflate(nullptr);
-    skip(at);
+    restartInflate(from.get());
+    skip(at - produced_);
 }
 
 std::size_t PlainEntryReader::isalSome(std::uint8_t* dst, std::size_t n) {
@@ -490,14 +591,14 @@ std::size_t PlainEntryReader::read(std::uint8_t* dst, std::size_t n) {
     n = std::size_t(std::min<std::uint64_t>(n, entry_.uncompressedSize - produced_));
     if (n == 0) return 0;
     std::size_t done = 0;
-    if (!whole_ && !wholeTried_ && produced_ == 0 && !rawInflate_ && !isal_ &&
+    if (!whole_ && !wholeTried_ && produced_ == 0 && !rawInflate_ && !isal_ && !isalRefused_ &&
         entry_.codec == EntryCodec::Zlib) {
         // A whole decode holds the entry in memory: only for readers without an index (the
         // CLI's), never the mount's.
         if (!index_ && !decodeWhole() && !seeked_ &&
             entry_.uncompressedSize > gWholeInflateLimit.load(std::memory_order_relaxed))
             startIsal();
-        else if (index_ && !recordPoints_ && !seeked_)
+        else if (index_ && !recordPoints_)
             startIsal();
     }
     if (whole_) {
@@ -567,14 +668,18 @@ void PlainEntryReader::seek(std::uint64_t offset) {
         return;
     }
     seeked_ = true;
-    if (isal_) {
-        // zlib from the start: its state is not where ISA-L got.
-        leaveIsal(false);
-        restartInflate(nullptr);
-    }
     std::shared_ptr<const SeekPoint> point = index_ ? index_->before(offset) : nullptr;
-    bool keepGoing = offset > produced_ && (!point || point->out <= produced_);
-    if (!keepGoing) restartInflate(point.get());
+    // A reader that records points decodes with zlib from the start of an ISA-L stream (whose
+    // state cannot be saved); one that only looks points up goes on with ISA-L.
+    bool keepGoing = offset > produced_ && (!point || point->out <= produced_) &&
+                     !(isal_ && recordPoints_ && !resumedFrom_);
+    if (!keepGoing) {
+        leaveIsal(false);
+        // Readers that record points need zlib's state at block ends; the others resume
+        // through ISA-L, about twice zlib's speed (zlib takes over on anything it rejects).
+        if (!point || recordPoints_ || isalRefused_ || !resumeIsal(point))
+            restartInflate(point.get());
+    }
     skip(offset - produced_);
 }
 

@@ -74,7 +74,19 @@ public:
 private:
     void startCipherAt(std::uint64_t plainOffset);
     void decryptMore();
+    // `n` bytes of ciphertext at `offset` decrypted into buf + 8 (buf's first 8 bytes take the
+    // chaining block); not for version 12+ mixed chaining. Safe on another thread.
+    void decryptAt(std::uint8_t* buf, std::uint64_t offset, std::size_t n) const;
+    // Starts decrypting the next chunk on another thread; dropAhead waits for it and drops it.
+    void decryptAhead();
+    void dropAhead();
     void restartInflate(const SeekPoint* point);
+    // Starts ISA-L at `point` (raw deflate, its window as the dictionary); false leaves zlib in
+    // charge.
+    bool resumeIsal(std::shared_ptr<const SeekPoint> point);
+    // The point's window, inflated into dst (kInflateWindow bytes); throws Error naming the
+    // entry when it is damaged.
+    void windowOf(const SeekPoint& point, std::uint8_t* dst) const;
     void skip(std::uint64_t n);
     std::size_t inflateSome(std::uint8_t* dst, std::size_t n);
     void maybeRecordPoint();
@@ -134,6 +146,13 @@ private:
     bool recordPoints_ = true;
     bool seeked_ = false;            // a compressed entry was seeked: zlib from then on
     inflate_state* isal_ = nullptr;  // while ISA-L streams the entry
+    // The point ISA-L resumed at (null: it started at the beginning); zlib restarts there
+    // when ISA-L rejects something.
+    std::shared_ptr<const SeekPoint> resumedFrom_;
+    struct Ahead;
+    std::unique_ptr<Ahead> ahead_;  // the next chunk, being decrypted on another thread
+    bool pipelined_ = false;
+    bool isalRefused_ = false;  // ISA-L rejected something: zlib decodes from then on
 };
 
 // The game's pipeline for an entry (Streams.hpp): its ciphertext, cipher, IV and codec.

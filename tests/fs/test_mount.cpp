@@ -167,9 +167,11 @@ TEST_CASE("pakfs mount: writes get EROFS, attributes and xattrs come from the ta
     CHECK(df.code == 0);
 }
 
-TEST_CASE("pakfs mount: -o icase, cache_size and read_ahead are taken, others passed on",
-          "[mount]") {
-    MountedPack m({"-o", "icase,cache_size=2M,read_ahead=0", "-o", "allow_other"});
+TEST_CASE(
+    "pakfs mount: -o icase, cache_size, seek_memory and read_ahead are taken, others "
+    "passed on",
+    "[mount]") {
+    MountedPack m({"-o", "icase,cache_size=2M,seek_memory=4M,read_ahead=0", "-o", "allow_other"});
     CHECK(readFile(m.mount->path() / "test" / "DATA" / "r1024.BIN") ==
           m.pack.file("Data/r1024.bin"));
     auto mounts = run("grep " + quote(m.mount->path().string()) + " /proc/self/mounts");

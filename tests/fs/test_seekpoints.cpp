@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Seek points against a straight decode from the start.
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <random>
+#include <thread>
 
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/entry/SeekPoints.hpp"
+#include "fs/SeekIndexFile.hpp"
 #include "tests/fs/PakFixture.hpp"
+#include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
 using namespace pakfs::test;
@@ -128,4 +132,199 @@ TEST_CASE("pakfs seek: seek readers agree with the sequential decoder on every f
             CHECK(tail.size() == want.size() - want.size() / 3);
         }
     }
+}
+
+namespace {
+
+// The big text entry of a fresh pack, its bytes, and an index filled by one recording pass.
+struct IndexedEntry {
+    TestPack t;
+    std::shared_ptr<const archive::PakIndex> pak;
+    const archive::PakEntry* entry = nullptr;
+    std::shared_ptr<archive::SeekIndex> index;
+    const Bytes& want() const { return t.file("big.txt"); }
+};
+
+IndexedEntry indexedEntry(std::size_t size, std::uint64_t seed, std::uint64_t span = 64 * 1024) {
+    std::map<std::string, Bytes> files;
+    files["big.txt"] = compressibleText(size, seed);
+    IndexedEntry e{makeTestPack(files), nullptr, nullptr, nullptr};
+    e.pak = archive::PakIndex::open(e.t.pak, kTestKey);
+    e.entry = &entryAt(*e.pak, "big.txt");
+    e.index = std::make_shared<archive::SeekIndex>(span, 4096);
+    archive::PlainEntryReader pass(e.pak, *e.entry, e.index);
+    Bytes all(size);
+    REQUIRE(pass.read(all.data(), all.size()) == size);
+    REQUIRE(all == e.want());
+    return e;
+}
+
+// Reads `n` bytes at `off` with `reader` and checks them against `want`.
+void checkRead(archive::PlainEntryReader& reader, const Bytes& want, std::uint64_t off,
+               std::size_t n) {
+    reader.seek(off);
+    REQUIRE(reader.position() == std::min<std::uint64_t>(off, want.size()));
+    Bytes got(n);
+    got.resize(reader.read(got.data(), n));
+    REQUIRE(got.size() ==
+            std::min<std::uint64_t>(n, want.size() - std::min<std::uint64_t>(off, want.size())));
+    REQUIRE(std::equal(got.begin(), got.end(), want.begin() + std::ptrdiff_t(off)));
+}
+
+// Offsets around every point (at it, just before, just after), the entry's ends, and random
+// ones.
+std::vector<std::uint64_t> offsetsAround(const archive::SeekIndex& index, std::uint64_t size,
+                                         std::uint64_t seed) {
+    std::vector<std::uint64_t> out{0, 1, size - 1, size - 4096, size};
+    for (const auto& p : index.points())
+        for (std::uint64_t o : {p->out - 1, p->out, p->out + 1}) out.push_back(o);
+    std::mt19937_64 rng(seed);
+    for (int i = 0; i < 100; ++i) out.push_back(rng() % size);
+    std::shuffle(out.begin(), out.end(), rng);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "pakfs seek: points sit at block ends with deflated windows, and readers that only "
+    "look them up resume through ISA-L with the same bytes",
+    "[seek]") {
+    IndexedEntry e = indexedEntry(4 * 1024 * 1024 + 77, 21);
+    const Bytes& want = e.want();
+    REQUIRE(e.index->size() >= 8);
+    std::size_t deflated = 0;
+    for (const auto& p : e.index->points()) {
+        REQUIRE(p->windowSize == archive::kInflateWindow);
+        if (p->windowDeflated) ++deflated;
+        // The window is the output just before the point.
+        Bytes window(p->windowSize);
+        p->windowBytes(window.data());
+        REQUIRE(std::equal(window.begin(), window.end(),
+                           want.begin() + std::ptrdiff_t(p->out - p->windowSize)));
+    }
+    CHECK(deflated == e.index->size());  // text deflates
+    CHECK(e.index->memoryBytes() < e.index->size() * archive::kInflateWindow / 2);
+
+    archive::PlainEntryReader reader(e.pak, *e.entry, e.index, false);
+    for (std::uint64_t off : offsetsAround(*e.index, want.size(), 22))
+        checkRead(reader, want, off, 4096);
+    // A read across several points at once.
+    checkRead(reader, want, 100, 3 * 1024 * 1024);
+}
+
+TEST_CASE(
+    "pakfs seek: a point whose window is damaged is an error naming the entry, never "
+    "wrong bytes",
+    "[seek]") {
+    IndexedEntry e = indexedEntry(2 * 1024 * 1024, 23);
+    auto damaged = std::make_shared<archive::SeekIndex>(e.index->span(), 4096);
+    for (const auto& p : e.index->points()) {
+        auto q = std::make_shared<archive::SeekPoint>(*p);
+        q->window[q->window.size() / 2] ^= 0x55;
+        q->window.resize(q->window.size() - 3);
+        damaged->add(q);
+    }
+    const auto p = damaged->points().at(1);
+    for (bool record : {true, false}) {
+        archive::PlainEntryReader reader(e.pak, *e.entry, damaged, record);
+        REQUIRE_THROWS_WITH(reader.seek(p->out + 10),
+                            Catch::Contains("big.txt") && Catch::Contains("damaged"));
+    }
+}
+
+TEST_CASE("pakfs seek: a memory budget thins the points out over the whole entry", "[seek]") {
+    IndexedEntry e = indexedEntry(3 * 1024 * 1024, 24);
+    const std::size_t all = e.index->size();
+    REQUIRE(all >= 6);
+    // Room for about a third of them: every other one goes, then every other again.
+    const std::size_t budget = e.index->memoryBytes() / 3;
+    auto thin = std::make_shared<archive::SeekIndex>(e.index->span(), 4096, budget);
+    for (const auto& p : e.index->points()) thin->add(p);
+    CHECK(thin->memoryBytes() <= budget);
+    CHECK(thin->size() >= all / 4);
+    CHECK(thin->size() <= all / 2 + 1);
+    CHECK(thin->currentSpan() >= 4 * e.index->span());
+    CHECK(thin->points().back()->out > e.want().size() / 2);  // not only the first ones
+    archive::PlainEntryReader reader(e.pak, *e.entry, thin, false);
+    for (std::uint64_t off : offsetsAround(*thin, e.want().size(), 25))
+        checkRead(reader, e.want(), off, 5000);
+}
+
+TEST_CASE(
+    "pakfs seek: points saved in an index file read back to the same bytes, old and "
+    "damaged files are refused",
+    "[seek]") {
+    IndexedEntry e = indexedEntry(3 * 1024 * 1024 + 9, 26);
+    TempDir dir;
+    const auto file = dir / "entry.idx";
+    fs::saveSeekIndex(file, *e.pak, *e.entry, *e.index);
+    auto loaded = std::make_shared<archive::SeekIndex>(e.index->span(), 4096);
+    REQUIRE(fs::loadSeekIndex(file, *e.pak, *e.entry, *loaded));
+    REQUIRE(loaded->size() == e.index->size());
+    // Per GiB of this text: what README.md states for the files.
+    CHECK(std::filesystem::file_size(file) < e.index->size() * archive::kInflateWindow / 2);
+
+    archive::PlainEntryReader reader(e.pak, *e.entry, loaded, false);
+    for (std::uint64_t off : offsetsAround(*loaded, e.want().size(), 27))
+        checkRead(reader, e.want(), off, 4096);
+
+    Bytes bytes = test::readFile(file);
+    auto refused = [&](const Bytes& data) {
+        test::writeFile(file, data);
+        archive::SeekIndex into(e.index->span(), 4096);
+        const bool ok = fs::loadSeekIndex(file, *e.pak, *e.entry, into);
+        return !ok && into.size() == 0;
+    };
+    Bytes v1 = bytes;
+    v1[7] = '1';  // the version 1 magic: windows kept raw
+    CHECK(refused(v1));
+    Bytes table = bytes;
+    table[100] ^= 1;  // in the point table, which its MD5 covers
+    CHECK(refused(table));
+    CHECK(refused(Bytes(bytes.begin(), bytes.end() - 1)));
+    Bytes lastWindow = bytes;
+    lastWindow.back() ^= 1;  // in the last window, which its CRC-32 covers
+    CHECK(refused(lastWindow));
+    // A window damaged after loading (the file changed under the mount) is an error naming the
+    // entry where it is used; the other points still read.
+    test::writeFile(file, bytes);
+    auto lazyIndex = std::make_shared<archive::SeekIndex>(e.index->span(), 4096);
+    REQUIRE(fs::loadSeekIndex(file, *e.pak, *e.entry, *lazyIndex));
+    {
+        std::FILE* f = std::fopen(file.c_str(), "r+b");
+        REQUIRE(f);
+        std::fseek(f, -1, SEEK_END);
+        std::fputc(lastWindow.back(), f);
+        std::fclose(f);
+    }
+    archive::PlainEntryReader lazy(e.pak, *e.entry, lazyIndex, false);
+    checkRead(lazy, e.want(), lazyIndex->points().front()->out + 5, 4096);
+    REQUIRE_THROWS_WITH(lazy.seek(lazyIndex->points().back()->out + 5),
+                        Catch::Contains("big.txt") && Catch::Contains("damaged"));
+    auto otherSpan = std::make_shared<archive::SeekIndex>(e.index->span() * 2, 4096);
+    test::writeFile(file, bytes);
+    CHECK_FALSE(fs::loadSeekIndex(file, *e.pak, *e.entry, *otherSpan));
+}
+
+TEST_CASE("pakfs seek: readers on several threads share the points and read exact bytes",
+          "[seek]") {
+    IndexedEntry e = indexedEntry(3 * 1024 * 1024, 28);
+    std::atomic<int> bad{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            archive::PlainEntryReader reader(e.pak, *e.entry, e.index, t % 2 == 0);
+            std::mt19937_64 rng(std::uint64_t(30 + t));
+            Bytes got(4096);
+            for (int i = 0; i < 60; ++i) {
+                std::uint64_t off = rng() % (e.want().size() - got.size());
+                reader.seek(off);
+                if (reader.read(got.data(), got.size()) != got.size() ||
+                    !std::equal(got.begin(), got.end(), e.want().begin() + std::ptrdiff_t(off)))
+                    ++bad;
+            }
+        });
+    for (auto& t : threads) t.join();
+    CHECK(bad == 0);
 }

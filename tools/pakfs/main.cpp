@@ -66,6 +66,9 @@ const char* const kUsage =
     "                           the same, as mount options (mount -t fuse.pakfs, fstab)\n"
     "    -o cache_size=SIZE     memory for whole decoded files (small files, gbx files);\n"
     "                           bytes, or with a K, M or G suffix (default 64M)\n"
+    "    -o seek_memory=SIZE    memory for the seek points of large compressed files (a\n"
+    "                           point at every deflate block end, windows deflated; two\n"
+    "                           files at a time); K, M or G suffix (default 32M)\n"
     "    -o read_ahead=N        reading a file from its start decodes up to N small files\n"
     "                           after it in its folder on two other threads and stores them\n"
     "                           in the kernel's page cache (default 64; 0 off)\n"
@@ -226,6 +229,13 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
                     "-o cache_size= takes a size such as 67108864, 64M or 1G, got \"" +
                     opt.substr(11) + "\"");
             cl.fsOptions.cacheBytes = size;
+        } else if (opt.rfind("seek_memory=", 0) == 0) {
+            std::uint64_t size = 0;
+            if (!parseSize(std::string_view(opt).substr(12), size))
+                throw pakfs::Error(
+                    "-o seek_memory= takes a size such as 33554432, 32M or 1G, got \"" +
+                    opt.substr(12) + "\"");
+            cl.fsOptions.seekMemory = size;
         } else if (opt.rfind("read_ahead=", 0) == 0) {
             std::string n = opt.substr(11);
             if (n.empty() || n.size() > 4 || n.find_first_not_of("0123456789") != std::string::npos)
