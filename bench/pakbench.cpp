@@ -26,11 +26,11 @@
 
 #include "archive/cipher/BlowfishSimd.hpp"
 #include "archive/cipher/Crypto.hpp"
-#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/entry/GbxEntry.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
-#include "fs/Filesystem.hpp"
+#include "fs/PackView.hpp"
 #include "gbx/EngineBuilder.hpp"
 #include "gbx/GbxBuilder.hpp"
 
@@ -368,9 +368,9 @@ int fsRead(const stdfs::path& pakPath, std::size_t count, bool seekPoints) {
     for (const PakEntry& e : pak->entries())
         if (!biggest || e.uncompressedSize > biggest->uncompressedSize) biggest = &e;
     if (!biggest) throw Error(pakPath.string() + ": empty");
-    fs::Options opts;
+    fs::PackViewOptions opts;
     if (!seekPoints) opts.seekPointsPerEntry = 0;
-    fs::Filesystem fsys({fs::Pack{"p", pak}}, opts);
+    fs::PackView fsys({fs::Pack{"p", pak}}, opts);
     std::uint64_t fh = 0;
     std::string path = "/p/" + biggest->path;
     const fs::View::Ino ino = fs::inoAt(fsys, path);

@@ -560,7 +560,7 @@ private:
 
 }  // namespace
 
-int serve(View& view, Filesystem& packs, const std::string& program,
+int serve(View& view, PackView& packs, const std::string& program,
           const std::vector<std::string>& fuseArgs, const std::string& mountpoint,
           const std::function<void(const std::string&)>& log) {
     Args args;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "fs/Filesystem.hpp"
+#include "fs/PackView.hpp"
 
 namespace pakfs::fs {
 
@@ -18,7 +18,7 @@ namespace pakfs::fs {
 // process exit code; problems go to stderr. `packs` is the pack view under `view` (or `view`
 // itself): its files decoded ahead go to the kernel's page cache. The caller has checked the
 // mount point and the paths the views use (MountPaths.hpp).
-int serve(View& view, Filesystem& packs, const std::string& program,
+int serve(View& view, PackView& packs, const std::string& program,
           const std::vector<std::string>& fuseArgs, const std::string& mountpoint,
           const std::function<void(const std::string&)>& log);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // A view of files, by inode number, as the FUSE adapter serves it: the read-only pack view
-// (Filesystem) and the overlay over any view (Overlay) answer it. Every method returns 0 (or a
+// (PackView) and the overlay over any view (Overlay) answer it. Every method returns 0 (or a
 // byte count) or a negative errno; nothing here knows about FUSE. No inode is numbered 0: the
 // methods that read answer it with -ENOENT (the changes too, unless the view is read-only).
 #pragma once

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "archive/write/PakWriter.hpp"
-#include "fs/Filesystem.hpp"
+#include "fs/PackView.hpp"
 #include "tests/support/TestUtil.hpp"
 
 namespace pakfs::test {
@@ -68,11 +68,12 @@ inline TestPack makeTestPack(bool large = false) {
     return makeTestPack(std::move(f));
 }
 
-inline std::unique_ptr<fs::Filesystem> mountDirect(const TestPack& t, fs::Options options = {},
-                                                   std::vector<std::string>* log = nullptr) {
+inline std::unique_ptr<fs::PackView> mountDirect(const TestPack& t,
+                                                 fs::PackViewOptions options = {},
+                                                 std::vector<std::string>* log = nullptr) {
     if (log) options.log = [log](const std::string& line) { log->push_back(line); };
     std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, kTestKey)}};
-    return std::make_unique<fs::Filesystem>(std::move(packs), options);
+    return std::make_unique<fs::PackView>(std::move(packs), options);
 }
 
 }  // namespace pakfs::test

@@ -4,11 +4,11 @@
 // written under a new name opens.
 #include <catch2/catch.hpp>
 
-#include "archive/write/EntryEncoder.hpp"
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "archive/write/EntryEncoder.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "fs/OverlayRecord.hpp"
 #include "fs/Sources.hpp"

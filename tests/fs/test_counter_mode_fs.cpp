@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "fs/Filesystem.hpp"
+#include "fs/PackView.hpp"
 #include "tests/fs/MountFixture.hpp"
 #include "tests/support/CounterPack.hpp"
 #include "tests/support/TestUtil.hpp"
@@ -21,19 +21,19 @@ const archive::PakKey kKey = {0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE,
 
 struct View {
     std::vector<std::string> log;
-    std::unique_ptr<fs::Filesystem> f;
+    std::unique_ptr<fs::PackView> f;
 };
 
-View mount(const fsys::path& pak, fs::Options options) {
+View mount(const fsys::path& pak, fs::PackViewOptions options) {
     View v;
     options.log = [log = &v.log](const std::string& line) { log->push_back(line); };
     std::vector<fs::Pack> packs{{"Counter", archive::PakIndex::open(pak, kKey)}};
-    v.f = std::make_unique<fs::Filesystem>(std::move(packs), options);
+    v.f = std::make_unique<fs::PackView>(std::move(packs), options);
     return v;
 }
 
 // pread of `size` bytes at `offset` through an open handle.
-long readAt(fs::Filesystem& f, const std::string& path, std::uint64_t offset, Bytes& out,
+long readAt(fs::PackView& f, const std::string& path, std::uint64_t offset, Bytes& out,
             std::size_t size) {
     const fs::View::Ino ino = fs::inoAt(f, path);
     std::uint64_t fh = 0;
@@ -45,7 +45,7 @@ long readAt(fs::Filesystem& f, const std::string& path, std::uint64_t offset, By
     return n;
 }
 
-std::string xattr(fs::Filesystem& f, const std::string& path, const char* name) {
+std::string xattr(fs::PackView& f, const std::string& path, const char* name) {
     const fs::View::Ino ino = fs::inoAt(f, path);
     long n = f.getxattr(ino, name, nullptr, 0);
     if (n < 0) return "errno " + std::to_string(-n);
@@ -79,7 +79,7 @@ TEST_CASE("pakfs: counter-mode files need -o unverified unless zlib proves them"
     // Small files whole (the default), or every file streamed (a whole-entry limit of 16).
     for (std::uint64_t wholeLimit : {std::uint64_t(0), std::uint64_t(16)}) {
         INFO("whole entry limit " << wholeLimit);
-        fs::Options options;
+        fs::PackViewOptions options;
         options.wholeEntryLimit = wholeLimit;
         options.readAheadFiles = 0;
         {

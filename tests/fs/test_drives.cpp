@@ -7,7 +7,7 @@
 
 #include "archive/entry/GbxEntry.hpp"
 #include "fs/Drives.hpp"
-#include "fs/Filesystem.hpp"
+#include "fs/PackView.hpp"
 #include "fs/Sources.hpp"
 #include "tests/fs/DrivesFixture.hpp"
 
@@ -113,10 +113,10 @@ TEST_CASE("drives: pak gbx refs and pak check --refs", "[drives][cli]") {
 TEST_CASE("drives: the drive view of the filesystem, and user.gbx.refs", "[drives]") {
     PacksFolder p;
     auto loaded = fs::loadSources({p.packs}, {});
-    fs::Options o;
+    fs::PackViewOptions o;
     o.drives = true;
-    fs::Filesystem filesystem(fs::orderPacks(std::move(loaded.packs), fs::packListOrder({p.packs})),
-                              o);
+    fs::PackView filesystem(fs::orderPacks(std::move(loaded.packs), fs::packListOrder({p.packs})),
+                            o);
     std::vector<std::string> names;
     filesystem.readdir(fs::inoAt(filesystem, "/"), 0,
                        [&](const char* n, const struct stat&, std::int64_t) {

@@ -160,7 +160,7 @@ struct CommandLine {
     std::vector<std::string> positional;
     std::vector<std::string> fuseArgs;
     pakfs::archive::KeyOptions keys;
-    pakfs::fs::Options fsOptions;
+    pakfs::fs::PackViewOptions fsOptions;
     bool resolveNames = false;           // -o resolve_names
     bool salvage = false;                // -o salvage
     std::vector<std::string> nameLists;  // -o names=FILE
@@ -423,7 +423,7 @@ int main(int argc, char** argv) {
         cl.fsOptions.log = [](const std::string& line) { syslog(LOG_ERR, "%s", line.c_str()); };
     }
     const std::vector<pakfs::fs::Pack> servedPacks = loaded.packs;  // for the overlay's record
-    pakfs::fs::Filesystem filesystem(std::move(loaded.packs), cl.fsOptions, warn);
+    pakfs::fs::PackView filesystem(std::move(loaded.packs), cl.fsOptions, warn);
     if (cl.overlay.empty())
         return pakfs::fs::serve(filesystem, filesystem, "pakfs", cl.fuseArgs, mountpoint,
                                 cl.fsOptions.log);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "fs/Filesystem.hpp"
+#include "fs/PackView.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -25,7 +25,7 @@ constexpr blksize_t kPreferredIo = 128 * 1024;
 constexpr std::size_t kPoolStates = 8;
 }  // namespace
 
-struct Filesystem::OpenFile {
+struct PackView::OpenFile {
     const Node* node = nullptr;
     std::mutex mutex;
     bool failed = false;
@@ -46,8 +46,8 @@ struct Filesystem::OpenFile {
     }
 };
 
-Filesystem::Filesystem(std::vector<Pack> packs, Options options,
-                       const std::function<void(const std::string&)>& warn)
+PackView::PackView(std::vector<Pack> packs, PackViewOptions options,
+                   const std::function<void(const std::string&)>& warn)
     : options_(std::move(options)),
       drives_(options_.drives ? std::make_unique<Drives>(std::move(packs)) : nullptr),
       tree_(options_.drives ? Tree(*drives_, options_.icase, warn)
@@ -73,9 +73,9 @@ Filesystem::Filesystem(std::vector<Pack> packs, Options options,
         });
 }
 
-Filesystem::~Filesystem() = default;
+PackView::~PackView() = default;
 
-const Drives& Filesystem::drives() const {
+const Drives& PackView::drives() const {
     // Only references need the merged view outside -o drives: built on first use, as it
     // takes about as much time and memory as the tree.
     std::call_once(drivesOnce_, [&] {
@@ -84,7 +84,7 @@ const Drives& Filesystem::drives() const {
     return *drives_;
 }
 
-void Filesystem::fillStat(const Node& node, struct stat* st) const {
+void PackView::fillStat(const Node& node, struct stat* st) const {
     std::memset(st, 0, sizeof *st);
     st->st_ino = node.ino;
     st->st_uid = options_.uid;
@@ -103,12 +103,12 @@ void Filesystem::fillStat(const Node& node, struct stat* st) const {
     st->st_blocks = blkcnt_t((std::uint64_t(st->st_size) + kBlockSize - 1) / kBlockSize);
 }
 
-std::size_t Filesystem::openFiles() const {
+std::size_t PackView::openFiles() const {
     std::lock_guard lock(handlesMutex_);
     return handles_.size();
 }
 
-EntryKind Filesystem::kindOf(const Node& node) const {
+EntryKind PackView::kindOf(const Node& node) const {
     EntryKind kind = node.kind.load();
     if (kind != EntryKind::Unknown) return kind;
     kind = archive::isGbxEntry(*tree_.packOf(node).pak, *node.entry) ? EntryKind::Gbx
@@ -117,30 +117,30 @@ EntryKind Filesystem::kindOf(const Node& node) const {
     return kind;
 }
 
-void Filesystem::logOnce(const Node& node, const std::string& message) const {
+void PackView::logOnce(const Node& node, const std::string& message) const {
     if (node.errorLogged.exchange(true) || !options_.log) return;
     options_.log("cannot read " + tree_.pathOf(node) + ": " + message);
 }
 
-void Filesystem::logUnproven(const Node& node) const {
+void PackView::logUnproven(const Node& node) const {
     if (node.errorLogged.exchange(true) || !options_.log) return;
     options_.log("warning: " + tree_.packOf(node).pak->name() + ": " + node.entry->path + ": " +
                  archive::counterModeDetail(*node.entry));
 }
 
-void Filesystem::settleIndexing() {
+void PackView::settleIndexing() {
     seekPoints_->settle();
 }
 
-std::size_t Filesystem::seekPoints() const {
+std::size_t PackView::seekPoints() const {
     return seekPoints_->count();
 }
 
-std::size_t Filesystem::seekPointBytes() const {
+std::size_t PackView::seekPointBytes() const {
     return seekPoints_->memoryBytes();
 }
 
-long Filesystem::readHandle(std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset) {
+long PackView::readHandle(std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset) {
     std::shared_ptr<OpenFile> of;
     {
         std::lock_guard lock(handlesMutex_);
@@ -152,7 +152,7 @@ long Filesystem::readHandle(std::uint64_t fh, char* buf, std::size_t size, std::
     return readFrom(*of, buf, size, offset);
 }
 
-long Filesystem::readNoHandle(const Node& node, char* buf, std::size_t size, std::int64_t offset) {
+long PackView::readNoHandle(const Node& node, char* buf, std::size_t size, std::int64_t offset) {
     if (node.dir) return -EISDIR;
     if (offset == 0) readAhead_->after(node);
     if (offset == 0 && size >= node.size() && node.size() > 0) return readAllInto(node, buf, size);
@@ -186,7 +186,7 @@ long Filesystem::readNoHandle(const Node& node, char* buf, std::size_t size, std
     return n;
 }
 
-long Filesystem::readAllInto(const Node& node, char* buf, std::size_t size) {
+long PackView::readAllInto(const Node& node, char* buf, std::size_t size) {
     // Most small files come in one request. Decoded straight into the reply and not kept:
     // the kernel keeps the pages, a second copy here would only take memory.
     readAhead_->unqueue(node);
@@ -210,7 +210,7 @@ long Filesystem::readAllInto(const Node& node, char* buf, std::size_t size) {
     }
 }
 
-long Filesystem::readFrom(OpenFile& of, char* buf, std::size_t size, std::int64_t offset) {
+long PackView::readFrom(OpenFile& of, char* buf, std::size_t size, std::int64_t offset) {
     if (offset < 0) return -EINVAL;
     const Node& node = *of.node;
     if (std::uint64_t(offset) >= node.size() || size == 0) return 0;
@@ -239,7 +239,7 @@ long Filesystem::readFrom(OpenFile& of, char* buf, std::size_t size, std::int64_
     }
 }
 
-long Filesystem::readWhole(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset) {
+long PackView::readWhole(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset) {
     const Node& node = *of.node;
     if (!of.whole) {
         readAhead_->unqueue(node);
@@ -249,8 +249,8 @@ long Filesystem::readWhole(OpenFile& of, char* buf, std::size_t size, std::uint6
     return long(size);
 }
 
-std::optional<std::size_t> Filesystem::decodePlain(const Node& node, std::uint8_t* dst,
-                                                   std::size_t size) const {
+std::optional<std::size_t> PackView::decodePlain(const Node& node, std::uint8_t* dst,
+                                                 std::size_t size) const {
     EntryKind kind = node.kind.load();
     // Gbx entries do not decode as plain ones: a name saying gbx asks the exact rule first.
     if (kind == EntryKind::Unknown && foldCase(node.name).ends_with(".gbx")) kind = kindOf(node);
@@ -271,7 +271,7 @@ std::optional<std::size_t> Filesystem::decodePlain(const Node& node, std::uint8_
     return got;
 }
 
-Bytes Filesystem::decodeWhole(const Node& node) const {
+Bytes PackView::decodeWhole(const Node& node) const {
     // Plain entries decode from the start, so that zlib's checksum is checked before any byte
     // is handed out. A large entry's kind is asked first: the file table's size of a gbx entry
     // is not allocated.
@@ -297,18 +297,18 @@ Bytes Filesystem::decodeWhole(const Node& node) const {
     return out;
 }
 
-void Filesystem::checkDecodedSize(const Node& node, std::uint64_t decoded) const {
+void PackView::checkDecodedSize(const Node& node, std::uint64_t decoded) const {
     if (decoded != node.size())
         throw Error(tree_.packOf(node).pak->name() + ": " + node.entry->path + ": decoded " +
                     std::to_string(decoded) + " bytes, the file table says " +
                     std::to_string(node.size()));
 }
 
-void Filesystem::settleReadAhead() {
+void PackView::settleReadAhead() {
     readAhead_->settle();
 }
 
-long Filesystem::readStreaming(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset) {
+long PackView::readStreaming(OpenFile& of, char* buf, std::size_t size, std::uint64_t offset) {
     const Node& node = *of.node;
     if (!of.reader) {
         // Entries whose points come from the background pass or an index file: readers only
@@ -354,7 +354,7 @@ long Filesystem::readStreaming(OpenFile& of, char* buf, std::size_t size, std::u
     return long(done);
 }
 
-std::string Filesystem::xattrValue(const Node& node, std::string_view name, bool* found) const {
+std::string PackView::xattrValue(const Node& node, std::string_view name, bool* found) const {
     *found = true;
     const archive::PakEntry& e = *node.entry;
     if (name == kXattrClassId) return hex32(e.classId);
@@ -414,7 +414,7 @@ std::string Filesystem::xattrValue(const Node& node, std::string_view name, bool
     return {};
 }
 
-int Filesystem::statfs(struct statvfs* st) {
+int PackView::statfs(struct statvfs* st) {
     std::memset(st, 0, sizeof *st);
     st->f_bsize = kPreferredIo;
     st->f_frsize = kBlockSize;
@@ -425,7 +425,7 @@ int Filesystem::statfs(struct statvfs* st) {
     return 0;
 }
 
-int Filesystem::lookup(Ino parent, std::string_view name, struct stat* st) {
+int PackView::lookup(Ino parent, std::string_view name, struct stat* st) {
     const Node* dir = tree_.byIno(parent);
     if (!dir) return -ENOENT;
     if (!dir->dir) return -ENOTDIR;
@@ -435,14 +435,14 @@ int Filesystem::lookup(Ino parent, std::string_view name, struct stat* st) {
     return 0;
 }
 
-int Filesystem::getattr(Ino ino, struct stat* st) {
+int PackView::getattr(Ino ino, struct stat* st) {
     const Node* node = tree_.byIno(ino);
     if (!node) return -ENOENT;
     fillStat(*node, st);
     return 0;
 }
 
-int Filesystem::locate(Ino ino, Ino* parent, std::string* name) {
+int PackView::locate(Ino ino, Ino* parent, std::string* name) {
     const Node* node = tree_.byIno(ino);
     if (!node) return -ENOENT;
     *parent = node->parent ? node->parent->ino : node->ino;
@@ -450,7 +450,7 @@ int Filesystem::locate(Ino ino, Ino* parent, std::string* name) {
     return 0;
 }
 
-int Filesystem::readdir(Ino ino, std::int64_t offset, const FillDirAt& fill) {
+int PackView::readdir(Ino ino, std::int64_t offset, const FillDirAt& fill) {
     const Node* node = tree_.byIno(ino);
     if (!node) return -ENOENT;
     if (!node->dir) return -ENOTDIR;
@@ -474,7 +474,7 @@ int Filesystem::readdir(Ino ino, std::int64_t offset, const FillDirAt& fill) {
     return 0;
 }
 
-int Filesystem::open(Ino ino, int flags, std::uint64_t* fh) {
+int PackView::open(Ino ino, int flags, std::uint64_t* fh) {
     const Node* node = tree_.byIno(ino);
     if (!node) return -ENOENT;
     if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC)) return -EROFS;
@@ -487,20 +487,20 @@ int Filesystem::open(Ino ino, int flags, std::uint64_t* fh) {
     return 0;
 }
 
-long Filesystem::read(Ino ino, std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset) {
+long PackView::read(Ino ino, std::uint64_t fh, char* buf, std::size_t size, std::int64_t offset) {
     const Node* node = tree_.byIno(ino);
     if (!node) return -ENOENT;
     return fh ? readHandle(fh, buf, size, offset) : readNoHandle(*node, buf, size, offset);
 }
 
-int Filesystem::release(Ino ino, std::uint64_t fh) {
+int PackView::release(Ino ino, std::uint64_t fh) {
     if (!tree_.byIno(ino)) return -ENOENT;
     if (!fh) return 0;
     std::lock_guard lock(handlesMutex_);
     return handles_.erase(fh) ? 0 : -EBADF;
 }
 
-long Filesystem::getxattr(Ino ino, std::string_view name, char* value, std::size_t size) {
+long PackView::getxattr(Ino ino, std::string_view name, char* value, std::size_t size) {
     const Node* node = tree_.byIno(ino);
     if (!node) return -ENOENT;
     if (node->dir) return -ENODATA;
@@ -513,7 +513,7 @@ long Filesystem::getxattr(Ino ino, std::string_view name, char* value, std::size
     return long(v.size());
 }
 
-long Filesystem::listxattr(Ino ino, char* list, std::size_t size) {
+long PackView::listxattr(Ino ino, char* list, std::size_t size) {
     const Node* node = tree_.byIno(ino);
     if (!node) return -ENOENT;
     std::string names;
@@ -534,7 +534,7 @@ long Filesystem::listxattr(Ino ino, char* list, std::size_t size) {
     return long(names.size());
 }
 
-int Filesystem::access(Ino ino, int mask) {
+int PackView::access(Ino ino, int mask) {
     const Node* node = tree_.byIno(ino);
     if (!node) return -ENOENT;
     if (mask & W_OK) return -EROFS;

@@ -23,7 +23,7 @@ using namespace pakfs::test;
 namespace {
 
 // Reads a whole file through open/read/release in pieces of `step` bytes.
-Bytes readAll(fs::Filesystem& f, const std::string& path, std::size_t step = 4096) {
+Bytes readAll(fs::PackView& f, const std::string& path, std::size_t step = 4096) {
     const fs::View::Ino ino = fs::inoAt(f, path);
     std::uint64_t fh = 0;
     REQUIRE(f.open(ino, O_RDONLY, &fh) == 0);
@@ -39,7 +39,7 @@ Bytes readAll(fs::Filesystem& f, const std::string& path, std::size_t step = 409
     return out;
 }
 
-std::vector<std::string> names(fs::Filesystem& f, const std::string& path) {
+std::vector<std::string> names(fs::PackView& f, const std::string& path) {
     std::vector<std::string> out;
     REQUIRE(
         f.readdir(fs::inoAt(f, path), 0, [&](const char* name, const struct stat&, std::int64_t) {
@@ -49,7 +49,7 @@ std::vector<std::string> names(fs::Filesystem& f, const std::string& path) {
     return out;
 }
 
-std::string xattr(fs::Filesystem& f, const std::string& path, const char* name) {
+std::string xattr(fs::PackView& f, const std::string& path, const char* name) {
     const fs::View::Ino ino = fs::inoAt(f, path);
     long n = f.getxattr(ino, name, nullptr, 0);
     if (n < 0) return "errno " + std::to_string(-n);
@@ -59,7 +59,7 @@ std::string xattr(fs::Filesystem& f, const std::string& path, const char* name) 
 }
 
 // What opening a folder answers: a listing that stops at once.
-int opendir(fs::Filesystem& f, const std::string& path) {
+int opendir(fs::PackView& f, const std::string& path) {
     return f.readdir(fs::inoAt(f, path), 0,
                      [](const char*, const struct stat&, std::int64_t) { return false; });
 }
@@ -218,7 +218,7 @@ TEST_CASE("pakfs: reads without a handle give the same bytes, also interleaved",
 
 TEST_CASE("pakfs: a whole file read in one request without a handle is not kept", "[fs]") {
     TestPack t = makeTestPack();
-    fs::Options options;
+    fs::PackViewOptions options;
     options.readAheadFiles = 0;  // the cache holds only what the reads put there
     auto f = mountDirect(t, options);
     std::vector<char> buf(1 << 20);
@@ -310,7 +310,7 @@ TEST_CASE("pakfs: several open files of one entry keep their own positions", "[f
 TEST_CASE("pakfs: out-of-order neighbouring reads are served without restarting the decoder",
           "[fs]") {
     TestPack t = makeTestPack(true);
-    fs::Options options;
+    fs::PackViewOptions options;
     options.seekIndexedEntries = 0;  // no seek points: a restart would decode from the start
     auto f = mountDirect(t, options);
     const Bytes& data = t.file("Media/compress6m.txt");
@@ -344,7 +344,7 @@ TEST_CASE("pakfs: writes and write opens get EROFS", "[fs]") {
     CHECK(f->access(fs::inoAt(*f, "/Test/root.txt"), X_OK) == -EACCES);
     CHECK(f->access(fs::inoAt(*f, "/Test/Data"), X_OK) == 0);
     CHECK(f->access(fs::inoAt(*f, "/Test/nope"), R_OK) == -ENOENT);
-    CHECK(fs::Filesystem::readOnly() == -EROFS);
+    CHECK(fs::PackView::readOnly() == -EROFS);
     CHECK(f->openFiles() == 0);
 }
 
@@ -443,7 +443,7 @@ TEST_CASE("pakfs: a file's kind comes from its content whatever its name says", 
     // Each read in one request (decoded straight into the reply), through a handle in pieces
     // (decoded whole through the cache), and ahead by the worker.
     for (int way = 0; way < 3; ++way) {
-        fs::Options options;
+        fs::PackViewOptions options;
         options.readAheadFiles = way == 2 ? 8 : 0;
         auto f = mountDirect(t, options, &log);
         std::vector<char> buf(1 << 16);
@@ -579,7 +579,7 @@ TEST_CASE("pakfs: a bad zlib checksum gives EIO, before any byte for whole entri
 
 TEST_CASE("pakfs: reading a file from its start decodes the small files after it ahead", "[fs]") {
     TestPack t = makeTestPack();
-    fs::Options options;
+    fs::PackViewOptions options;
     options.readAheadFiles = 2;
     auto f = mountDirect(t, options);
     std::vector<char> buf(1 << 20);
@@ -623,7 +623,7 @@ TEST_CASE("pakfs: reading a file from its start decodes the small files after it
 
 TEST_CASE("pakfs: files decoded ahead are handed to the store with their exact bytes", "[fs]") {
     TestPack t = makeTestPack();
-    fs::Options options;
+    fs::PackViewOptions options;
     options.readAheadFiles = 2;
     auto f = mountDirect(t, options);
     std::mutex lock;
@@ -658,7 +658,7 @@ TEST_CASE("pakfs: read-ahead stops at its byte limit, at folders' ends, and when
     TestPack t = makeTestPack();
     std::vector<char> buf(1 << 20);
     {
-        fs::Options options;
+        fs::PackViewOptions options;
         options.readAheadBytes = 1024 + 255;  // r1024.bin and r255.bin; r256.bin would pass it
         auto f = mountDirect(t, options);
         REQUIRE(f->read(fs::inoAt(*f, "/Test/Data/c100k.txt"), 0, buf.data(), buf.size(), 0) > 0);
@@ -671,7 +671,7 @@ TEST_CASE("pakfs: read-ahead stops at its byte limit, at folders' ends, and when
         CHECK(f->cacheStats().misses == 2);
     }
     {
-        fs::Options options;
+        fs::PackViewOptions options;
         options.readAheadFiles = 0;
         auto f = mountDirect(t, options);
         REQUIRE(f->read(fs::inoAt(*f, "/Test/Data/c100k.txt"), 0, buf.data(), buf.size(), 0) > 0);
@@ -712,7 +712,7 @@ TEST_CASE("pakfs: icase makes lookups case-insensitive and keeps names distinct"
     auto files = smallFiles();
     files["Text/README.txt"] = Bytes{'u', 'p'};
     TestPack t = makeTestPack(files);
-    fs::Options options;
+    fs::PackViewOptions options;
     options.icase = true;
     auto f = mountDirect(t, options);
     struct stat st;
@@ -745,7 +745,7 @@ TEST_CASE("pakfs: icase makes lookups case-insensitive and keeps names distinct"
 
 TEST_CASE("pakfs: the whole-entry cache stays within its bounds", "[fs]") {
     TestPack t = makeTestPack();
-    fs::Options options;
+    fs::PackViewOptions options;
     options.cacheBytes = 1500;
     options.wholeEntryLimit = 4096;
     auto f = mountDirect(t, options);
@@ -766,7 +766,7 @@ TEST_CASE("pakfs: the whole-entry cache stays within its bounds", "[fs]") {
 
 TEST_CASE("pakfs: cache hits serve repeated reads without decoding again", "[fs]") {
     TestPack t = makeTestPack();
-    fs::Options options;
+    fs::PackViewOptions options;
     options.readAheadFiles = 0;  // only r1024.bin is decoded
     auto f = mountDirect(t, options);
     for (int i = 0; i < 5; ++i)
@@ -778,7 +778,7 @@ TEST_CASE("pakfs: cache hits serve repeated reads without decoding again", "[fs]
 
 TEST_CASE("pakfs: 8 threads read at random offsets at once", "[fs]") {
     TestPack t = makeTestPack(true);
-    fs::Options options;
+    fs::PackViewOptions options;
     options.seekSpan = 256 * 1024;
     auto f = mountDirect(t, options);
     std::vector<std::string> paths;
@@ -898,7 +898,7 @@ TEST_CASE("pakfs: unsafe and duplicate pack names are handled", "[fs]") {
     std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(a.pak, kTestKey)},
                                 {"Test", archive::PakIndex::open(a.pak, kTestKey)}};
     std::vector<std::string> warnings;
-    fs::Filesystem f(std::move(packs), {}, [&](const std::string& w) { warnings.push_back(w); });
+    fs::PackView f(std::move(packs), {}, [&](const std::string& w) { warnings.push_back(w); });
     CHECK(names(f, "/") == std::vector<std::string>{".", "..", "Test", "Test (2)"});
     CHECK(warnings.size() == 1);
     CHECK(readAll(f, "/Test (2)/Data/r256.bin") == a.file("Data/r256.bin"));
@@ -929,7 +929,7 @@ TEST_CASE("pakfs: sources: pak files, Packs folders with packlist.dat, wrong key
     REQUIRE(loaded.warnings.size() == 1);
     CHECK(loaded.warnings[0].find("Gamma") != std::string::npos);
 
-    fs::Filesystem f(std::move(loaded.packs), {});
+    fs::PackView f(std::move(loaded.packs), {});
     CHECK(names(f, "/") == std::vector<std::string>{".", "..", "Alpha", "Beta"});
     CHECK(readAll(f, "/Beta/Data/r256.bin") == beta.file("Data/r256.bin"));
 
@@ -978,7 +978,7 @@ TEST_CASE("pakfs: -o salvage shows the whole files of a pack cut short", "[fs][s
                                                       "the file (ends at " +
                                                       std::to_string(end) + ", file is " +
                                                       std::to_string(end - 1) + " bytes)"});
-    fs::Filesystem f(std::move(loaded.packs), {});
+    fs::PackView f(std::move(loaded.packs), {});
     CHECK(names(f, "/Cut") == std::vector<std::string>{".", "..", "EmptyFolder", "Sub", "a.txt"});
     CHECK(names(f, "/Cut/Sub") == std::vector<std::string>{".", ".."});
     CHECK(readAll(f, "/Cut/a.txt") == a);
@@ -989,7 +989,7 @@ TEST_CASE("pakfs: -o salvage shows the whole files of a pack cut short", "[fs][s
 struct BigEntryPack {
     TempDir dir;
     TestPack t;
-    fs::Options options;
+    fs::PackViewOptions options;
     explicit BigEntryPack(std::uint64_t seed) {
         ::setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
         std::map<std::string, Bytes> files;
@@ -1008,9 +1008,9 @@ TEST_CASE("pakfs: a large entry read through from its start starts no seek-point
     BigEntryPack big(4);
     TempDir& dir = big.dir;
     TestPack& t = big.t;
-    const fs::Options& options = big.options;
+    const fs::PackViewOptions& options = big.options;
     std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, kTestKey)}};
-    fs::Filesystem f(std::move(packs), options);
+    fs::PackView f(std::move(packs), options);
     // Read through in 128 KiB requests, as cp does: decoded once, no pass, no points.
     CHECK(readAll(f, "/Test/big.txt", 128 * 1024) == t.file("big.txt"));
     f.settleIndexing();
@@ -1035,12 +1035,12 @@ TEST_CASE("pakfs: seek points of a large entry come from a background pass, then
     BigEntryPack big(3);
     TempDir& dir = big.dir;
     TestPack& t = big.t;
-    const fs::Options& options = big.options;
+    const fs::PackViewOptions& options = big.options;
     auto mount = [&] {
         std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, kTestKey)}};
-        return std::make_unique<fs::Filesystem>(std::move(packs), options);
+        return std::make_unique<fs::PackView>(std::move(packs), options);
     };
-    auto readAt = [&](fs::Filesystem& f, std::uint64_t fh, std::uint64_t at) {
+    auto readAt = [&](fs::PackView& f, std::uint64_t fh, std::uint64_t at) {
         std::vector<char> buf(4096);
         long n =
             f.read(fs::inoAt(f, "/Test/big.txt"), fh, buf.data(), buf.size(), std::int64_t(at));

@@ -34,7 +34,7 @@
 
 namespace pakfs::fs {
 
-struct Options {
+struct PackViewOptions {
     bool icase = false;
     // The game's view: /Resource and /Game with the packs merged (packs must come in load
     // order, see orderPacks) instead of one folder per pack.
@@ -94,13 +94,13 @@ inline constexpr const char* kXattrGbxRefs = "user.gbx.refs";
 inline constexpr const char* kXattrGbxDecode = "user.gbx.decode";
 
 // The read-only pack view: the packs' files as the tree lays them out, decoded on demand.
-class Filesystem : public View {
+class PackView : public View {
 public:
-    Filesystem(std::vector<Pack> packs, Options options,
-               const std::function<void(const std::string&)>& warn = {});
-    ~Filesystem();
-    Filesystem(const Filesystem&) = delete;
-    Filesystem& operator=(const Filesystem&) = delete;
+    PackView(std::vector<Pack> packs, PackViewOptions options,
+             const std::function<void(const std::string&)>& warn = {});
+    ~PackView();
+    PackView(const PackView&) = delete;
+    PackView& operator=(const PackView&) = delete;
 
     // The View, by the tree's inode numbers (a path reaches one through inoAt). open hands out
     // a handle with its own decoding state; a read without one (fh 0, for a mount that does not
@@ -122,7 +122,7 @@ public:
     int statfs(struct statvfs* st) override;
     int access(Ino ino, int mask) override;
 
-    // Files decoded ahead (see Options::readAheadFiles) are also handed to `store`, called
+    // Files decoded ahead (see PackViewOptions::readAheadFiles) are also handed to `store`, called
     // on the read-ahead thread: the mount pushes them into the kernel's page cache, so that
     // reading them costs no request at all. Set before the first read.
     // Returns whether the kernel took them: the cache then lets them go (the kernel has them).
@@ -133,7 +133,7 @@ public:
     static int readOnly() { return -EROFS; }
 
     const Tree& tree() const { return tree_; }
-    const Options& options() const { return options_; }
+    const PackViewOptions& options() const { return options_; }
     EntryCache::Stats cacheStats() const { return cache_.stats(); }
     std::size_t openFiles() const;
     // Seek points held now, over all entries.
@@ -171,7 +171,7 @@ private:
 
     const Drives& drives() const;
 
-    Options options_;
+    PackViewOptions options_;
     // The merged view, also used to resolve references; with -o drives built first, else on
     // first use.
     mutable std::unique_ptr<Drives> drives_;
@@ -187,8 +187,8 @@ private:
     std::vector<std::shared_ptr<OpenFile>> pool_;  // most recently used first
 
     StoreAhead storeAhead_;
-    // The small files after one read from its start (Options::readAheadFiles); after what it
-    // uses, so its workers stop first.
+    // The small files after one read from its start (PackViewOptions::readAheadFiles); after what
+    // it uses, so its workers stop first.
     std::unique_ptr<ReadAhead> readAhead_;
 
     // Seek points of large compressed entries (after what it uses: its pass stops first).
