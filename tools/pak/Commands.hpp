@@ -25,17 +25,17 @@ void addGbxCommands(CLI::App& app, int& exitCode);       // gbx info
 void addRefsCommands(CLI::App& app, int& exitCode);      // gbx refs (after addGbxCommands)
 void addCommitCommands(CLI::App& app, int& exitCode);    // commit
 
-// Opens a pak with the key the options name (or the packlist beside it); key and metadata
-// warnings go to stderr.
+// Opens a pak through the one opener (archive::openPak) with the key the options name (or the
+// packlist beside it), reading the --names files first; key and metadata warnings go to stderr.
 // resolveNames: version 6+ hashed names shown as the real ones the pack's gbx files give.
 // nameLists: --names files (imply resolveNames).
 // salvage: --salvage (see archive::PakIndex::open).
 // A file that is no pak, or too short for one, is named as such before any key is looked up.
-std::shared_ptr<const archive::PakIndex> openPak(const std::string& path,
-                                                 const archive::KeyOptions& keys,
-                                                 bool resolveNames = false,
-                                                 const std::vector<std::string>& nameLists = {},
-                                                 bool salvage = false);
+std::shared_ptr<const archive::PakIndex> openAndWarn(const std::string& path,
+                                                     const archive::KeyOptions& keys,
+                                                     bool resolveNames = false,
+                                                     const std::vector<std::string>& nameLists = {},
+                                                     bool salvage = false);
 // A gbx file on disk, read whole (at most 1 GiB); errors name the file and the reason.
 Bytes readGbxFileOnDisk(const std::string& path);
 

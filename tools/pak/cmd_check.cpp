@@ -122,7 +122,7 @@ void addCheckCommands(CLI::App& app, int& exitCode) {
             exitCode = checkReferences(*pakPath, *keys);
             return;
         }
-        auto pak = openPak(*pakPath, *keys, !names->empty(), *names, *salvage);
+        auto pak = openAndWarn(*pakPath, *keys, !names->empty(), *names, *salvage);
         Progress progress(*quiet);
         CheckOptions options;
         options.progress = progress.callback();

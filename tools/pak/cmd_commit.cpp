@@ -205,7 +205,7 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
                                         ? ": not a folder (OVERLAY is the folder given to the "
                                           "mount as -o overlay=)"
                                         : ": no such folder"));
-        auto pak = openPak(*pakPath, *keys);
+        auto pak = openAndWarn(*pakPath, *keys);
         if (!pak->hasKey())
             throw Error(*pakPath + ": the pack key is needed to write it (--key, --base-key)");
         const std::filesystem::path packOverlay = fs::overlayFolderOf(*overlay, *pak);

@@ -58,7 +58,7 @@ void addExtractCommands(CLI::App& app, int& exitCode) {
     addSalvageFlag(cmd, *salvage);
     addKeyOptions(cmd, *keys);
     cmd->callback([=, &exitCode] {
-        auto pak = openPak(*pakPath, *keys, !names->empty(), *names, *salvage);
+        auto pak = openAndWarn(*pakPath, *keys, !names->empty(), *names, *salvage);
         std::vector<const PakEntry*> todo;
         std::size_t notSalvaged = 0;
         for (const auto& e : pak->entries())

@@ -8,9 +8,9 @@
 
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
-#include "common/File.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "common/Error.hpp"
+#include "common/File.hpp"
 #include "gbx/Describe.hpp"
 #include "gbx/GbxFile.hpp"
 #include "tools/pak/Commands.hpp"
@@ -41,7 +41,7 @@ Bytes readTarget(const GbxInfoArgs& args) {
         !std::filesystem::is_regular_file(args.file.substr(0, colon)))
         return readGbxFileOnDisk(args.file);
     std::string inner = args.file.substr(colon + 1);
-    auto pak = openPak(args.file.substr(0, colon), args.keys);
+    auto pak = openAndWarn(args.file.substr(0, colon), args.keys);
     const archive::PakEntry* e = findEntry(*pak, inner);
     if (!e) throw Error(pak->name() + ": no file \"" + inner + "\" in the pak");
     return archive::readEntry(pak, *e);

@@ -153,14 +153,14 @@ void addInfoCommand(CLI::App& app, int& exitCode) {
             // The public header shows even when the rest cannot be read (a private header
             // without its key): then "entries" says why, and the exit status is 1.
             try {
-                info = infoOf(*openPak(*pakPath, *keys));
+                info = infoOf(*openAndWarn(*pakPath, *keys));
             } catch (const Error& e) {
                 info = infoOf(*file, readPackGbxHeader(*file));
                 info["entries"] = e.what();
                 exitCode = kExitBadInput;
             }
         } else {
-            auto pak = openPak(*pakPath, *keys);
+            auto pak = openAndWarn(*pakPath, *keys);
             info = infoOf(*pak);
             exitCode = pak->metadataError().empty() ? kExitOk : kExitBadInput;
         }
@@ -235,7 +235,7 @@ void addLsCommand(CLI::App& app, int& exitCode) {
     addSalvageFlag(cmd, *salvage);
     addKeyOptions(cmd, *keys);
     cmd->callback([=, &exitCode] {
-        auto pak = openPak(*pakPath, *keys, *resolveNames, *names, *salvage);
+        auto pak = openAndWarn(*pakPath, *keys, *resolveNames, *names, *salvage);
         if (!pak->incomplete().empty()) exitCode = kExitBadInput;
         if (*json) {
             std::cout << lsJson(pak).dump(2) << "\n";
@@ -267,7 +267,7 @@ void addCatCommand(CLI::App& app) {
     addNamesOption(cmd, *names);
     addKeyOptions(cmd, *keys);
     cmd->callback([=] {
-        auto pak = openPak(*pakPath, *keys, !names->empty(), *names);
+        auto pak = openAndWarn(*pakPath, *keys, !names->empty(), *names);
         const PakEntry* e = findEntry(*pak, *path);
         if (!e) throw Error(pak->name() + ": no file \"" + *path + "\" in the pak");
         // Decode whole before writing: a failure must not leave partial output behind.

@@ -11,9 +11,10 @@ using namespace pakfs::archive;
 
 namespace pakfs::cli {
 
-std::shared_ptr<const PakIndex> openPak(const std::string& path, const KeyOptions& keys,
-                                        bool resolveNames,
-                                        const std::vector<std::string>& nameLists, bool salvage) {
+std::shared_ptr<const PakIndex> openAndWarn(const std::string& path, const KeyOptions& keys,
+                                            bool resolveNames,
+                                            const std::vector<std::string>& nameLists,
+                                            bool salvage) {
     // The file first: a wrong path is "no such file" or "not a pak", not a bad name list.
     checkPakStart(path);
     PakOpenOptions options{resolveNames, {}, salvage};
