@@ -18,6 +18,8 @@ if [ "${1:-}" = "--sanitize" ]; then
 else
   BUILD_DIR=${BUILD_DIR:-build}
   config=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DPAKFS_WERROR=ON)
+  # CI leaves the benchmark program out (PAKFS_BUILD_BENCH=OFF); bench/run.sh builds its own.
+  [ -n "${PAKFS_BUILD_BENCH:-}" ] && config+=(-DPAKFS_BUILD_BENCH="$PAKFS_BUILD_BENCH")
 fi
 # A folder configured before keeps its generator (cmake refuses to switch).
 [ -f "$BUILD_DIR/CMakeCache.txt" ] && generator=()
