@@ -4,8 +4,8 @@
 // with it (or without it when planning fails, as --raw stores), put in a one-file pak and read
 // back with decodeGbxEntry, which must return the input or throw Error; it must return it
 // unless the plan says a stored entry cannot be proven (chunks no reader knows, no checksum).
-#include "archive/write/EntryEncoder.hpp"
 #include "archive/entry/GbxEntry.hpp"
+#include "archive/write/EntryEncoder.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "fuzz/FuzzUtil.hpp"
 #include "tests/hostile/Generators.hpp"

@@ -4,8 +4,8 @@
 // the same zlib stage as the pak reader (crypted stream in plaintext mode).
 #include <zlib.h>
 
-#include "archive/pak/Metadata.hpp"
 #include "archive/codec/Streams.hpp"
+#include "archive/pak/Metadata.hpp"
 #include "fuzz/FuzzUtil.hpp"
 
 using namespace pakfs;

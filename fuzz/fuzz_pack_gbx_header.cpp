@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The public header of version 6+ packs (.Pack.Gbx), as `pak info` reads it. The first byte
 // picks the version (6 to 18); the rest follows the magic and version in the file.
-#include "common/File.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "common/File.hpp"
 #include "fuzz/FuzzUtil.hpp"
 
 using namespace pakfs;

@@ -5,12 +5,12 @@
 // The harness puts the writer's public header in front and encrypts the plaintext with the
 // header key the mode asks for, so the fuzzer reaches the parser; every entry the index
 // accepts is then decoded (plain and gbx paths, LZ4 for version 18).
-#include "archive/write/EntryEncoder.hpp"
-#include "archive/entry/PlainEntryReader.hpp"
-#include "archive/entry/GbxEntry.hpp"
-#include "archive/pak/PakIndex.hpp"
-#include "archive/write/PakWriter.hpp"
 #include "archive/codec/Streams.hpp"
+#include "archive/entry/GbxEntry.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/EntryEncoder.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "fuzz/FuzzUtil.hpp"
 
 using namespace pakfs;

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "common/ByteSource.hpp"
-#include "gbx/ReadObserver.hpp"
 #include "gbx/Header.hpp"
 #include "gbx/NodeReader.hpp"
 #include "gbx/Nodes.hpp"
+#include "gbx/ReadObserver.hpp"
 
 namespace pakfs::gbx {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "common/Bytes.hpp"
 #include "common/ByteSource.hpp"
+#include "common/Bytes.hpp"
 
 namespace pakfs::gbx {
 

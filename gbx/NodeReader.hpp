@@ -10,11 +10,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/Error.hpp"
 #include "common/ByteSource.hpp"
-#include "gbx/ReadObserver.hpp"
+#include "common/Error.hpp"
 #include "gbx/Classes.hpp"
 #include "gbx/Nodes.hpp"
+#include "gbx/ReadObserver.hpp"
 #include "gbx/SourceReader.hpp"
 
 namespace pakfs::gbx {

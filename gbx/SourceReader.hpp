@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "common/Bytes.hpp"
 #include "common/ByteSource.hpp"
+#include "common/Bytes.hpp"
 
 namespace pakfs::gbx {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Seek points for random access into plain (non-gbx) entries (PlainEntryReader.hpp). A stored entry is plain CBC, so any 8-byte block
-// decodes from the ciphertext block before it. A compressed entry is one zlib stream: like
-// zlib's zran example, a seek point saves the deflate state at a block boundary (input offset,
-// pending bits, the last 32 KiB of output) so decoding can resume there instead of at the start.
-// The cipher needs nothing saved: the chaining value is the previous ciphertext block in the file.
-// The 32 KiB of output are kept deflated (libdeflate level 1; about a quarter of it for text),
-// so that points can sit at every block boundary within a bounded memory.
+// Seek points for random access into plain (non-gbx) entries (PlainEntryReader.hpp). A stored entry
+// is plain CBC, so any 8-byte block decodes from the ciphertext block before it. A compressed entry
+// is one zlib stream: like zlib's zran example, a seek point saves the deflate state at a block
+// boundary (input offset, pending bits, the last 32 KiB of output) so decoding can resume there
+// instead of at the start. The cipher needs nothing saved: the chaining value is the previous
+// ciphertext block in the file. The 32 KiB of output are kept deflated (libdeflate level 1; about a
+// quarter of it for text), so that points can sit at every block boundary within a bounded memory.
 #pragma once
 
 #include <cstdint>

@@ -4,13 +4,13 @@
 
 #include <random>
 
-#include "archive/write/EntryEncoder.hpp"
-#include "archive/entry/EntryReader.hpp"
-#include "archive/entry/PlainEntryReader.hpp"
-#include "archive/entry/Extract.hpp"
-#include "archive/pak/PakIndex.hpp"
-#include "archive/write/PakWriter.hpp"
 #include "archive/codec/Streams.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/entry/Extract.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/EntryEncoder.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;

@@ -7,8 +7,8 @@
 #include <set>
 
 #include "archive/entry/EntryReader.hpp"
-#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/entry/GbxEntry.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "gbx/GbxBuilder.hpp"

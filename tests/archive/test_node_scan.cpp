@@ -9,10 +9,10 @@
 #include <map>
 #include <random>
 
-#include "archive/write/EntryEncoder.hpp"
 #include "archive/entry/GbxEntry.hpp"
 #include "archive/entry/NodeScan.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "archive/write/EntryEncoder.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "gbx/Classes.hpp"
 #include "gbx/GbxBuilder.hpp"

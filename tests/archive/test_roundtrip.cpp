@@ -4,12 +4,12 @@
 
 #include <random>
 
+#include "archive/codec/Streams.hpp"
 #include "archive/entry/EntryReader.hpp"
-#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/entry/Extract.hpp"
+#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
-#include "archive/codec/Streams.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "archive/cipher/Crypto.hpp"
-#include "archive/write/EntryEncoder.hpp"
-#include "archive/pak/PakIndex.hpp"
-#include "archive/write/PakWriter.hpp"
 #include "archive/codec/Streams.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "archive/write/EntryEncoder.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "common/ByteSource.hpp"
 #include "gbx/GbxBuilder.hpp"
 

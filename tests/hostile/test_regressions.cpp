@@ -7,10 +7,10 @@
 
 #include <thread>
 
+#include "archive/codec/Streams.hpp"
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/Metadata.hpp"
-#include "archive/codec/Streams.hpp"
 #include "gbx/Header.hpp"
 #include "tests/hostile/Harness.hpp"
 #include "tests/support/TestUtil.hpp"
