@@ -69,7 +69,8 @@ static_assert(View::kSetMode == FUSE_SET_ATTR_MODE && View::kSetUid == FUSE_SET_
 struct Session {
     View* view = nullptr;
     // Set at init: the kernel takes ENOSYS from open as "no open needed" (no OPEN, no RELEASE
-    // for any file from then on, and reads carry no handle). Read-only mounts only.
+    // for any file from then on, and reads and writes carry no handle). A writable view then
+    // copies up at the first change (a write, a truncate) instead of at an open for writing.
     std::atomic<bool> openless{false};
 };
 
@@ -104,13 +105,20 @@ void opInit(void* userdata, fuse_conn_info* conn) {
         conn->want |= FUSE_CAP_READDIRPLUS;
         conn->want &= ~unsigned(FUSE_CAP_READDIRPLUS_AUTO);
     }
+    s.openless = (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
     if (s.view->writable()) {
-        // Writes gather in the kernel's page cache and come in large pieces.
-        if (conn->capable & FUSE_CAP_WRITEBACK_CACHE) conn->want |= FUSE_CAP_WRITEBACK_CACHE;
         conn->max_write = 1 << 20;
-        if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC) conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
-    } else {
-        s.openless = (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
+        if (s.openless) {
+            // Every write reaches the view as it is made, so a copy-up that fails (ENOSPC)
+            // fails that write() and the kernel keeps none of its bytes (a write-back cache
+            // would report it at close, with the bytes still cached). No atomic O_TRUNC: with
+            // no OPEN, a truncating open must reach the view as a SETATTR.
+            conn->want &= ~unsigned(FUSE_CAP_WRITEBACK_CACHE | FUSE_CAP_ATOMIC_O_TRUNC);
+        } else {
+            // Writes gather in the kernel's page cache and come in large pieces.
+            if (conn->capable & FUSE_CAP_WRITEBACK_CACHE) conn->want |= FUSE_CAP_WRITEBACK_CACHE;
+            if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC) conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
+        }
     }
 }
 
@@ -133,11 +141,15 @@ void opLookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
     replyEntry(req, rc, st);
 }
 
-// Inode numbers stay valid for the life of the mount, so there is nothing to forget.
-void opForget(fuse_req_t req, fuse_ino_t, uint64_t) {
+// Inode numbers stay valid for the life of the mount; the kernel forgets an inode only once
+// nothing holds it, which frees what a writable view keeps for a deleted file still open.
+void opForget(fuse_req_t req, fuse_ino_t ino, uint64_t) {
+    viewOf(req).forget(ino);
     fuse_reply_none(req);
 }
-void opForgetMulti(fuse_req_t req, size_t, fuse_forget_data*) {
+void opForgetMulti(fuse_req_t req, size_t count, fuse_forget_data* forgets) {
+    View& v = viewOf(req);
+    for (std::size_t i = 0; i < count; ++i) v.forget(forgets[i].ino);
     fuse_reply_none(req);
 }
 
@@ -202,11 +214,12 @@ void opOpen(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
         if (S_ISDIR(st.st_mode)) return (void)fuse_reply_err(req, EISDIR);
         if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC))
             return (void)fuse_reply_err(req, EROFS);
-        // ENOSYS on a successful open: the kernel stops sending OPEN and RELEASE for every
-        // file (two requests of three when reading a small file). The mount is read-only, so
-        // the kernel refuses opens for writing before they get here.
-        if (s.openless) return (void)fuse_reply_err(req, ENOSYS);
     }
+    // ENOSYS on a successful open: the kernel stops sending OPEN and RELEASE for every file
+    // (two requests of three when reading a small file). A writable view needs no handle: its
+    // reads and writes go by inode (a read-only mount's kernel refuses opens for writing
+    // before they get here).
+    if (s.openless) return (void)fuse_reply_err(req, ENOSYS);
     std::uint64_t fh = 0;
     if (int rc = s.view->open(ino, fi->flags, &fh); rc != 0) return replyStatus(req, rc);
     fi->fh = fh;
@@ -285,6 +298,12 @@ void opCreate(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
     std::uint64_t fh = 0;
     if (int rc = v.create(parent, name, mode, fi->flags, &st, &fh); rc != 0)
         return replyStatus(req, rc);
+    // Once OPEN is answered ENOSYS the kernel sends no RELEASE for created files either: no
+    // handle to keep, the writes go by inode.
+    if (state(req).openless && fh != 0) {
+        v.release(st.st_ino, fh);
+        fh = 0;
+    }
     fi->fh = fh;
     fuse_entry_param e = entryOf(st);
     if (fuse_reply_create(req, &e, fi) != 0) v.release(st.st_ino, fh);

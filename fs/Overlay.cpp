@@ -91,6 +91,8 @@ Overlay::Overlay(View& below, OverlayOptions options)
 Overlay::~Overlay() {
     for (auto& [fh, h] : handles_)
         if (h.fd >= 0) ::close(h.fd);
+    for (auto& [ino, e] : entries_)
+        if (e.kept) ::unlink(keptPath(ino).c_str());
 }
 
 void Overlay::log(const std::string& line) const {
@@ -138,6 +140,29 @@ std::string Overlay::pathOf(Ino ino) {
 void Overlay::fixBelowStat(struct stat* st) const {
     // Files of the view below can be changed here (the change goes to the overlay).
     st->st_mode |= S_IWUSR & ~options_.umask;
+}
+
+std::filesystem::path Overlay::keptPath(Ino ino) const {
+    return work_ / ("kept." + std::to_string(ino));
+}
+
+std::filesystem::path Overlay::diskOf(Ino ino) {
+    if (const Entry* e = entryOf(ino); e && e->kept) return keptPath(ino);
+    return options_.dir / pathOf(ino);
+}
+
+bool Overlay::keep(Ino ino, bool replacing) {
+    const std::filesystem::path from = diskOf(ino), to = keptPath(ino);
+    return replacing ? ::link(from.c_str(), to.c_str()) == 0
+                     : ::rename(from.c_str(), to.c_str()) == 0;
+}
+
+void Overlay::forget(Ino ino) {
+    std::lock_guard lock(mutex_);
+    Entry* e = entryOf(ino);
+    if (!e || !e->gone) return;
+    if (e->kept) ::unlink(keptPath(ino).c_str());
+    e->kept = e->goneUnchanged = false;
 }
 
 int Overlay::statUpper(Ino ino, struct stat* st) {
@@ -211,12 +236,16 @@ int Overlay::lookup(Ino parent, std::string_view name, struct stat* st) {
 
 int Overlay::getattr(Ino ino, struct stat* st) {
     std::lock_guard lock(mutex_);
-    if (const Entry* e = entryOf(ino)) {
-        if (e->gone) return -ENOENT;
-        if (e->upper) return statUpper(ino, st);
+    const Entry* e = entryOf(ino);
+    if (e && e->gone && !e->kept && !e->goneUnchanged) return -ENOENT;
+    if (e && (e->upper || e->kept)) {
+        if (int rc = statUpper(ino, st); rc != 0) return rc;
+    } else {
+        if (int rc = below_.getattr(ino, st); rc != 0) return rc;
+        fixBelowStat(st);
     }
-    if (int rc = below_.getattr(ino, st); rc != 0) return rc;
-    fixBelowStat(st);
+    // Deleted, still open somewhere: as on any file system, no links.
+    if (e && e->gone) st->st_nlink = 0;
     return 0;
 }
 
@@ -347,17 +376,20 @@ int Overlay::ensureUpperDir(Ino ino) {
 }
 
 int Overlay::copyUp(Ino ino) {
+    bool gone = false;
     if (const Entry* e = entryOf(ino)) {
-        if (e->gone) return -ENOENT;
-        if (e->upper) return 0;
+        if (e->upper || e->kept) return 0;
+        if (e->gone && !e->goneUnchanged) return -ENOENT;
+        gone = e->gone;
     }
     Ino parent = 0;
     std::string name;
     if (int rc = below_.locate(ino, &parent, &name); rc != 0) return rc;
     struct stat bst;
     if (int rc = below_.getattr(ino, &bst); rc != 0) return rc;
-    if (S_ISDIR(bst.st_mode)) return ensureUpperDir(ino);
-    if (int rc = ensureUpperDir(parent); rc != 0) return rc;
+    if (S_ISDIR(bst.st_mode)) return gone ? -ENOENT : ensureUpperDir(ino);
+    if (!gone)
+        if (int rc = ensureUpperDir(parent); rc != 0) return rc;
     markChanged(ino);
     const std::filesystem::path temp =
         work_ / ("copy-up." + std::to_string(ino) + "." + std::to_string(++copyUps_));
@@ -391,12 +423,17 @@ int Overlay::copyUp(Ino ino) {
         if (::fsync(fd) != 0) rc = errnoResult();
     }
     ::close(fd);
-    const std::filesystem::path dest = diskOf(parent) / name;
+    const std::filesystem::path dest = gone ? keptPath(ino) : diskOf(parent) / name;
     if (rc == 0 && ::rename(temp.c_str(), dest.c_str()) != 0) rc = errnoResult();
     if (rc != 0) {
         ::unlink(temp.c_str());
         if (rc == -ENOSPC) log("copy-up of " + pathOf(ino) + ": no space left in the overlay");
         return rc;
+    }
+    if (gone) {
+        // Deleted while open: written to by whoever has it open, gone once they close it.
+        entries_[ino].kept = true;
+        return 0;
     }
     syncFolder(dest.parent_path());
     Entry e;
@@ -468,8 +505,8 @@ long Overlay::read(Ino ino, std::uint64_t fh, char* buf, std::size_t size, std::
     const Entry* e = entryOf(ino);
     // A file opened while unchanged and deleted since keeps its bytes, as on any file system,
     // when they were still the view below's.
-    if (e && e->gone && !e->goneUnchanged) return -ENOENT;
-    if (!e || !e->upper) {
+    if (e && e->gone && !e->goneUnchanged && !e->kept) return -ENOENT;
+    if (!e || (!e->upper && !e->kept)) {
         lock.unlock();
         return below_.read(ino, 0, buf, size, offset);
     }
@@ -528,8 +565,22 @@ long Overlay::write(Ino ino, std::uint64_t fh, const char* buf, std::size_t size
 
 int Overlay::fsync(Ino ino, std::uint64_t fh, bool dataOnly) {
     if (!fh) {
-        std::lock_guard lock(mutex_);
-        return shows(ino) ? 0 : -ENOENT;
+        std::filesystem::path disk;
+        {
+            std::lock_guard lock(mutex_);
+            const Entry* e = entryOf(ino);
+            if (!e || (!e->upper && !e->kept))
+                return shows(ino) || (e && e->goneUnchanged) ? 0 : -ENOENT;
+            disk = diskOf(ino);
+        }
+        // Without a handle (no OPEN is sent): the overlay file's data, by a descriptor of
+        // its own (fsync flushes the file, whichever descriptor asks).
+        int fd = ::open(disk.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return errnoResult();
+        int rc = dataOnly ? ::fdatasync(fd) : ::fsync(fd);
+        rc = rc == 0 ? 0 : errnoResult();
+        ::close(fd);
+        return rc;
     }
     std::lock_guard hlock(handlesMutex_);
     auto it = handles_.find(fh);
@@ -643,7 +694,11 @@ int Overlay::unlink(Ino parent, std::string_view name) {
     if (S_ISDIR(st.st_mode)) return -EISDIR;
     if (parent == kRootIno) return -EPERM;
     Entry* e = entryOf(ino);
-    if (e && e->upper && ::unlink(diskOf(ino).c_str()) != 0) return errnoResult();
+    bool kept = false;
+    if (e && e->upper) {
+        kept = keep(ino, false);
+        if (!kept && ::unlink(diskOf(ino).c_str()) != 0) return errnoResult();
+    }
     const Entry* p = entryOf(parent);
     if (belowHolds(below_, p && !p->below, p && p->opaque, parent, name)) {
         if (int rc = ensureUpperDir(parent); rc != 0) return rc;
@@ -651,6 +706,7 @@ int Overlay::unlink(Ino parent, std::string_view name) {
     }
     markChanged(ino);
     markGone(ino, parent, name, false);
+    entries_[ino].kept = kept;
     return 0;
 }
 
@@ -719,7 +775,15 @@ int Overlay::rename(Ino parent, std::string_view name, Ino newParent, std::strin
     }
     const Entry* np = entryOf(newParent);
     const bool hidesBelow = belowHolds(below_, !np->below, np->opaque, newParent, newName);
-    if (::rename(from.c_str(), to.c_str()) != 0) return errnoResult();
+    // A file replaced while someone may have it open keeps its bytes for them.
+    bool targetKept = false;
+    if (exists && !S_ISDIR(tst.st_mode))
+        if (const Entry* te = entryOf(target); te && te->upper) targetKept = keep(target, true);
+    if (::rename(from.c_str(), to.c_str()) != 0) {
+        int rc = errnoResult();
+        if (targetKept) ::unlink(keptPath(target).c_str());
+        return rc;
+    }
     const std::filesystem::path toWhiteout = toDir / whiteoutName(newName);
     if (existsNoFollow(toWhiteout)) ::unlink(toWhiteout.c_str());
     if (dir && hidesBelow) makeMarker(to / std::string(kOpaqueMarker));
@@ -729,6 +793,7 @@ int Overlay::rename(Ino parent, std::string_view name, Ino newParent, std::strin
     if (exists) {
         markChanged(target);
         markGone(target, newParent, newName, S_ISDIR(tst.st_mode));
+        entries_[target].kept = targetKept;
     }
     names_.erase({parent, std::string(name)});
     Entry& e = entries_[ino];
@@ -753,7 +818,7 @@ int Overlay::setattr(Ino ino, const struct stat& attr, int toSet, std::uint64_t 
     {
         std::lock_guard lock(mutex_);
         const Entry* e = entryOf(ino);
-        if (e && e->gone) return -ENOENT;
+        if (e && e->gone && !e->kept && !e->goneUnchanged) return -ENOENT;
         if (toSet & (kSetSize | kSetAtime | kSetMtime | kSetAtimeNow | kSetMtimeNow))
             if (int rc = copyUp(ino); rc != 0) return rc;
         const std::filesystem::path disk = diskOf(ino);
@@ -783,7 +848,7 @@ int Overlay::setattr(Ino ino, const struct stat& attr, int toSet, std::uint64_t 
                 return errnoResult();
         }
         // Modes: a pak stores none; kept on the overlay's own files, else nothing to change.
-        if ((toSet & kSetMode) && e && e->upper)
+        if ((toSet & kSetMode) && e && (e->upper || e->kept))
             if (::chmod(disk.c_str(), attr.st_mode & 07777) != 0) return errnoResult();
     }
     return getattr(ino, st);

@@ -72,6 +72,8 @@ public:
     int unsupported(std::string_view what) override;
     // A copy-up waits for a store under way, so no stale content lands after a change.
     bool storeIfBelow(Ino ino, const std::function<bool()>& store) override;
+    // A deleted file kept for whoever still has it open is removed.
+    void forget(Ino ino) override;
 
 private:
     // An inode the overlay holds something for: a file or folder in the overlay folder, or one
@@ -85,6 +87,10 @@ private:
         bool opaque = false;         // a folder whose contents below are hidden
         bool gone = false;           // deleted
         bool goneUnchanged = false;  // deleted while it held the view below's bytes
+        // Deleted (or replaced by a rename) while it had bytes of its own: they stay in the
+        // work folder (keptPath) until the kernel forgets the inode, as an open file may still
+        // read or write them; with no OPEN sent there is no handle to hold them.
+        bool kept = false;
     };
     struct Handle {
         Ino ino = 0;
@@ -98,13 +104,21 @@ private:
     bool shows(Ino ino);
     bool hasUpperDir(Ino ino);
     std::string pathOf(Ino ino);  // relative to the overlay folder; "" for the root
-    std::filesystem::path diskOf(Ino ino) { return options_.dir / pathOf(ino); }
+    // Where the bytes of `ino` are in the overlay folder (a kept file's: in the work folder).
+    std::filesystem::path diskOf(Ino ino);
+    std::filesystem::path keptPath(Ino ino) const;
+    // Moves the overlay file of `ino`, about to be deleted or replaced, to keptPath; by a hard
+    // link when `replacing` (the name stays until the rename that replaces it, so a crash
+    // loses nothing). False when it cannot be kept (the file is then deleted as before).
+    bool keep(Ino ino, bool replacing);
     // Resolves a name in a folder: 0 with ino and attributes, or -ENOENT.
     int resolve(Ino parent, std::string_view name, Ino* ino, struct stat* st);
     // The view below's child of `parent` called `name`, if it shows (not whited out, the folder
     // not opaque or new).
     bool belowChild(Ino parent, std::string_view name, struct stat* st);
     int ensureUpperDir(Ino ino);
+    // Copies a file of the view below into the overlay folder (a deleted one that is still
+    // open: to keptPath).
     int copyUp(Ino ino);
     void markChanged(Ino ino);
     int statUpper(Ino ino, struct stat* st);

@@ -95,6 +95,9 @@ public:
         return -EROFS;
     }
 
+    // The kernel holds `ino` no more (no name, no open file leads to it).
+    virtual void forget(Ino ino) { (void)ino; }
+
     // Runs `store`, which hands the content of `ino` decoded by the view below to the kernel
     // (files decoded ahead), unless this view has changed or hidden `ino`.
     virtual bool storeIfBelow(Ino ino, const std::function<bool()>& store) {

@@ -39,13 +39,16 @@ struct OverlayMount {
     std::filesystem::path overlay = dir / "overlay";
     std::unique_ptr<Mount> mount;
 
-    OverlayMount() {
+    std::vector<std::string> extraArgs;  // given to every pakfs this fixture starts
+
+    explicit OverlayMount(std::vector<std::string> extra = {}) : extraArgs(std::move(extra)) {
         skipUnlessFuse();
         std::filesystem::create_directories(overlay);
         start();
     }
     void start(const std::string& how = "-o") {
         std::vector<std::string> args{"--key", kTestKeyHex};
+        args.insert(args.end(), extraArgs.begin(), extraArgs.end());
         if (how == "-o") {
             args.insert(args.end(), {"-o", "overlay=" + overlay.string()});
         } else {

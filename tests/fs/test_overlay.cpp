@@ -247,11 +247,28 @@ TEST_CASE("pakfs overlay: a full overlay file system gives ENOSPC, the mount kee
     else
         ::close(fd);
     CHECK(err == ENOSPC);
-    // A copy-up that does not fit: ENOSPC, and the file still reads as the pack's.
+    // A copy-up that does not fit: the first change (no OPEN reaches the mount, so the open
+    // succeeds) fails with ENOSPC, and the file still reads as the pack's, also through the
+    // pages the kernel had cached before the failed write.
+    const Bytes packBytes = m.pack.file("Media/compress6m.txt");
+    CHECK(readFile(m / "Media/compress6m.txt") == packBytes);
     fd = ::open((m / "Media/compress6m.txt").c_str(), O_WRONLY | O_APPEND);
-    CHECK(fd == -1);
+    REQUIRE(fd >= 0);
+    errno = 0;
+    CHECK(::write(fd, chunk.data(), 4096) == -1);
     CHECK(errno == ENOSPC);
-    CHECK(readFile(m / "Media/compress6m.txt") == m.pack.file("Media/compress6m.txt"));
+    ::close(fd);
+    fd = ::open((m / "Media/compress6m.txt").c_str(), O_RDWR);
+    REQUIRE(fd >= 0);
+    errno = 0;
+    CHECK(::pwrite(fd, chunk.data(), 100, 5) == -1);
+    CHECK(errno == ENOSPC);
+    errno = 0;
+    CHECK(::ftruncate(fd, 10) == -1);
+    CHECK(errno == ENOSPC);
+    ::close(fd);
+    CHECK(readFile(m / "Media/compress6m.txt") == packBytes);
+    CHECK(stdfs::file_size(m / "Media/compress6m.txt") == packBytes.size());
     // Still serving, and nothing in the overlay lost.
     CHECK(readFile(m / "Data/r1024.bin") == m.pack.file("Data/r1024.bin"));
     CHECK(str(readFile(m / "Text/small.txt")) == "kept");
@@ -434,5 +451,86 @@ TEST_CASE(
     REQUIRE(::unlink((m / "Data/r1024.bin").c_str()) == 0);
     CHECK_FALSE(stdfs::exists(m / "Data/r1024.bin"));
     CHECK(readAll(held) == kept);
+    struct stat st;
+    REQUIRE(::fstat(held, &st) == 0);
+    CHECK(st.st_nlink == 0);
+    CHECK(st.st_size == off_t(kept.size()));
     ::close(held);
+
+    // A changed file replaced by a rename (an editor's save) while open: whoever has it open
+    // reads and writes its bytes, the new name shows the new file; once closed, nothing of it
+    // stays in the overlay folder.
+    const stdfs::path work = m.overlay / ".pakfs-work";
+    const int old = ::open((m / "Data/c100k.txt").c_str(), O_RDWR);
+    REQUIRE(old >= 0);
+    writeFile(m / "Data/c100k.txt.new", Bytes{'n', 'e', 'w'});
+    REQUIRE(::rename((m / "Data/c100k.txt.new").c_str(), (m / "Data/c100k.txt").c_str()) == 0);
+    CHECK(str(readFile(m / "Data/c100k.txt")) == "new");
+    CHECK(sha256Hex(readAll(old)) == sha256Hex(content));
+    REQUIRE(::pwrite(old, "AGAIN", 5, 0) == 5);
+    std::memcpy(content.data(), "AGAIN", 5);
+    CHECK(sha256Hex(readAll(old)) == sha256Hex(content));
+    CHECK(str(readFile(m / "Data/c100k.txt")) == "new");
+    CHECK(str(readFile(m.overlay / "Test/Data/c100k.txt")) == "new");
+    // And the new one deleted while open.
+    const int fresh = ::open((m / "Data/c100k.txt").c_str(), O_RDONLY);
+    REQUIRE(fresh >= 0);
+    REQUIRE(::unlink((m / "Data/c100k.txt").c_str()) == 0);
+    CHECK(str(readAll(fresh)) == "new");
+    CHECK_FALSE(stdfs::exists(m.overlay / "Test/Data/c100k.txt"));
+    CHECK_FALSE(stdfs::is_empty(work));
+    ::close(fresh);
+    ::close(old);
+    // The kernel forgets the inodes once closed (its FORGET comes on its own time).
+    for (int i = 0; i < 200 && !stdfs::is_empty(work); ++i) ::usleep(20000);
+    CHECK(stdfs::is_empty(work));
+}
+
+TEST_CASE("pakfs overlay: opening files costs no request, a truncating open empties the file",
+          "[mount][overlay]") {
+    OverlayMount m({"-d"});  // -d: libfuse logs every request
+    int files = 0;
+    for (const auto& e : stdfs::recursive_directory_iterator(m / "")) {
+        if (!e.is_regular_file()) continue;
+        CHECK(readFile(e.path()) ==
+              m.pack.file(stdfs::relative(e.path(), m / "").generic_string()));
+        ++files;
+    }
+    CHECK(files > 5);
+    // A file of the pack opened with O_TRUNC (no OPEN carries the flag): empty, then written.
+    const int fd = ::open((m / "Data/c100k.txt").c_str(), O_WRONLY | O_TRUNC);
+    REQUIRE(fd >= 0);
+    struct stat st;
+    REQUIRE(::fstat(fd, &st) == 0);
+    CHECK(st.st_size == 0);
+    REQUIRE(::write(fd, "short", 5) == 5);
+    REQUIRE(::close(fd) == 0);
+    CHECK(str(readFile(m / "Data/c100k.txt")) == "short");
+    CHECK(str(readFile(m.overlay / "Test/Data/c100k.txt")) == "short");
+    // Created files hold nothing open in pakfs (no RELEASE would come to close it).
+    auto openFds = [&] {
+        return std::distance(
+            stdfs::directory_iterator("/proc/" + std::to_string(m.mount->pid()) + "/fd"),
+            stdfs::directory_iterator());
+    };
+    const auto fdsBefore = openFds();
+    for (int i = 0; i < 20; ++i)
+        writeFile(m / ("Data/created" + std::to_string(i) + ".txt"), Bytes{'c', std::uint8_t('a' + i)});
+    CHECK(openFds() == fdsBefore);
+    CHECK(str(readFile(m / "Data/created7.txt")) == "ch");
+    CHECK(str(readFile(m.overlay / "Test/Data/created7.txt")) == "ch");
+    const std::string log = m.mount->errors();
+    auto count = [&](const std::string& op) {
+        std::size_t n = 0;
+        for (std::size_t at = log.find(op); at != std::string::npos; at = log.find(op, at + 1)) ++n;
+        return n;
+    };
+    INFO(log.substr(log.size() > 6000 ? log.size() - 6000 : 0));
+    CHECK(count("opcode: READDIRPLUS") > 0);  // the log is there
+    // The first OPEN is answered ENOSYS and the kernel sends no more, nor any RELEASE.
+    CHECK(count("opcode: OPEN ") <= 1);
+    CHECK(count("opcode: CREATE ") == 20);
+    CHECK(count("opcode: RELEASE ") == 0);
+    m.mount.reset();
+    CHECK(stdfs::is_empty(m.overlay / ".pakfs-work"));
 }
