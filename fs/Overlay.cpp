@@ -23,6 +23,7 @@ namespace {
 constexpr std::size_t kCopyChunk = 1 << 20;
 constexpr unsigned kRenameNoReplace = 1;  // RENAME_NOREPLACE
 constexpr unsigned kRenameExchange = 2;   // RENAME_EXCHANGE
+constexpr unsigned kRenameWhiteout = 4;   // RENAME_WHITEOUT
 
 int errnoResult() {
     return -errno;
@@ -737,7 +738,9 @@ int Overlay::rmdir(Ino parent, std::string_view name) {
 
 int Overlay::rename(Ino parent, std::string_view name, Ino newParent, std::string_view newName,
                     unsigned flags) {
-    if (flags & kRenameExchange) return -EINVAL;
+    // Exchanging two names is not done; a whiteout left at the old name would be a device
+    // file, which a pak cannot hold.
+    if (flags & (kRenameExchange | kRenameWhiteout)) return -EINVAL;
     std::lock_guard lock(mutex_);
     if (int rc = checkNewName(newParent, newName, "rename"); rc != 0) return rc;
     Ino ino = 0;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <map>
 #include <thread>
 
@@ -165,6 +166,17 @@ TEST_CASE("pakfs overlay: what a pak cannot hold is refused with the usual errno
     CHECK(errno == EXDEV);
     CHECK(::rmdir((m / "Text").c_str()) == -1);
     CHECK(errno == ENOTEMPTY);
+    // renameat2: no exchange, no whiteout (a device file) left at the old name.
+    for (unsigned flags : {RENAME_EXCHANGE, RENAME_WHITEOUT}) {
+        errno = 0;
+        CHECK(::renameat2(AT_FDCWD, (m / "root.txt").c_str(), AT_FDCWD,
+                          (m / "Data/c100k.txt").c_str(), flags) == -1);
+        CHECK(errno == EINVAL);
+    }
+    CHECK(::renameat2(AT_FDCWD, (m / "root.txt").c_str(), AT_FDCWD, (m / "Data/c100k.txt").c_str(),
+                      RENAME_NOREPLACE) == -1);
+    CHECK(errno == EEXIST);
+    CHECK(readFile(m / "root.txt") == m.pack.file("root.txt"));
     // A folder made in the overlay can be renamed.
     REQUIRE(::mkdir((m / "Made").c_str(), 0755) == 0);
     writeFile(m / "Made/f.txt", Bytes{'f'});
@@ -515,7 +527,8 @@ TEST_CASE("pakfs overlay: opening files costs no request, a truncating open empt
     };
     const auto fdsBefore = openFds();
     for (int i = 0; i < 20; ++i)
-        writeFile(m / ("Data/created" + std::to_string(i) + ".txt"), Bytes{'c', std::uint8_t('a' + i)});
+        writeFile(m / ("Data/created" + std::to_string(i) + ".txt"),
+                  Bytes{'c', std::uint8_t('a' + i)});
     CHECK(openFds() == fdsBefore);
     CHECK(str(readFile(m / "Data/created7.txt")) == "ch");
     CHECK(str(readFile(m.overlay / "Test/Data/created7.txt")) == "ch");
