@@ -24,7 +24,11 @@ namespace {
 
 Bytes readFile(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
-    return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    Bytes out;
+    std::vector<char> block(1 << 16);
+    while (in.read(block.data(), std::streamsize(block.size())) || in.gcount() > 0)
+        out.insert(out.end(), block.data(), block.data() + in.gcount());
+    return out;
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {

@@ -20,6 +20,7 @@
 #include "archive/write/PakWriter.hpp"
 #include "common/ByteSource.hpp"
 #include "gbx/GbxBuilder.hpp"
+#include "tests/support/TestUtil.hpp"
 
 namespace pakfs::hostile {
 
@@ -50,8 +51,7 @@ inline void writeBytes(const std::filesystem::path& p, ByteSpan data) {
 }
 
 inline Bytes readBytes(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return test::readFile(p);
 }
 
 // A small map with known classes: a collector list and a parameters node (chunk 03043011),

@@ -261,24 +261,31 @@ TEST_CASE("cli safety: extract into a full file system stops at the first write 
 TEST_CASE("cli safety: SIGINT or kill -9 during pak extract leaves every file absent or complete",
           "[cli][safety][signal]") {
     const int sig = GENERATE(SIGINT, SIGKILL);
-    test::TempDir dir;
     // Entries over the whole-buffer limit are streamed, and small ones come whole: both kinds
-    // are being written at some point of the run.
-    std::map<std::string, Bytes> files;
-    {
-        // Over the whole-buffer limit (so it streams), cheap to make and to deflate: one random
-        // 16 KiB block over and over (inside deflate's window).
-        const Bytes block = test::randomBytes(16 << 10, 40);
-        Bytes big;
-        big.reserve(66 << 20);
-        while (big.size() < (66u << 20)) big.insert(big.end(), block.begin(), block.end());
-        files["big0.txt"] = std::move(big);
-    }
-    for (int i = 0; i < 200; ++i)
-        files["Small/s" + std::to_string(i) + ".bin"] = test::randomBytes(20000, std::uint64_t(i));
-    makePack(dir, files);
-    const fs::path out = dir / "out";
-    const fs::path err = dir / "err.txt";
+    // are being written at some point of the run. One pack for both signals.
+    struct SignalPack {
+        test::TempDir dir;
+        std::map<std::string, Bytes> files;
+        SignalPack() {
+            // Over the whole-buffer limit (so it streams), cheap to make and to deflate: one
+            // random 16 KiB block over and over (inside deflate's window).
+            const Bytes block = test::randomBytes(16 << 10, 40);
+            Bytes big;
+            big.reserve(66 << 20);
+            while (big.size() < (66u << 20)) big.insert(big.end(), block.begin(), block.end());
+            files["big0.txt"] = std::move(big);
+            for (int i = 0; i < 200; ++i)
+                files["Small/s" + std::to_string(i) + ".bin"] =
+                    test::randomBytes(20000, std::uint64_t(i));
+            makePack(dir, files);
+        }
+    };
+    static const SignalPack pack;
+    const test::TempDir& dir = pack.dir;
+    const std::map<std::string, Bytes>& files = pack.files;
+    test::TempDir work;
+    const fs::path out = work / "out";
+    const fs::path err = work / "err.txt";
     // Killed at several points: once the first small file is out, and once the first big one is.
     for (const char* after : {"Small/s0.bin", "big0.txt"}) {
         INFO("signal " << sig << " after " << after);
