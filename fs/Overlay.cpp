@@ -376,7 +376,7 @@ int Overlay::ensureUpperDir(Ino ino) {
     return 0;
 }
 
-int Overlay::copyUp(Ino ino) {
+int Overlay::copyUp(Ino ino, std::uint64_t limit) {
     bool gone = false;
     if (const Entry* e = entryOf(ino)) {
         if (e->upper || e->kept) return 0;
@@ -399,8 +399,9 @@ int Overlay::copyUp(Ino ino) {
     std::uint64_t fh = 0;
     int rc = below_.open(ino, O_RDONLY, &fh);
     std::vector<char> buf(kCopyChunk);
-    for (std::int64_t at = 0; rc == 0;) {
-        long n = below_.read(ino, fh, buf.data(), buf.size(), at);
+    for (std::int64_t at = 0; rc == 0 && std::uint64_t(at) < limit;) {
+        const std::size_t want = std::size_t(std::min<std::uint64_t>(buf.size(), limit - at));
+        long n = below_.read(ino, fh, buf.data(), want, at);
         if (n < 0) {
             rc = int(n);
             log("copy-up of " + pathOf(ino) + ": the pack's file cannot be read");
@@ -822,8 +823,12 @@ int Overlay::setattr(Ino ino, const struct stat& attr, int toSet, std::uint64_t 
         std::lock_guard lock(mutex_);
         const Entry* e = entryOf(ino);
         if (e && e->gone && !e->kept && !e->goneUnchanged) return -ENOENT;
+        // A truncation copies only what it keeps (O_TRUNC, as `cp` over a file: nothing).
         if (toSet & (kSetSize | kSetAtime | kSetMtime | kSetAtimeNow | kSetMtimeNow))
-            if (int rc = copyUp(ino); rc != 0) return rc;
+            if (int rc = copyUp(
+                    ino, (toSet & kSetSize) ? std::uint64_t(attr.st_size) : ~std::uint64_t(0));
+                rc != 0)
+                return rc;
         const std::filesystem::path disk = diskOf(ino);
         if (toSet & kSetSize) {
             int fd = -1;

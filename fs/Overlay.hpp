@@ -118,8 +118,8 @@ private:
     bool belowChild(Ino parent, std::string_view name, struct stat* st);
     int ensureUpperDir(Ino ino);
     // Copies a file of the view below into the overlay folder (a deleted one that is still
-    // open: to keptPath).
-    int copyUp(Ino ino);
+    // open: to keptPath), its first `limit` bytes only when it is about to be cut to that.
+    int copyUp(Ino ino, std::uint64_t limit = ~std::uint64_t(0));
     void markChanged(Ino ino);
     int statUpper(Ino ino, struct stat* st);
     void fixBelowStat(struct stat* st) const;

@@ -519,6 +519,15 @@ TEST_CASE("pakfs overlay: opening files costs no request, a truncating open empt
     REQUIRE(::close(fd) == 0);
     CHECK(str(readFile(m / "Data/c100k.txt")) == "short");
     CHECK(str(readFile(m.overlay / "Test/Data/c100k.txt")) == "short");
+    // Cut to a length: the pack's first bytes (only those are copied up), then grown: zeros.
+    const Bytes r1024 = m.pack.file("Data/r1024.bin");
+    REQUIRE(::truncate((m / "Data/r1024.bin").c_str(), 100) == 0);
+    CHECK(readFile(m / "Data/r1024.bin") == Bytes(r1024.begin(), r1024.begin() + 100));
+    REQUIRE(::truncate((m / "Data/r1024.bin").c_str(), 150) == 0);
+    Bytes grown(r1024.begin(), r1024.begin() + 100);
+    grown.resize(150, 0);
+    CHECK(readFile(m / "Data/r1024.bin") == grown);
+    CHECK(readFile(m.overlay / "Test/Data/r1024.bin") == grown);
     // Created files hold nothing open in pakfs (no RELEASE would come to close it).
     auto openFds = [&] {
         return std::distance(
