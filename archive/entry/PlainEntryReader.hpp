@@ -77,9 +77,14 @@ private:
     // `n` bytes of ciphertext at `offset` decrypted into buf + 8 (buf's first 8 bytes take the
     // chaining block); not for version 12+ mixed chaining. Safe on another thread.
     void decryptAt(std::uint8_t* buf, std::uint64_t offset, std::size_t n) const;
-    // Starts decrypting the next chunk on another thread; dropAhead waits for it and drops it.
-    void decryptAhead();
+    // Pipelined readers: the next chunk from the pieces decrypted ahead (Ahead), its size;
+    // dropAhead forgets them (after a jump), stopAhead ends the thread.
+    std::size_t takeAhead();
     void dropAhead();
+    void stopAhead();
+    void aheadLoop();
+    struct AheadPiece;
+    void decryptPiece(AheadPiece& piece) const;
     void restartInflate(const SeekPoint* point);
     // Starts ISA-L at `point` (raw deflate, its window as the dictionary); false leaves zlib in
     // charge.
@@ -150,7 +155,7 @@ private:
     // when ISA-L rejects something.
     std::shared_ptr<const SeekPoint> resumedFrom_;
     struct Ahead;
-    std::unique_ptr<Ahead> ahead_;  // the next chunk, being decrypted on another thread
+    std::unique_ptr<Ahead> ahead_;  // the chunks ahead, decrypted on another thread
     bool pipelined_ = false;
     bool isalRefused_ = false;  // ISA-L rejected something: zlib decodes from then on
 };
