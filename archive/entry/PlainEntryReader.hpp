@@ -34,7 +34,8 @@ std::string counterModeDetail(const PakEntry& entry);
 // Reads a plain (non-gbx) entry: bulk CBC and large inflate steps, no parser, no ivXor.
 // Sequential reads stream; seek() jumps, using `index` for compressed entries (and adding
 // points to it as it decodes). A read that reaches the end of a stream decoded from its start
-// also checks zlib's checksum, so a damaged entry is an error, never wrong bytes.
+// also checks zlib's checksum, so a damaged entry is an error, never wrong bytes (not a reader
+// that resumed at a seek point, or that was sent into the entry before its first read).
 // Inflaters: a zlib entry read from its start without an index decodes whole with libdeflate
 // up to setWholeInflateLimit's size and streams through ISA-L above it (also with an index it
 // does not record into); seeks, readers recording seek points and everything either of them
