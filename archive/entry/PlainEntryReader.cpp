@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -214,6 +215,7 @@ struct PlainEntryReader::Ahead {
         return std::any_of(pieces.begin(), pieces.end(),
                            [](const Piece& p) { return p.state == Piece::State::Free; });
     }
+    bool wantsWorker() const { return claimable() && next - taken <= window / 2; }
     // The next piece, claimed for the calling thread (claimable() was true).
     Piece& claim() {
         Piece& p = *std::find_if(pieces.begin(), pieces.end(),
@@ -265,14 +267,18 @@ void PlainEntryReader::aheadLoop() {
     Ahead& a = *ahead_;
     std::unique_lock lock(a.mutex);
     for (;;) {
-        a.changed.wait(lock, [&] { return a.stop || a.claimable(); });
+        // Woken when half the window is free, then fills it: a few long turns rather than a
+        // wake-up per piece.
+        a.changed.wait(lock, [&] { return a.stop || a.wantsWorker(); });
+        while (!a.stop && a.claimable()) {
+            Ahead::Piece& piece = a.claim();
+            lock.unlock();
+            decryptPiece(piece);
+            lock.lock();
+            piece.state = Ahead::Piece::State::Ready;
+            a.changed.notify_all();
+        }
         if (a.stop) return;
-        Ahead::Piece& piece = a.claim();
-        lock.unlock();
-        decryptPiece(piece);
-        lock.lock();
-        piece.state = Ahead::Piece::State::Ready;
-        a.changed.notify_all();
     }
 }
 
@@ -309,7 +315,11 @@ std::size_t PlainEntryReader::takeAhead() {
         ahead_ = std::make_unique<Ahead>();
         ahead_->end = cipherSize_;
         ahead_->next = cipherSize_;
-        ahead_->worker = std::thread([this] { aheadLoop(); });
+        try {
+            ahead_->worker = std::thread([this] { aheadLoop(); });
+        } catch (const std::system_error&) {
+            // No thread to be had: the reader decrypts every piece itself.
+        }
     }
     Ahead& a = *ahead_;
     std::unique_lock lock(a.mutex);
@@ -334,7 +344,7 @@ std::size_t PlainEntryReader::takeAhead() {
             piece->state = Ahead::Piece::State::Free;
             a.taken = cipherOffset_ + n;
             a.window = std::min(a.window * 2, kAheadBytes);
-            a.changed.notify_all();
+            if (a.wantsWorker()) a.changed.notify_all();
             if (error) {
                 a.taken = ~std::uint64_t(0);  // start again if this reader is used again
                 std::rethrow_exception(error);
