@@ -631,9 +631,9 @@ void PlainEntryReader::startIsal() {
         rawInflate_ = true;
     }
     isal_ = state.release();
-    // The mount's readers (with an index) decrypt the next chunk on another thread while ISA-L
-    // inflates this one: a first read far into a large entry then takes the longer of the two
-    // instead of their sum. The CLI's stay on one thread (extract runs -j of them).
+    // The mount's readers (with an index) decrypt ahead on another thread (Ahead) while ISA-L
+    // inflates: a first read far into a large entry then takes the longer of the two instead
+    // of their sum. The CLI's stay on one thread (extract runs -j of them).
     pipelined_ = index_ != nullptr;
 }
 
