@@ -2,9 +2,15 @@
 #include "archive/entry/PlainEntryReader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <condition_variable>
 #include <cstring>
-#include <future>
+#include <exception>
+#include <mutex>
+#include <system_error>
+#include <thread>
+#include <utility>
 
 #include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
@@ -19,8 +25,11 @@ namespace {
 // read stays cheap; sequential reading doubles it up to the bulk size.
 constexpr std::size_t kFirstChunk = 64 * 1024;
 constexpr std::size_t kBulkChunk = 256 * 1024;
-// A reader decrypting on another thread (PlainEntryReader::pipelined_) goes up to this.
-constexpr std::size_t kPipelineChunk = 1024 * 1024;
+// A reader decrypting on another thread (PlainEntryReader::pipelined_) takes pieces of up to
+// this, and that thread goes up to kAheadPieces of them ahead of it.
+constexpr std::size_t kPipelinePiece = 256 * 1024;
+constexpr std::size_t kAheadPieces = 8;
+constexpr std::size_t kAheadBytes = kPipelinePiece * kAheadPieces;
 constexpr std::size_t kSkipBuffer = 64 * 1024;
 constexpr std::size_t kOutBuffer = 256 * 1024;  // readPlainEntry's first buffer
 // zlib entries up to this size decode whole with libdeflate when read from their start; larger
@@ -149,7 +158,7 @@ PlainEntryReader::PlainEntryReader(std::shared_ptr<const PakIndex> pak, const Pa
 }
 
 PlainEntryReader::~PlainEntryReader() {
-    dropAhead();
+    stopAhead();
     leaveIsal(false);
     if (z_) giveBack(InflatePtr(z_));
     giveBack(tSpares.chunk, Buffer{std::move(buf_), bufSize_});
@@ -173,13 +182,69 @@ void PlainEntryReader::startCipherAt(std::uint64_t plainOffset) {
     nextChunk_ = kFirstChunk;
 }
 
-struct PlainEntryReader::Ahead {
-    std::future<void> done;
-    std::unique_ptr<std::uint8_t[]> buf;
-    std::size_t size = 0;
-    std::uint64_t offset = 0;
+// The ciphertext ahead of a pipelined reader, decrypted on a second thread in pieces that the
+// reader takes in order. Pieces are claimed in order by whichever thread is free: the reader
+// decrypts one itself rather than wait for a thread that has not started it (on a busy machine
+// the second thread may not run at all), so it is never slower than decrypting alone, and when
+// decryption is the slower stage both threads decrypt.
+struct PlainEntryReader::AheadPiece {
+    enum class State { Free, Claimed, Ready };
+    std::unique_ptr<std::uint8_t[]> buf;  // the chaining block, then the piece
+    std::size_t size = 0;                 // of buf
+    std::uint64_t offset = 0;             // in the ciphertext
     std::size_t n = 0;
+    State state = State::Free;
+    std::exception_ptr error;  // decryptAt's, thrown when the reader takes the piece
 };
+
+struct PlainEntryReader::Ahead {
+    using Piece = AheadPiece;
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::array<Piece, kAheadPieces> pieces;
+    std::uint64_t taken = ~std::uint64_t(0);  // where the reader's next piece starts
+    std::uint64_t next = 0;                   // where the next piece to claim starts
+    std::uint64_t end = 0;                    // the ciphertext's size
+    std::size_t pieceSize = kFirstChunk;      // of the next claim; doubles up to kPipelinePiece
+    std::size_t window = 0;  // how far past `taken` claims go; doubles up to kAheadBytes
+    bool stop = false;
+    std::thread worker;
+
+    bool claimable() const {
+        if (next >= end || taken > next || next - taken >= window) return false;
+        return std::any_of(pieces.begin(), pieces.end(),
+                           [](const Piece& p) { return p.state == Piece::State::Free; });
+    }
+    bool wantsWorker() const { return claimable() && next - taken <= window / 2; }
+    // The next piece, claimed for the calling thread (claimable() was true).
+    Piece& claim() {
+        Piece& p = *std::find_if(pieces.begin(), pieces.end(),
+                                 [](const Piece& q) { return q.state == Piece::State::Free; });
+        p.offset = next;
+        p.n = std::size_t(std::min<std::uint64_t>(pieceSize, end - next));
+        p.state = Piece::State::Claimed;
+        next += p.n;
+        pieceSize = std::min(pieceSize * 2, kPipelinePiece);
+        return p;
+    }
+    Piece* find(std::uint64_t offset) {
+        for (Piece& p : pieces)
+            if (p.state != Piece::State::Free && p.offset == offset) return &p;
+        return nullptr;
+    }
+};
+
+void PlainEntryReader::decryptPiece(AheadPiece& piece) const {
+    try {
+        if (piece.size < piece.n + 8) {
+            piece.buf = std::make_unique_for_overwrite<std::uint8_t[]>(piece.n + 8);
+            piece.size = piece.n + 8;
+        }
+        decryptAt(piece.buf.get(), piece.offset, piece.n);
+    } catch (...) {
+        piece.error = std::current_exception();
+    }
+}
 
 void PlainEntryReader::decryptAt(std::uint8_t* buf, std::uint64_t offset, std::size_t n) const {
     const std::uint64_t slot = pak_->entryOffset(entry_);
@@ -198,29 +263,107 @@ void PlainEntryReader::decryptAt(std::uint8_t* buf, std::uint64_t offset, std::s
     }
 }
 
-void PlainEntryReader::dropAhead() {
-    if (!ahead_ || !ahead_->done.valid()) return;
-    try {
-        ahead_->done.get();  // it writes into its buffer: wait before it is reused or freed
-    } catch (const Error&) {
-        // Read again (and reported) if that chunk is ever wanted.
+void PlainEntryReader::aheadLoop() {
+    Ahead& a = *ahead_;
+    std::unique_lock lock(a.mutex);
+    for (;;) {
+        // Woken when half the window is free, then fills it: a few long turns rather than a
+        // wake-up per piece.
+        a.changed.wait(lock, [&] { return a.stop || a.wantsWorker(); });
+        while (!a.stop && a.claimable()) {
+            Ahead::Piece& piece = a.claim();
+            lock.unlock();
+            decryptPiece(piece);
+            lock.lock();
+            piece.state = Ahead::Piece::State::Ready;
+            a.changed.notify_all();
+        }
+        if (a.stop) return;
     }
 }
 
-void PlainEntryReader::decryptAhead() {
-    const std::size_t n =
-        std::size_t(std::min<std::uint64_t>(nextChunk_, cipherSize_ - cipherOffset_));
-    if (n == 0) return;
-    if (!ahead_) ahead_ = std::make_unique<Ahead>();
-    if (ahead_->size < n + 8) {
-        ahead_->buf = std::make_unique_for_overwrite<std::uint8_t[]>(n + 8);
-        ahead_->size = n + 8;
+void PlainEntryReader::dropAhead() {
+    if (!ahead_) return;
+    Ahead& a = *ahead_;
+    std::unique_lock lock(a.mutex);
+    // A piece being decrypted is written to: wait for it before its buffer is reused.
+    a.changed.wait(lock, [&] {
+        return std::none_of(a.pieces.begin(), a.pieces.end(), [](const Ahead::Piece& p) {
+            return p.state == Ahead::Piece::State::Claimed;
+        });
+    });
+    for (Ahead::Piece& p : a.pieces) {
+        p.state = Ahead::Piece::State::Free;
+        p.error = nullptr;
     }
-    ahead_->offset = cipherOffset_;
-    ahead_->n = n;
-    ahead_->done = std::async(
-        std::launch::async,
-        [this, buf = ahead_->buf.get(), at = cipherOffset_, n] { decryptAt(buf, at, n); });
+    a.taken = ~std::uint64_t(0);
+    a.next = a.end;  // nothing to claim until the reader takes a piece again
+}
+
+void PlainEntryReader::stopAhead() {
+    if (!ahead_) return;
+    {
+        std::lock_guard lock(ahead_->mutex);
+        ahead_->stop = true;
+    }
+    ahead_->changed.notify_all();
+    if (ahead_->worker.joinable()) ahead_->worker.join();
+}
+
+std::size_t PlainEntryReader::takeAhead() {
+    if (!ahead_) {
+        ahead_ = std::make_unique<Ahead>();
+        ahead_->end = cipherSize_;
+        ahead_->next = cipherSize_;
+        try {
+            ahead_->worker = std::thread([this] { aheadLoop(); });
+        } catch (const std::system_error&) {
+            // No thread to be had: the reader decrypts every piece itself.
+        }
+    }
+    Ahead& a = *ahead_;
+    std::unique_lock lock(a.mutex);
+    if (a.taken != cipherOffset_) {
+        // A new start (the first read, or after a seek): claims go on from here, a little
+        // ahead at first and further as the reader keeps taking pieces.
+        lock.unlock();
+        dropAhead();
+        lock.lock();
+        a.taken = a.next = cipherOffset_;
+        a.pieceSize = kFirstChunk;
+        a.window = 2 * kFirstChunk;
+        a.changed.notify_all();
+    }
+    for (;;) {
+        Ahead::Piece* piece = a.find(cipherOffset_);
+        if (piece && piece->state == Ahead::Piece::State::Ready) {
+            std::swap(buf_, piece->buf);
+            std::swap(bufSize_, piece->size);
+            const std::size_t n = piece->n;
+            std::exception_ptr error = std::exchange(piece->error, nullptr);
+            piece->state = Ahead::Piece::State::Free;
+            a.taken = cipherOffset_ + n;
+            a.window = std::min(a.window * 2, kAheadBytes);
+            if (a.wantsWorker()) a.changed.notify_all();
+            if (error) {
+                a.taken = ~std::uint64_t(0);  // start again if this reader is used again
+                std::rethrow_exception(error);
+            }
+            return n;
+        }
+        // Nobody has taken the wanted piece (then it is the next one), or the other thread is
+        // decrypting it: decrypt the next one here instead of waiting idle.
+        if (!piece || a.claimable()) {
+            Ahead::Piece& mine = a.claim();
+            lock.unlock();
+            decryptPiece(mine);
+            lock.lock();
+            mine.state = Ahead::Piece::State::Ready;
+            a.changed.notify_all();
+            continue;
+        }
+        a.changed.wait(lock);
+    }
 }
 
 void PlainEntryReader::decryptMore() {
@@ -231,14 +374,11 @@ void PlainEntryReader::decryptMore() {
     const bool mixed = cipher_ && !entry_.counterMode && cipher_->variant().mixedChaining;
     if (cipher_ && entry_.counterMode && !counterIv_)
         counterIv_ = loadLE64(pak_->file()->readAt(pak_->entryOffset(entry_), 8).data());
-    if (ahead_ && ahead_->done.valid() && ahead_->offset == cipherOffset_) {
-        // Decrypted on another thread while the last chunk was inflated.
-        ahead_->done.get();
-        std::swap(buf_, ahead_->buf);
-        std::swap(bufSize_, ahead_->size);
-        n = ahead_->n;
+    if (pipelined_ && !mixed) {
+        // Decrypted ahead on another thread while the last chunk was inflated. (The version
+        // 12+ chain is walked in order: it stays on this thread.)
+        n = takeAhead();
     } else {
-        dropAhead();
         if (bufSize_ < n + 8) {
             buf_ = std::make_unique_for_overwrite<std::uint8_t[]>(n + 8);
             bufSize_ = n + 8;
@@ -266,9 +406,7 @@ void PlainEntryReader::decryptMore() {
     chunkLen_ = n;
     chunkPos_ = std::min(pendingSkip_, n);
     pendingSkip_ = 0;
-    nextChunk_ = std::min(nextChunk_ * 2, pipelined_ ? kPipelineChunk : kBulkChunk);
-    // The version 12+ chain is walked in order: it stays on this thread.
-    if (pipelined_ && !mixed) decryptAhead();
+    nextChunk_ = std::min(nextChunk_ * 2, kBulkChunk);
 }
 
 void PlainEntryReader::advanceChainTo(std::uint64_t offset) {
@@ -476,14 +614,26 @@ void PlainEntryReader::startIsal() {
     // window that the header declares, ISA-L would not.
     std::uint64_t zlibLeft = 0;
     if (compressedAvail(zlibLeft) < 2 || chunkAt()[0] != 0x78) return;
+    // A reader sent into the entry before its first read (the mount's first read of a fresh
+    // mount, decoding from the start to far in) leaves the Adler-32 out, about a tenth of
+    // ISA-L's time: as a reader resumed at a seek point, it checks no trailer (the pass that
+    // builds the points does). It reads the header itself; anything unusual is zlib's.
+    const bool checksum = !seeked_;
+    if (!checksum && ((chunkAt()[0] << 8 | chunkAt()[1]) % 31 != 0 || (chunkAt()[1] & 0x20)))
+        return;
     std::unique_ptr<inflate_state> state = std::move(tSpares.isal);
     if (!state) state = std::make_unique<inflate_state>();
     isal_inflate_init(state.get());
-    state->crc_flag = ISAL_ZLIB;
+    if (checksum) {
+        state->crc_flag = ISAL_ZLIB;
+    } else {
+        chunkPos_ += 2;  // raw deflate after the header
+        rawInflate_ = true;
+    }
     isal_ = state.release();
-    // The mount's readers (with an index) decrypt the next chunk on another thread while ISA-L
-    // inflates this one: a first read far into a large entry then takes the longer of the two
-    // instead of their sum. The CLI's stay on one thread (extract runs -j of them).
+    // The mount's readers (with an index) decrypt ahead on another thread (Ahead) while ISA-L
+    // inflates: a first read far into a large entry then takes the longer of the two instead
+    // of their sum. The CLI's stay on one thread (extract runs -j of them).
     pipelined_ = index_ != nullptr;
 }
 

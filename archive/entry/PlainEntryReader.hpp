@@ -34,7 +34,8 @@ std::string counterModeDetail(const PakEntry& entry);
 // Reads a plain (non-gbx) entry: bulk CBC and large inflate steps, no parser, no ivXor.
 // Sequential reads stream; seek() jumps, using `index` for compressed entries (and adding
 // points to it as it decodes). A read that reaches the end of a stream decoded from its start
-// also checks zlib's checksum, so a damaged entry is an error, never wrong bytes.
+// also checks zlib's checksum, so a damaged entry is an error, never wrong bytes (not a reader
+// that resumed at a seek point, or that was sent into the entry before its first read).
 // Inflaters: a zlib entry read from its start without an index decodes whole with libdeflate
 // up to setWholeInflateLimit's size and streams through ISA-L above it (also with an index it
 // does not record into); seeks, readers recording seek points and everything either of them
@@ -77,9 +78,14 @@ private:
     // `n` bytes of ciphertext at `offset` decrypted into buf + 8 (buf's first 8 bytes take the
     // chaining block); not for version 12+ mixed chaining. Safe on another thread.
     void decryptAt(std::uint8_t* buf, std::uint64_t offset, std::size_t n) const;
-    // Starts decrypting the next chunk on another thread; dropAhead waits for it and drops it.
-    void decryptAhead();
+    // Pipelined readers: the next chunk from the pieces decrypted ahead (Ahead), its size;
+    // dropAhead forgets them (after a jump), stopAhead ends the thread.
+    std::size_t takeAhead();
     void dropAhead();
+    void stopAhead();
+    void aheadLoop();
+    struct AheadPiece;
+    void decryptPiece(AheadPiece& piece) const;
     void restartInflate(const SeekPoint* point);
     // Starts ISA-L at `point` (raw deflate, its window as the dictionary); false leaves zlib in
     // charge.
@@ -150,7 +156,7 @@ private:
     // when ISA-L rejects something.
     std::shared_ptr<const SeekPoint> resumedFrom_;
     struct Ahead;
-    std::unique_ptr<Ahead> ahead_;  // the next chunk, being decrypted on another thread
+    std::unique_ptr<Ahead> ahead_;  // the chunks ahead, decrypted on another thread
     bool pipelined_ = false;
     bool isalRefused_ = false;  // ISA-L rejected something: zlib decodes from then on
 };
