@@ -13,8 +13,8 @@
 #include "gbx/Describe.hpp"
 #include "gbx/GbxFile.hpp"
 #include "gbx/HeaderChunks.hpp"
-#include "tests/gbx/Sha256.hpp"
 #include "tests/support/Shared.hpp"
+#include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
 using namespace pakfs::gbx;
@@ -22,14 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Bytes readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    Bytes out;
-    std::vector<char> block(1 << 16);
-    while (in.read(block.data(), std::streamsize(block.size())) || in.gcount() > 0)
-        out.insert(out.end(), block.data(), block.data() + in.gcount());
-    return out;
-}
+using test::readFile;
 
 std::vector<std::string> split(const std::string& s, char sep) {
     std::vector<std::string> out;
