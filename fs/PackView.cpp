@@ -331,8 +331,11 @@ long PackView::readStreaming(OpenFile& of, char* buf, std::size_t size, std::uin
     while (done < size) {
         std::uint64_t pos = offset + done;
         if (pos != reader.position()) {
-            if (pos > reader.position() && pos - reader.position() <= kRecentKeep) {
+            if (pos > reader.position() && pos - reader.position() <= kRecentKeep &&
+                !reader.seekResumesNearer(pos)) {
                 // A short jump ahead: keep the bytes jumped over, a read for them may follow.
+                // (With a seek point between here and there, resuming at it decodes less: a
+                // random read landing a few hundred KiB ahead took 4 ms instead of 1.)
                 Bytes gap(std::size_t(pos - reader.position()));
                 std::size_t got = reader.read(gap.data(), gap.size());
                 of.appendRecent(gap.data(), got);

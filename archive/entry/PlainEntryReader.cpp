@@ -797,6 +797,12 @@ void PlainEntryReader::skip(std::uint64_t n) {
     }
 }
 
+bool PlainEntryReader::seekResumesNearer(std::uint64_t offset) const {
+    if (!index_ || offset <= produced_ || whole_ || lz4_ || !entry_.compressed()) return false;
+    std::shared_ptr<const SeekPoint> point = index_->before(offset);
+    return point && point->out > produced_;
+}
+
 void PlainEntryReader::seek(std::uint64_t offset) {
     offset = std::min<std::uint64_t>(offset, entry_.uncompressedSize);
     if (offset == produced_) return;

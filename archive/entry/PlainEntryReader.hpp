@@ -62,6 +62,9 @@ public:
     // Fills dst with the next bytes; returns fewer only at the end of the entry.
     std::size_t read(std::uint8_t* dst, std::size_t n);
     std::uint64_t position() const { return produced_; }
+    // Whether a seek to `offset`, ahead of the position, would resume at a seek point past the
+    // position (nearer than decoding on from here).
+    bool seekResumesNearer(std::uint64_t offset) const;
     std::uint64_t size() const { return entry_.uncompressedSize; }
     // Whether the bytes come from a counter-mode decode nothing proves (only when constructed
     // with `unverified`): callers say so (counterModeDetail).

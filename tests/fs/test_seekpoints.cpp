@@ -63,6 +63,23 @@ TEST_CASE("pakfs seek: seek points resume decoding mid-stream with the same byte
     // Each random read decodes at most one span plus the read, not the file up to the offset.
     std::uint64_t decoded = reader.decodedBytes() - decodedBefore;
     CHECK(decoded < std::uint64_t(reads) * (index->span() + 20000 + 64 * 1024));
+
+    // A little ahead: a seek resumes nearer than decoding on only when a point lies between.
+    const auto points = index->points();
+    REQUIRE(points.size() > 3);
+    const std::uint64_t p1 = points[1]->out, p2 = points[2]->out;
+    reader.seek(p1 + 10);
+    CHECK_FALSE(reader.seekResumesNearer(p1 + 20));
+    CHECK_FALSE(reader.seekResumesNearer(p1));
+    CHECK(reader.seekResumesNearer(p2));
+    CHECK(reader.seekResumesNearer(p2 + 100));
+    const std::uint64_t before = reader.decodedBytes();
+    reader.seek(p2 + 100);
+    Bytes got(100);
+    REQUIRE(reader.read(got.data(), got.size()) == got.size());
+    CHECK(std::equal(got.begin(), got.end(), want.begin() + std::ptrdiff_t(p2 + 100)));
+    // Resumed at p2: about 200 bytes decoded, not the span between the two points.
+    CHECK(reader.decodedBytes() - before < p2 - p1);
 }
 
 TEST_CASE("pakfs seek: seek points are added while reading and bounded in number", "[seek]") {
