@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "archive/entry/PlainEntryReader.hpp"
+#include "archive/entry/SpareBuffer.hpp"
 
 namespace pakfs::archive {
 
@@ -12,27 +13,9 @@ namespace {
 
 constexpr std::size_t kOutBuffer = 256 * 1024;  // readEntry's pieces handed to the sink
 
-struct OutBuffer {
-    std::unique_ptr<std::uint8_t[]> data;
-    std::size_t size = 0;
-};
 // What the last readEntry of this thread left behind (extraction reads one entry after
-// another); taken and given back, so a nested call just allocates anew.
-thread_local OutBuffer tSpareOut;
-
-OutBuffer takeOutBuffer(std::size_t size) {
-    OutBuffer b = std::move(tSpareOut);
-    tSpareOut.size = 0;
-    if (b.size < size) {
-        b.data = std::make_unique_for_overwrite<std::uint8_t[]>(size);
-        b.size = size;
-    }
-    return b;
-}
-
-void giveBack(OutBuffer b) {
-    if (b.size > tSpareOut.size) tSpareOut = std::move(b);
-}
+// another).
+thread_local SpareBuffer tSpareOut;
 
 }  // namespace
 
@@ -43,7 +26,7 @@ void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry
     // The size is untrusted, but it only caps the buffer here.
     const std::size_t cap =
         std::size_t(std::min<std::uint64_t>(entry.uncompressedSize, kOutBuffer));
-    OutBuffer out = takeOutBuffer(cap);
+    SpareBuffer out = takeBuffer(tSpareOut, cap);
     std::uint8_t* buf = out.data.get();
     // The first bytes tell a gbx entry from a plain one, which goes on in the same pass. The
     // gbx pipeline starts over from the beginning; isGbxEntry keeps its exact rule (the "GBX"
@@ -52,7 +35,7 @@ void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry
     // A gbx entry whose node reads do not mix the cipher reads like any other.
     if (have == 3 && std::memcmp(buf, "GBX", 3) == 0 && pak->nodeReadsMixCipher(entry) &&
         isGbxEntry(*pak, entry)) {
-        giveBack(std::move(out));
+        giveBack(tSpareOut, std::move(out));
         sink(decodeGbxEntry(pak, entry, gbx, warn));
         return;
     }
@@ -64,7 +47,7 @@ void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry
         have += reader.read(buf + have, cap - have);
     }
     if (have > 0) sink({buf, have});
-    giveBack(std::move(out));
+    giveBack(tSpareOut, std::move(out));
     if (reader.unproven() && warn)
         warn(pak->name() + ": " + entry.path + ": " + counterModeDetail(entry));
 }

@@ -16,6 +16,7 @@
 #include <libdeflate.h>
 
 #include "archive/codec/Streams.hpp"
+#include "archive/entry/SpareBuffer.hpp"
 
 namespace pakfs::archive {
 
@@ -47,18 +48,13 @@ struct InflateEnd {
 };
 using InflatePtr = std::unique_ptr<z_stream, InflateEnd>;
 
-struct Buffer {
-    std::unique_ptr<std::uint8_t[]> data;
-    std::size_t size = 0;
-};
-
 // What the last reader of this thread left behind: inflateInit allocates about 7 KiB of state
 // and later the 32 KiB window, inflateReset2 keeps both; ISA-L's state is one block of 85 KiB.
 // Taken and given back, so nested use just allocates anew.
 struct Spares {
     InflatePtr inflate;
     std::unique_ptr<inflate_state> isal;
-    Buffer chunk;
+    SpareBuffer chunk;
 };
 thread_local Spares tSpares;
 
@@ -83,21 +79,6 @@ InflatePtr takeInflate(int windowBits) {
 
 void giveBack(InflatePtr z) {
     if (!tSpares.inflate) tSpares.inflate = std::move(z);
-}
-
-// A buffer of at least `size` bytes, uninitialised.
-Buffer takeBuffer(Buffer& spare, std::size_t size) {
-    Buffer b = std::move(spare);
-    spare.size = 0;
-    if (b.size < size) {
-        b.data = std::make_unique_for_overwrite<std::uint8_t[]>(size);
-        b.size = size;
-    }
-    return b;
-}
-
-void giveBack(Buffer& spare, Buffer b) {
-    if (b.size > spare.size) spare = std::move(b);
 }
 
 }  // namespace
@@ -147,8 +128,7 @@ PlainEntryReader::PlainEntryReader(std::shared_ptr<const PakIndex> pak, const Pa
         lz4_ = std::make_unique<ReadPipeline>(entryPipelineSpec(*pak_, entry_));
         return;
     }
-    Buffer b = std::move(tSpares.chunk);
-    tSpares.chunk.size = 0;
+    SpareBuffer b = takeBuffer(tSpares.chunk, 0);
     buf_ = std::move(b.data);
     bufSize_ = b.size;
     if (entry_.compressed())
@@ -161,7 +141,7 @@ PlainEntryReader::~PlainEntryReader() {
     stopAhead();
     leaveIsal(false);
     if (z_) giveBack(InflatePtr(z_));
-    giveBack(tSpares.chunk, Buffer{std::move(buf_), bufSize_});
+    giveBack(tSpares.chunk, SpareBuffer{std::move(buf_), bufSize_});
 }
 
 std::string PlainEntryReader::where() const {
@@ -712,7 +692,7 @@ bool PlainEntryReader::decodeWhole() {
     if (!tInflater) tInflater.reset(libdeflate_alloc_decompressor());
     if (!tInflater) return false;
     const std::size_t total = std::size_t(cipherSize_);
-    Buffer in = takeBuffer(tSpares.chunk, total + 8);
+    SpareBuffer in = takeBuffer(tSpares.chunk, total + 8);
     const std::uint64_t slot = pak_->entryOffset(entry_);
     if (cipher_) {
         pak_->file()->readAt(slot, in.data.get(), total + 8);
