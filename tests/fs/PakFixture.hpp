@@ -2,6 +2,8 @@
 // Synthetic packs for the pakfs tests, built with the archive writer.
 #pragma once
 
+#include <catch2/catch.hpp>
+
 #include <map>
 #include <memory>
 #include <random>
@@ -74,6 +76,16 @@ inline std::unique_ptr<fs::PackView> mountDirect(const TestPack& t,
     if (log) options.log = [log](const std::string& line) { log->push_back(line); };
     std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, kTestKey)}};
     return std::make_unique<fs::PackView>(std::move(packs), options);
+}
+
+// The extended attribute `name` of the file at `path`, or "errno N".
+inline std::string xattr(fs::PackView& f, const std::string& path, const char* name) {
+    const fs::View::Ino ino = fs::inoAt(f, path);
+    long n = f.getxattr(ino, name, nullptr, 0);
+    if (n < 0) return "errno " + std::to_string(-n);
+    std::string v(std::size_t(n), '\0');
+    REQUIRE(f.getxattr(ino, name, v.data(), v.size()) == n);
+    return v;
 }
 
 }  // namespace pakfs::test

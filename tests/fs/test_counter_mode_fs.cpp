@@ -13,6 +13,7 @@
 
 using namespace pakfs;
 namespace fsys = std::filesystem;
+using test::xattr;
 
 namespace {
 
@@ -43,15 +44,6 @@ long readAt(fs::PackView& f, const std::string& path, std::uint64_t offset, Byte
     REQUIRE(f.release(ino, fh) == 0);
     if (n >= 0) out.resize(std::size_t(n));
     return n;
-}
-
-std::string xattr(fs::PackView& f, const std::string& path, const char* name) {
-    const fs::View::Ino ino = fs::inoAt(f, path);
-    long n = f.getxattr(ino, name, nullptr, 0);
-    if (n < 0) return "errno " + std::to_string(-n);
-    std::string v(std::size_t(n), '\0');
-    REQUIRE(f.getxattr(ino, name, v.data(), v.size()) == n);
-    return v;
 }
 
 }  // namespace

@@ -49,15 +49,6 @@ std::vector<std::string> names(fs::PackView& f, const std::string& path) {
     return out;
 }
 
-std::string xattr(fs::PackView& f, const std::string& path, const char* name) {
-    const fs::View::Ino ino = fs::inoAt(f, path);
-    long n = f.getxattr(ino, name, nullptr, 0);
-    if (n < 0) return "errno " + std::to_string(-n);
-    std::string v(std::size_t(n), '\0');
-    REQUIRE(f.getxattr(ino, name, v.data(), v.size()) == n);
-    return v;
-}
-
 // What opening a folder answers: a listing that stops at once.
 int opendir(fs::PackView& f, const std::string& path) {
     return f.readdir(fs::inoAt(f, path), 0,
