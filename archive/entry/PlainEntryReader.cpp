@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -17,6 +18,7 @@
 
 #include "archive/codec/Streams.hpp"
 #include "archive/entry/SpareBuffer.hpp"
+#include "archive/entry/SpeculativeInflate.hpp"
 
 namespace pakfs::archive {
 
@@ -37,6 +39,21 @@ constexpr std::size_t kOutBuffer = 256 * 1024;  // readPlainEntry's first buffer
 // ones stream through ISA-L, and seeks through zlib, whose state can be saved at seek points.
 constexpr std::uint64_t kWholeInflateLimit = 64ull << 20;
 std::atomic<std::uint64_t> gWholeInflateLimit{kWholeInflateLimit};
+// A reader sent from the start of a zlib entry at least this far into it decodes on two cores
+// (PlainEntryReader::decodeOnTwoCores).
+constexpr std::uint64_t kTwoCoresMin = 16ull << 20;
+std::atomic<std::uint64_t> gTwoCoresMin{kTwoCoresMin};
+std::atomic<bool> gTwoCoresWait{false};
+// ... and when the other thread's part starts at least this far into the compressed stream.
+constexpr std::uint64_t kTwoCoresMinFrom = 64 * 1024;
+// The other thread starts at this share of the way to the offset's place in the compressed
+// stream (estimated from the entry's ratio). It inflates only when it has nothing to decrypt for
+// the reader, and twice per byte: on two cores it gets about an eighth of the way done while the
+// reader does the rest (measured in BENCHMARKS.md).
+constexpr double kTwoCoresSplit = 0.88;
+// Seek points the other thread keeps, about this far apart in output.
+constexpr std::uint64_t kTwoCoresSpacing = 2ull << 20;
+constexpr std::size_t kIsalStep = 1 << 20;  // output per ISA-L call of isalUpTo
 // Version 12+ chaining values are kept every this many bytes of ciphertext (8 bytes each).
 constexpr std::uint64_t kChainMarkSpan = 1 << 20;
 
@@ -101,6 +118,14 @@ std::string counterModeDetail(const PakEntry& entry) {
 
 std::uint64_t setWholeInflateLimit(std::uint64_t bytes) {
     return gWholeInflateLimit.exchange(bytes);
+}
+
+std::uint64_t setTwoCoresMin(std::uint64_t bytes) {
+    return gTwoCoresMin.exchange(bytes);
+}
+
+void setTwoCoresWait(bool wait) {
+    gTwoCoresWait = wait;
 }
 
 PlainEntryReader::PlainEntryReader(std::shared_ptr<const PakIndex> pak, const PakEntry& entry,
@@ -189,6 +214,10 @@ struct PlainEntryReader::Ahead {
     std::size_t window = 0;  // how far past `taken` claims go; doubles up to kAheadBytes
     bool stop = false;
     std::thread worker;
+    // What the thread does when it has nothing to decrypt, a step at a time until it returns
+    // false (decodeOnTwoCores); `stepping` while a step runs.
+    std::function<bool()> idleWork;
+    bool stepping = false;
 
     bool claimable() const {
         if (next >= end || taken > next || next - taken >= window) return false;
@@ -249,7 +278,7 @@ void PlainEntryReader::aheadLoop() {
     for (;;) {
         // Woken when half the window is free, then fills it: a few long turns rather than a
         // wake-up per piece.
-        a.changed.wait(lock, [&] { return a.stop || a.wantsWorker(); });
+        a.changed.wait(lock, [&] { return a.stop || a.wantsWorker() || a.idleWork; });
         while (!a.stop && a.claimable()) {
             Ahead::Piece& piece = a.claim();
             lock.unlock();
@@ -259,6 +288,17 @@ void PlainEntryReader::aheadLoop() {
             a.changed.notify_all();
         }
         if (a.stop) return;
+        if (a.idleWork) {
+            // Nothing to decrypt: a step of other work, then the pieces again.
+            std::function<bool()> work = a.idleWork;
+            a.stepping = true;
+            lock.unlock();
+            const bool more = work();
+            lock.lock();
+            a.stepping = false;
+            if (!more) a.idleWork = nullptr;
+            a.changed.notify_all();
+        }
     }
 }
 
@@ -290,17 +330,20 @@ void PlainEntryReader::stopAhead() {
     if (ahead_->worker.joinable()) ahead_->worker.join();
 }
 
-std::size_t PlainEntryReader::takeAhead() {
-    if (!ahead_) {
-        ahead_ = std::make_unique<Ahead>();
-        ahead_->end = cipherSize_;
-        ahead_->next = cipherSize_;
-        try {
-            ahead_->worker = std::thread([this] { aheadLoop(); });
-        } catch (const std::system_error&) {
-            // No thread to be had: the reader decrypts every piece itself.
-        }
+void PlainEntryReader::startAhead() {
+    if (ahead_) return;
+    ahead_ = std::make_unique<Ahead>();
+    ahead_->end = cipherSize_;
+    ahead_->next = cipherSize_;
+    try {
+        ahead_->worker = std::thread([this] { aheadLoop(); });
+    } catch (const std::system_error&) {
+        // No thread to be had: the reader decrypts every piece itself.
     }
+}
+
+std::size_t PlainEntryReader::takeAhead() {
+    startAhead();
     Ahead& a = *ahead_;
     std::unique_lock lock(a.mutex);
     if (a.taken != cipherOffset_) {
@@ -768,10 +811,130 @@ std::size_t PlainEntryReader::read(std::uint8_t* dst, std::size_t n) {
     return done;
 }
 
+bool PlainEntryReader::isalUpTo(std::uint64_t limit, std::uint64_t until, std::uint8_t* window) {
+    auto out = std::make_unique_for_overwrite<std::uint8_t[]>(kIsalStep);
+    while (produced_ < until) {
+        std::uint64_t zlibLeft = 0;
+        std::size_t avail = compressedAvail(zlibLeft);
+        const std::uint64_t at = nextPlainOffset();
+        avail = std::size_t(std::min<std::uint64_t>(avail, limit > at ? limit - at : 0));
+        isal_->next_in = chunkAt();
+        isal_->avail_in = std::uint32_t(avail);
+        isal_->next_out = out.get();
+        isal_->avail_out = std::uint32_t(std::min<std::uint64_t>(kIsalStep, until - produced_));
+        const int rc = isal_inflate(isal_);
+        const std::size_t used = avail - isal_->avail_in;
+        const std::size_t got = std::size_t(isal_->next_out - out.get());
+        chunkPos_ += used;
+        produced_ += got;
+        decoded_ += got;
+        slideWindow(window, out.get(), got);
+        if (rc != ISAL_DECOMP_OK) {
+            leaveIsal(true);
+            return false;
+        }
+        if ((used == 0 && got == 0) || isal_->block_state == ISAL_BLOCK_INPUT_DONE ||
+            isal_->block_state == ISAL_BLOCK_FINISH)
+            break;
+    }
+    return true;
+}
+
+bool PlainEntryReader::isalStopsAt(std::uint64_t bit) const {
+    const auto state = isal_->block_state;
+    if (state != ISAL_BLOCK_HDR && state != ISAL_BLOCK_NEW_HDR) return false;
+    // Bits taken but not used wait in read_in, and the bytes of a header begun in tmp_in.
+    const std::uint64_t taken = nextPlainOffset() * 8;
+    const std::uint64_t waiting =
+        std::uint64_t(isal_->read_in_length) +
+        (state == ISAL_BLOCK_HDR ? std::uint64_t(isal_->tmp_in_size) * 8 : 0);
+    return taken >= waiting && taken - waiting == bit;
+}
+
+bool PlainEntryReader::decodeOnTwoCores(std::uint64_t offset) {
+    if (entry_.codec != EntryCodec::Zlib || !index_ || recordPoints_ || produced_ != 0 ||
+        isalRefused_ || whole_ || rawInflate_ || isal_ || offset < gTwoCoresMin.load() ||
+        entry_.uncompressedSize == 0)
+        return false;
+    // Version 12+ chaining is walked in order from the entry's start.
+    if (cipher_ && !entry_.counterMode && cipher_->variant().mixedChaining) return false;
+    // Where the offset lies in the compressed stream, by the entry's ratio.
+    const std::uint64_t estimate =
+        std::uint64_t((long double)entry_.compressedSize * (long double)offset /
+                      (long double)entry_.uncompressedSize);
+    const std::uint64_t from = std::uint64_t(double(estimate) * kTwoCoresSplit);
+    const std::uint64_t to =
+        std::min<std::uint64_t>(entry_.compressedSize, estimate + estimate / 32 + (1 << 20));
+    if (from < kTwoCoresMinFrom) return false;
+    startIsal();
+    if (!isal_ || !pipelined_) return false;
+    startAhead();
+    if (!ahead_->worker.joinable()) return false;
+    SpeculativeInflate other(
+        [this](std::uint8_t* dst, std::uint64_t at, std::size_t n) {
+            // Whole cipher blocks (the stream's last bytes are followed by padding).
+            decryptAt(
+                dst - 8, at,
+                std::size_t(std::min<std::uint64_t>((n + 7) & ~std::size_t(7), cipherSize_ - at)));
+        },
+        entry_.compressedSize, from, to, kTwoCoresSpacing);
+    Ahead& a = *ahead_;
+    {
+        std::lock_guard lock(a.mutex);
+        a.idleWork = [&other] { return other.step(); };
+    }
+    a.changed.notify_all();
+    // The work is taken back on every way out, and a step that runs is waited for.
+    struct TakeBack {
+        Ahead& a;
+        ~TakeBack() {
+            std::unique_lock lock(a.mutex);
+            a.idleWork = nullptr;
+            a.changed.wait(lock, [&] { return !a.stepping; });
+        }
+    } takeBack{a};
+
+    std::uint8_t window[kInflateWindow];
+    if (!isalUpTo(from, offset, window) || produced_ == offset) return produced_ == offset;
+    while (gTwoCoresWait.load() && other.searching()) std::this_thread::yield();
+    // No block start found by now: the other thread had no time for it.
+    const std::optional<std::uint64_t> start = other.start();
+    if (!start) return false;
+    if (!isalUpTo((*start + 7) / 8, offset, window) || produced_ == offset)
+        return produced_ == offset;
+    // Only a reader that stands right before a block at the guessed start proves it one.
+    if (produced_ < kInflateWindow || !isalStopsAt(*start)) return false;
+    {
+        std::unique_lock lock(a.mutex);
+        a.idleWork = nullptr;
+        a.changed.wait(lock, [&] { return !a.stepping; });
+    }
+    std::vector<std::shared_ptr<SeekPoint>> points =
+        other.finish(produced_, {window, kInflateWindow});
+    const std::uint64_t in = (*start + 7) / 8;
+    points.insert(points.begin(),
+                  SeekPoint::make(produced_, in, int(in * 8 - *start), {window, kInflateWindow}));
+    std::shared_ptr<const SeekPoint> best;
+    for (const auto& p : points) {
+        if (index_->wants(p->out)) index_->add(p);
+        if (p->out <= offset) best = p;
+    }
+    if (best && best->out > produced_) {
+        leaveIsal(false);
+        if (!resumeIsal(best)) restartInflate(best.get());
+    }
+    return true;
+}
+
 void PlainEntryReader::skip(std::uint64_t n) {
-    std::uint8_t scratch[kSkipBuffer];
+    std::uint8_t small[kSkipBuffer];
+    // ISA-L keeps 32 KiB of history after each call: long skips go in large steps.
+    std::unique_ptr<std::uint8_t[]> large;
+    if (n > kIsalStep && isal_) large = std::make_unique_for_overwrite<std::uint8_t[]>(kIsalStep);
+    std::uint8_t* scratch = large ? large.get() : small;
+    const std::size_t step = large ? kIsalStep : kSkipBuffer;
     while (n > 0) {
-        std::size_t got = read(scratch, std::size_t(std::min<std::uint64_t>(n, sizeof scratch)));
+        std::size_t got = read(scratch, std::size_t(std::min<std::uint64_t>(n, step)));
         if (got == 0) throw TruncatedError(where() + ": data ends early");
         n -= got;
     }
@@ -815,6 +978,8 @@ void PlainEntryReader::seek(std::uint64_t offset) {
         // through ISA-L, about twice zlib's speed (zlib takes over on anything it rejects).
         if (!point || recordPoints_ || isalRefused_ || !resumeIsal(point))
             restartInflate(point.get());
+    } else {
+        decodeOnTwoCores(offset);
     }
     skip(offset - produced_);
 }

@@ -19,6 +19,12 @@ namespace pakfs::archive {
 // whole with libdeflate; larger ones stream through ISA-L. Tests lower it to reach the streaming
 // path with small entries. Returns the previous limit; readers created after the call use it.
 std::uint64_t setWholeInflateLimit(std::uint64_t bytes);
+// A mount's reader sent from an entry's start at least this far into a zlib entry (16 MiB by
+// default) decodes on two cores (SpeculativeInflate.hpp). Tests lower it; returns the previous.
+std::uint64_t setTwoCoresMin(std::uint64_t bytes);
+// Tests: such a reader waits for the other thread's guess of a block start instead of going on
+// alone when it has none yet (so that the two-core path runs however busy the machine).
+void setTwoCoresWait(bool wait);
 
 // Version 6+ entries encrypted in counter mode (PakEntry::counterMode). Nothing in the file
 // table covers their plaintext (the v14+ slot MD5 covers the ciphertext), so only zlib's
@@ -84,6 +90,7 @@ private:
     // Pipelined readers: the next chunk from the pieces decrypted ahead (Ahead), its size;
     // dropAhead forgets them (after a jump), stopAhead ends the thread.
     std::size_t takeAhead();
+    void startAhead();
     void dropAhead();
     void stopAhead();
     void aheadLoop();
@@ -97,6 +104,16 @@ private:
     // entry when it is damaged.
     void windowOf(const SeekPoint& point, std::uint8_t* dst) const;
     void skip(std::uint64_t n);
+    // A reader at the start of a zlib entry sent far into it: decodes on two cores
+    // (SpeculativeInflate.hpp) and leaves the reader at a proven seek point before `offset`,
+    // or at `offset`; false when it did not apply or gave up (the reader is then somewhere
+    // before `offset`, in a valid state).
+    bool decodeOnTwoCores(std::uint64_t offset);
+    // ISA-L on until the compressed stream is taken up to byte `limit` or the output reaches
+    // `until`, the output sliding through `window`; false when ISA-L gave up (zlib took over).
+    bool isalUpTo(std::uint64_t limit, std::uint64_t until, std::uint8_t* window);
+    // Whether ISA-L stands between two deflate blocks, the next starting at stream bit `bit`.
+    bool isalStopsAt(std::uint64_t bit) const;
     std::size_t inflateSome(std::uint8_t* dst, std::size_t n);
     void maybeRecordPoint();
     void checkTrailer();

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -19,6 +20,16 @@
 namespace pakfs::archive {
 
 inline constexpr std::size_t kInflateWindow = 32768;
+
+// Slides the `n` bytes of output at `out` into `window`, the last kInflateWindow bytes of output.
+inline void slideWindow(std::uint8_t* window, const std::uint8_t* out, std::size_t n) {
+    if (n >= kInflateWindow) {
+        std::memcpy(window, out + n - kInflateWindow, kInflateWindow);
+    } else {
+        std::memmove(window, window + n, kInflateWindow - n);
+        std::memcpy(window + kInflateWindow - n, out, n);
+    }
+}
 
 struct SeekPoint {
     std::uint64_t out = 0;         // uncompressed offset of the point

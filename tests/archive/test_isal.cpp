@@ -346,3 +346,59 @@ TEST_CASE("isa-l: truncated streams and wrong sizes are zlib's errors", "[pak][i
         }
     }
 }
+
+namespace {
+
+// Lowers the size from which a first read far into an entry decodes on two cores, and makes
+// the reader wait for the other thread's guess, for one test.
+class TwoCores {
+public:
+    explicit TwoCores(std::uint64_t bytes) : old_(setTwoCoresMin(bytes)) { setTwoCoresWait(true); }
+    ~TwoCores() {
+        setTwoCoresMin(old_);
+        setTwoCoresWait(false);
+    }
+    TwoCores(const TwoCores&) = delete;
+    TwoCores& operator=(const TwoCores&) = delete;
+
+private:
+    std::uint64_t old_;
+};
+
+}  // namespace
+
+TEST_CASE("isa-l: a first read far into an entry decodes on two cores with exact bytes",
+          "[pak][inflate][isal][two-cores]") {
+    TwoCores twoCores(1 << 20);
+    test::TempDir dir;
+    for (int kind = 0; kind < 2; ++kind) {
+        // Text (dynamic blocks, copies reaching back all the way), then stored runs between text.
+        const Bytes want = kind == 0 ? test::compressibleText(4000000, 31) : mixedData(4000000, 32);
+        INFO((kind == 0 ? "text" : "mixed"));
+        test::TempDir sub;
+        auto pak = PakIndex::open(packOne(sub, want), isalKey());
+        const PakEntry& e = pak->entries()[0];
+        auto index = std::make_shared<SeekIndex>(1u << 18, 64);
+        PlainEntryReader r(pak, e, index, false);
+        r.seek(3500001);
+        Bytes got(4096);
+        REQUIRE(r.read(got.data(), got.size()) == got.size());
+        CHECK(got == Bytes(want.begin() + 3500001, want.begin() + 3500001 + 4096));
+        CHECK(readPieces(r) == Bytes(want.begin() + 3500001 + 4096, want.end()));
+        if (kind == 0) {
+            // The text has block starts to guess: the reader proved one and left a point there.
+            CHECK(index->size() >= 1);
+        }
+        // Every point it left resumes with the entry's bytes.
+        for (const auto& p : index->points()) {
+            INFO("point at " << p->out);
+            PlainEntryReader q(pak, e, index, false);
+            q.seek(p->out + 1);
+            Bytes at(1000);
+            REQUIRE(q.read(at.data(), at.size()) == at.size());
+            CHECK(at == Bytes(want.begin() + std::ptrdiff_t(p->out + 1),
+                              want.begin() + std::ptrdiff_t(p->out + 1001)));
+            CHECK(q.decodedBytes() < p->out);  // resumed there, not decoded from the start
+        }
+    }
+}

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// One deflate stream inflated on two cores. A reader that must decode far into a zlib entry
+// (the first read of a fresh mount) decodes the first part itself while the thread that decrypts
+// ahead for it, whenever it has nothing to decrypt, inflates a later part in steps: from a block
+// start guessed with findDynamicBlockHeader, without the output before it. It inflates twice,
+// with two made-up 32 KiB windows: where the two outputs agree a byte came from the stream, where
+// they differ the pair names the window byte it copies (in text some bytes copy the window all
+// the way on, so the second inflate is rarely dropped). What it keeps are seek points at block
+// starts it reached, with both windows; once the reader has decoded up to the guessed start,
+// finish() turns them into real seek points.
+// Nothing is taken on trust: the reader proves the guess by stopping exactly there with ISA-L
+// between two blocks (PlainEntryReader::isalStopsAt), and only then are the points resolved; any
+// other outcome drops them and the reader decodes on alone.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "archive/entry/SeekPoints.hpp"
+#include "common/Bytes.hpp"
+
+namespace pakfs::archive {
+
+class SpeculativeInflate {
+public:
+    // Writes the stream's bytes [offset, offset + n) to dst (offset and n multiples of 8 but at
+    // the stream's end); dst[-8..-1] may be overwritten. Called from step().
+    using Source = std::function<void(std::uint8_t* dst, std::uint64_t offset, std::size_t n)>;
+
+    // Looks for a block start from byte `fromByte` on and inflates from there up to byte
+    // `toByte` (at most the stream's `streamBytes`), keeping a seek point about every `spacing`
+    // bytes of output. Nothing runs before step().
+    SpeculativeInflate(Source source, std::uint64_t streamBytes, std::uint64_t fromByte,
+                       std::uint64_t toByte, std::uint64_t spacing);
+    ~SpeculativeInflate();
+    SpeculativeInflate(const SpeculativeInflate&) = delete;
+    SpeculativeInflate& operator=(const SpeculativeInflate&) = delete;
+
+    // Does a little of the work (at most a few milliseconds); false when there is nothing left
+    // to do. One thread at a time.
+    bool step();
+    // The bit where inflating started, once a guessed block start inflated a while without an
+    // error; nullopt before that or when none did. Any thread.
+    std::optional<std::uint64_t> start() const;
+    // The seek points, made exact with `window`, the 32 KiB of output before start(), which the
+    // reader proved a block start at output offset `startOut`. Not while step() runs.
+    std::vector<std::shared_ptr<SeekPoint>> finish(std::uint64_t startOut, ByteSpan window);
+
+    // Whether it is still looking for a block start to inflate from. Any thread.
+    bool searching() const { return searching_.load(); }
+    // Bytes of output inflated so far (twice-inflated bytes count once).
+    std::uint64_t inflated() const { return inflated_.load(); }
+
+    // The two made-up windows and how a pair of bytes from them names a window byte (exposed
+    // for tests): byte i of window 1 is i & 0xff; of window 2, (i & 0xff) + 1 + (i >> 8), never
+    // the same, so equal bytes in both outputs came from the stream.
+    static const std::uint8_t* madeUpWindow(int which);
+    static std::size_t windowIndex(std::uint8_t first, std::uint8_t second) {
+        return std::size_t(first) | std::size_t(std::uint8_t(second - first - 1)) << 8;
+    }
+
+private:
+    struct Point {
+        std::uint64_t bit = 0;
+        std::uint64_t out = 0;   // output bytes since start()
+        Bytes window1, window2;  // window2 empty: window1 is the bytes themselves
+    };
+    class Run;
+
+    Source source_;
+    std::uint64_t streamBytes_, fromByte_, toByte_, spacing_;
+    std::unique_ptr<Run> run_;  // the inflating state, made by the first step
+    bool done_ = false;
+    mutable std::mutex mutex_;
+    std::optional<std::uint64_t> start_;
+    std::vector<Point> points_;
+    std::atomic<std::uint64_t> inflated_{0};
+    std::atomic<bool> searching_{true};
+};
+
+}  // namespace pakfs::archive

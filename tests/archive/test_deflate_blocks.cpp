@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Guessing deflate block starts inside a stream, and inflating from a guessed start without the
+// output before it (SpeculativeInflate): checked against the block boundaries zlib reports for
+// the same stream, and against the bytes themselves.
+#include <catch2/catch.hpp>
+
+#include <zlib.h>
+
+#include "archive/codec/DeflateBlocks.hpp"
+#include "archive/entry/SpeculativeInflate.hpp"
+#include "tests/support/TestUtil.hpp"
+
+using namespace pakfs;
+using namespace pakfs::archive;
+
+namespace {
+
+struct BlockStart {
+    std::uint64_t bit;  // in the zlib stream, from its first byte
+    std::uint64_t out;  // output before it
+};
+
+// A zlib stream of `data` (level 6) and the starts of its blocks after the first (zlib's
+// Z_BLOCK stops), the last block's included.
+struct ZlibStream {
+    Bytes data, stream;
+    std::vector<BlockStart> starts;
+
+    explicit ZlibStream(Bytes content) : data(std::move(content)) {
+        uLongf n = compressBound(uLong(data.size()));
+        stream.resize(n);
+        REQUIRE(compress2(stream.data(), &n, data.data(), uLong(data.size()), 6) == Z_OK);
+        stream.resize(n);
+        z_stream z{};
+        REQUIRE(inflateInit(&z) == Z_OK);
+        Bytes out(1 << 16);
+        z.next_in = stream.data();
+        z.avail_in = uInt(stream.size());
+        std::uint64_t produced = 0;
+        for (;;) {
+            z.next_out = out.data();
+            z.avail_out = uInt(out.size());
+            const int rc = inflate(&z, Z_BLOCK);
+            produced += out.size() - z.avail_out;
+            if (rc == Z_STREAM_END) break;
+            REQUIRE(rc == Z_OK);
+            if ((z.data_type & 128) && !(z.data_type & 64) && produced > 0)
+                starts.push_back(
+                    {(stream.size() - z.avail_in) * 8 - std::uint64_t(z.data_type & 7), produced});
+        }
+        inflateEnd(&z);
+        REQUIRE(produced == data.size());
+    }
+
+    // The first block start at or after `bit` whose header says: not the last, dynamic codes.
+    const BlockStart* dynamicAfter(std::uint64_t bit) const {
+        for (const BlockStart& s : starts) {
+            if (s.bit < bit) continue;
+            const std::uint64_t byte = s.bit / 8;
+            unsigned v = stream[byte] | (byte + 1 < stream.size() ? stream[byte + 1] << 8 : 0);
+            v >>= s.bit % 8;
+            if ((v & 7) == 4) return &s;
+        }
+        return nullptr;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("deflate blocks: a guessed header is the next block start zlib reports",
+          "[pak][inflate][deflate-blocks]") {
+    const ZlibStream z(test::compressibleText(3000000, 21));
+    REQUIRE(z.starts.size() > 10);
+    const ByteSpan stream(z.stream);
+    // From just after the first block's start (bit 16, after the zlib header) on, while a
+    // non-final block follows.
+    const std::uint64_t step = z.stream.size() * 8 / 37;
+    int tried = 0;
+    for (std::uint64_t from = 17;; from += step, ++tried) {
+        INFO("from bit " << from);
+        const BlockStart* want = z.dynamicAfter(from);
+        if (!want) break;
+        CHECK(findDynamicBlockHeader(stream, from, stream.size() * 8) == want->bit);
+        // The search stops where it is told to.
+        CHECK(findDynamicBlockHeader(stream, from, want->bit) == std::nullopt);
+        CHECK(findDynamicBlockHeader(stream, from, want->bit + 1) == want->bit);
+    }
+    CHECK(tried >= 30);
+    // Nothing past the data, and nothing in a stream too short for a header.
+    CHECK(findDynamicBlockHeader(stream, stream.size() * 8, stream.size() * 8 + 100) ==
+          std::nullopt);
+    CHECK(findDynamicBlockHeader(stream.subspan(0, 3), 0, 24) == std::nullopt);
+}
+
+TEST_CASE("deflate blocks: the made-up windows name every window byte",
+          "[pak][inflate][deflate-blocks]") {
+    const std::uint8_t* one = SpeculativeInflate::madeUpWindow(1);
+    const std::uint8_t* two = SpeculativeInflate::madeUpWindow(2);
+    for (std::size_t i = 0; i < kInflateWindow; ++i) {
+        REQUIRE(one[i] != two[i]);
+        REQUIRE(SpeculativeInflate::windowIndex(one[i], two[i]) == i);
+    }
+}
+
+TEST_CASE("deflate blocks: inflating from a guessed start gives exact seek points",
+          "[pak][inflate][deflate-blocks]") {
+    // Text whose copies reach back into the window before the start all the way on.
+    const ZlibStream z(test::compressibleText(4000000, 22));
+    const std::uint64_t fromByte = z.stream.size() / 3;
+    int sourced = 0;
+    SpeculativeInflate s(
+        [&](std::uint8_t* dst, std::uint64_t at, std::size_t n) {
+            REQUIRE(at % 8 == 0);
+            REQUIRE(at + n <= z.stream.size());
+            std::memcpy(dst, z.stream.data() + at, n);
+            ++sourced;
+        },
+        z.stream.size(), fromByte, z.stream.size(), 256 * 1024);
+    CHECK(s.searching());
+    CHECK(sourced == 0);  // nothing before the first step
+    int steps = 0;
+    while (s.step()) REQUIRE(++steps < 100000);
+    CHECK_FALSE(s.searching());
+    const BlockStart* start = z.dynamicAfter(fromByte * 8);
+    REQUIRE(start);
+    REQUIRE(s.start() == start->bit);
+    CHECK(s.inflated() == z.data.size() - start->out);  // on to the stream's end
+
+    const ByteSpan window(z.data.data() + start->out - kInflateWindow, kInflateWindow);
+    const std::vector<std::shared_ptr<SeekPoint>> points = s.finish(start->out, window);
+    REQUIRE(points.size() >= 4);
+    std::uint64_t last = start->out;
+    Bytes bytes(kInflateWindow);
+    for (const auto& p : points) {
+        INFO("point at " << p->out);
+        CHECK(p->out >= last + 256 * 1024);
+        last = p->out;
+        // At a block start zlib reports, with the 32 KiB before it.
+        const std::uint64_t bit = p->in * 8 - std::uint64_t(p->bits);
+        auto it = std::find_if(z.starts.begin(), z.starts.end(),
+                               [&](const BlockStart& b) { return b.bit == bit; });
+        REQUIRE(it != z.starts.end());
+        CHECK(it->out == p->out);
+        REQUIRE(p->windowSize == kInflateWindow);
+        p->windowBytes(bytes.data());
+        CHECK(bytes == Bytes(z.data.begin() + std::ptrdiff_t(p->out - kInflateWindow),
+                             z.data.begin() + std::ptrdiff_t(p->out)));
+    }
+    // A wrong window gives no points at all.
+    CHECK(s.finish(start->out, window.subspan(1)).empty());
+}
+
+TEST_CASE("deflate blocks: no block start before the end guesses nothing",
+          "[pak][inflate][deflate-blocks]") {
+    const ZlibStream z(test::compressibleText(400000, 23));
+    // From after the last block start: no header left to find.
+    const std::uint64_t fromByte = z.starts.back().bit / 8 + 1;
+    SpeculativeInflate s([&](std::uint8_t* dst, std::uint64_t at,
+                             std::size_t n) { std::memcpy(dst, z.stream.data() + at, n); },
+                         z.stream.size(), fromByte, z.stream.size(), 1 << 20);
+    int steps = 0;
+    while (s.step()) REQUIRE(++steps < 1000);
+    CHECK_FALSE(s.searching());
+    CHECK(s.start() == std::nullopt);
+    CHECK(s.inflated() == 0);
+    CHECK(s.finish(0, ByteSpan(z.data.data(), kInflateWindow)).empty());
+}
