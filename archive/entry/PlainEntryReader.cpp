@@ -877,7 +877,7 @@ bool PlainEntryReader::decodeOnTwoCores(std::uint64_t offset) {
                 dst - 8, at,
                 std::size_t(std::min<std::uint64_t>((n + 7) & ~std::size_t(7), cipherSize_ - at)));
         },
-        entry_.compressedSize, from, to, kTwoCoresSpacing);
+        std::min<std::uint64_t>(entry_.compressedSize, cipherSize_), from, to, kTwoCoresSpacing);
     Ahead& a = *ahead_;
     {
         std::lock_guard lock(a.mutex);

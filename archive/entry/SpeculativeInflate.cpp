@@ -223,7 +223,8 @@ bool SpeculativeInflate::Run::trialStep() {
         nextPoint_ = o_.spacing_;
         return step != Step::Ended;
     }
-    if (step == Step::Failed || (step == Step::Stuck && last())) {
+    // Stuck with input left (ISA-L takes input or fails: never) is a failure too.
+    if (step == Step::Failed || (step == Step::Stuck && (last() || fed_ + kHeaderRoom < bufEnd_))) {
         searchFrom_ = trial_ + 1;
         phase_ = Phase::Search;
     }
@@ -243,7 +244,7 @@ bool SpeculativeInflate::Run::inflateStep() {
     if (!due) {
         // Up to where the next point is due, so that points keep their spacing.
         step = feed(end / 8, std::size_t(std::min<std::uint64_t>(nextPoint_ - out_, kOut)));
-        if (step == Step::Stuck && !last()) return true;  // the buffer moves on
+        if (step == Step::Stuck) return !last() && fed_ * 8 >= end;  // the buffer moves on
     } else {
         // A seek point is due: guess the next block start, let ISA-L take the input up to it,
         // and keep the point if ISA-L then stands right before that block.

@@ -165,3 +165,19 @@ TEST_CASE("deflate blocks: no block start before the end guesses nothing",
     CHECK(s.inflated() == 0);
     CHECK(s.finish(0, ByteSpan(z.data.data(), kInflateWindow)).empty());
 }
+
+TEST_CASE("deflate blocks: random bytes end the guessing, with no point from them",
+          "[pak][inflate][deflate-blocks]") {
+    // Headers zlib would accept do turn up in random bytes; what follows them fails to inflate
+    // soon, and the search goes on to the end.
+    const Bytes noise = test::randomBytes(1500000, 24);
+    SpeculativeInflate s([&](std::uint8_t* dst, std::uint64_t at,
+                             std::size_t n) { std::memcpy(dst, noise.data() + at, n); },
+                         noise.size(), 0, noise.size(), 64 * 1024);
+    int steps = 0;
+    while (s.step()) REQUIRE(++steps < 100000);
+    CHECK_FALSE(s.searching());
+    // None of them inflates the 64 KiB a guess must give before it counts.
+    CHECK(s.start() == std::nullopt);
+    CHECK(s.finish(1 << 20, Bytes(kInflateWindow, 0)).empty());
+}
