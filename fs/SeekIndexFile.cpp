@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include <zlib.h>
 
 #include "common/File.hpp"
 
@@ -16,6 +15,8 @@ namespace {
 // built again.
 constexpr char kMagic[8] = {'P', 'A', 'K', 'F', 'S', 'S', 'K', '2'};
 constexpr std::size_t kPointHeader = 8 + 8 + 1 + 1 + 4 + 4 + 4;
+// Windows read at a time when a loaded file's CRC-32s are checked (a window is at most 32 KiB).
+constexpr std::uint64_t kCheckBlock = 1 << 20;
 
 // What the points depend on: the pak file as it is now and the entry's place in it.
 Bytes identity(const archive::PakIndex& pak, const archive::PakEntry& e, std::uint64_t span) {
@@ -105,12 +106,19 @@ bool loadSeekIndex(const std::filesystem::path& file, const archive::PakIndex& p
         }
         if (windowAt != in->size()) return false;
         // Every window's CRC-32 now, so that a damaged file is refused (and built again)
-        // rather than failing a read later; the windows stay in the file (page cache).
-        Bytes window;
+        // rather than failing a read later; the windows stay in the file (page cache). They
+        // lie one after another: read in blocks of a few hundred.
+        Bytes block;
+        std::uint64_t blockAt = 0;
         for (const auto& p : points) {
-            window.resize(p->windowLength);
-            in->readAt(p->windowAt, window.data(), window.size());
-            if (std::uint32_t(crc32(0, window.data(), uInt(window.size()))) != p->windowCrc)
+            if (p->windowAt < blockAt || p->windowAt + p->windowLength > blockAt + block.size()) {
+                blockAt = p->windowAt;
+                block.resize(
+                    std::size_t(std::min<std::uint64_t>(kCheckBlock, in->size() - blockAt)));
+                in->readAt(blockAt, block.data(), block.size());
+            }
+            if (archive::windowCrc(ByteSpan(block).subspan(std::size_t(p->windowAt - blockAt),
+                                                           p->windowLength)) != p->windowCrc)
                 return false;
         }
         for (auto& p : points) into.add(std::move(p));
@@ -141,7 +149,7 @@ void saveSeekIndex(const std::filesystem::path& file, const archive::PakIndex& p
         w.u8(p->windowDeflated ? 1 : 0);
         w.u32(p->windowSize);
         w.u32(std::uint32_t(window.size()));
-        w.u32(std::uint32_t(crc32(0, window.data(), uInt(window.size()))));
+        w.u32(archive::windowCrc(window));
     }
     archive::Md5Digest sum = archive::md5(out);
     out.insert(out.end(), sum.begin(), sum.end());

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "archive/entry/SeekPoints.hpp"
 
+#include <isa-l/crc.h>
 #include <libdeflate.h>
-#include <zlib.h>
 
 #include <algorithm>
 
@@ -21,6 +21,10 @@ thread_local std::unique_ptr<libdeflate_compressor, CompressorFree> tWindowCompr
 thread_local std::unique_ptr<libdeflate_decompressor, DecompressorFree> tWindowDecompressor;
 
 }  // namespace
+
+std::uint32_t windowCrc(ByteSpan bytes) {
+    return crc32_gzip_refl(0, bytes.data(), std::uint64_t(bytes.size()));
+}
 
 std::shared_ptr<SeekPoint> SeekPoint::make(std::uint64_t out, std::uint64_t in, int bits,
                                            ByteSpan dictionary) {
@@ -50,7 +54,7 @@ std::shared_ptr<SeekPoint> SeekPoint::make(std::uint64_t out, std::uint64_t in, 
 Bytes SeekPoint::storedWindow() const {
     if (!windowFile) return window;
     Bytes stored = windowFile->readAt(windowAt, windowLength);
-    if (std::uint32_t(crc32(0, stored.data(), uInt(stored.size()))) != windowCrc)
+    if (archive::windowCrc(stored) != windowCrc)
         throw Error("damaged seek point window in " + windowFile->name());
     return stored;
 }
