@@ -927,14 +927,9 @@ bool PlainEntryReader::decodeOnTwoCores(std::uint64_t offset) {
 }
 
 void PlainEntryReader::skip(std::uint64_t n) {
-    std::uint8_t small[kSkipBuffer];
-    // ISA-L keeps 32 KiB of history after each call: long skips go in large steps.
-    std::unique_ptr<std::uint8_t[]> large;
-    if (n > kIsalStep && isal_) large = std::make_unique_for_overwrite<std::uint8_t[]>(kIsalStep);
-    std::uint8_t* scratch = large ? large.get() : small;
-    const std::size_t step = large ? kIsalStep : kSkipBuffer;
+    std::uint8_t scratch[kSkipBuffer];
     while (n > 0) {
-        std::size_t got = read(scratch, std::size_t(std::min<std::uint64_t>(n, step)));
+        std::size_t got = read(scratch, std::size_t(std::min<std::uint64_t>(n, sizeof scratch)));
         if (got == 0) throw TruncatedError(where() + ": data ends early");
         n -= got;
     }
