@@ -168,6 +168,20 @@ HashList readHashListFile(const std::filesystem::path& path, std::size_t* reject
     return list;
 }
 
+std::vector<HashList> readHashListFiles(const std::vector<std::string>& files,
+                                        std::vector<std::string>& warnings) {
+    std::vector<HashList> lists;
+    for (const auto& file : files) {
+        std::size_t rejected = 0;
+        lists.push_back(readHashListFile(file, &rejected));
+        if (rejected > 0)
+            warnings.push_back(file + ": " + std::to_string(rejected) +
+                               " lines left out (a name that does not hash to its hash, a hash "
+                               "without a name, or neither)");
+    }
+    return lists;
+}
+
 std::map<std::size_t, std::string> resolveFromLists(const PakIndex& pak,
                                                     const std::vector<HashList>& lists) {
     std::map<std::size_t, std::string> out;

@@ -63,6 +63,10 @@ using HashList = std::map<std::string, std::string>;  // hash -> path suffix
 
 // readHashList of a file; throws Error naming it when it cannot be read or names nothing.
 HashList readHashListFile(const std::filesystem::path& path, std::size_t* rejected = nullptr);
+// readHashListFile of each file (`--names`, `-o names=`), with a warning line for each file
+// with lines left out.
+std::vector<HashList> readHashListFiles(const std::vector<std::string>& files,
+                                        std::vector<std::string>& warnings);
 
 // Real paths for the hashed entries of `pak` that a list names (the first list that has the
 // hash wins), by entry index: the entry's folder, then the list's path.

@@ -17,15 +17,9 @@ std::shared_ptr<const PakIndex> openAndWarn(const std::string& path, const KeyOp
                                             bool salvage) {
     // The file first: a wrong path is "no such file" or "not a pak", not a bad name list.
     checkPakStart(path);
-    PakOpenOptions options{resolveNames, {}, salvage};
-    for (const auto& file : nameLists) {
-        std::size_t rejected = 0;
-        options.nameLists.push_back(readHashListFile(file, &rejected));
-        if (rejected > 0)
-            warn(file + ": " + std::to_string(rejected) +
-                 " lines left out (a name that does not hash to its hash, a hash without a name, "
-                 "or neither)");
-    }
+    std::vector<std::string> listWarnings;
+    PakOpenOptions options{resolveNames, readHashListFiles(nameLists, listWarnings), salvage};
+    for (const auto& w : listWarnings) warn(w);
     auto opened = archive::openPak(path, keys, options);
     for (const auto& w : opened.warnings) warn(w);
     if (!opened.pak->metadataError().empty()) warn(opened.pak->metadataError());

@@ -391,15 +391,10 @@ int main(int argc, char** argv) {
     };
     pakfs::fs::LoadedSources loaded;
     try {
-        std::vector<pakfs::archive::HashList> lists;
-        for (const auto& file : cl.nameLists) {
-            std::size_t rejected = 0;
-            lists.push_back(pakfs::archive::readHashListFile(file, &rejected));
-            if (rejected > 0)
-                warn(file + ": " + std::to_string(rejected) +
-                     " lines left out (a name that does not hash to its hash, a hash without a "
-                     "name, or neither)");
-        }
+        std::vector<std::string> listWarnings;
+        std::vector<pakfs::archive::HashList> lists =
+            pakfs::archive::readHashListFiles(cl.nameLists, listWarnings);
+        for (const auto& w : listWarnings) warn(w);
         loaded = pakfs::fs::loadSources(sources, cl.keys, cl.resolveNames, lists, cl.salvage);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "pakfs: %s\n", e.what());
