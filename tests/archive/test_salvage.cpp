@@ -257,7 +257,33 @@ TEST_CASE("cli: ls, extract and check --salvage on a cut pak, and stubs", "[cli]
               "7 files: 5 plain, 1 gbx (0 parsed, 0 header, 1 exact, 0 verified, 0 refused), 0 "
               "undecodable\n1 not salvaged (data past the end of the file)\n");
 
+    // cat: a whole file of the cut pak is written as it is, the cut one is refused, by name.
+    r = run(kPak + " cat" + keyArg + " " + q(cut) + " Config/default.xml");
+    CHECK(r.code == 1);
+    CHECK(r.out.empty());
+    CHECK(r.err.ends_with("; --salvage reads the files that are whole\n"));
+    r = run(kPak + " cat --salvage" + keyArg + " " + q(cut) + " Config/default.xml");
+    CHECK(r.code == 0);
+    CHECK(r.err == checksumWarnings + metadataWarning);
+    const Bytes config = test::readFile(src / "Config/default.xml");
+    CHECK(r.out == std::string(config.begin(), config.end()));
+    r = run(kPak + " cat --salvage" + keyArg + " " + q(cut) + " Tracks/Demo.Solid.Gbx");
+    CHECK(r.code == 1);
+    CHECK(r.out.empty());
+    CHECK(r.err == checksumWarnings + metadataWarning + "pak: " + lost);
+
+    // info: the header fields, and the files left out named.
+    r = run(kPak + " info --salvage" + keyArg + " " + q(cut));
+    CHECK(r.code == 1);
+    CHECK(r.out.starts_with("file: " + cut.string() + "\nversion: " + std::to_string(version) +
+                            "\n"));
+    CHECK(r.err.ends_with("pak: " + lost));
+
     // The whole pak: --salvage changes nothing.
+    r = run(kPak + " info --salvage" + keyArg + " " + q(full));
+    CHECK(r.code == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out == run(kPak + " info" + keyArg + " " + q(full)).out);
     r = run(kPak + " ls --salvage" + keyArg + " " + q(full));
     CHECK(r.code == 0);
     CHECK(r.err.empty());

@@ -5,7 +5,7 @@
 
 namespace pakfs::cli {
 
-// --salvage on the commands that read the files of a pak (ls, extract).
+// --salvage on the commands that read a pak's files or file table (info, ls, cat, extract).
 inline void addSalvageFlag(CLI::App* cmd, bool& salvage) {
     cmd->add_flag("--salvage", salvage,
                   "Read a pak cut short: the files whose bytes are all there are read (proven as "

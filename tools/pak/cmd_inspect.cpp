@@ -145,24 +145,32 @@ void addInfoCommand(CLI::App& app, int& exitCode) {
     auto json = std::make_shared<bool>(false);
     cmd->add_option("PAK", *pakPath, "The .pak file")->required();
     cmd->add_flag("--json", *json, "The same fields as one JSON object");
+    auto salvage = std::make_shared<bool>(false);
+    addSalvageFlag(cmd, *salvage);
     addKeyOptions(cmd, *keys);
     cmd->callback([=, &exitCode] {
         auto file = InputFile::open(*pakPath);
         nlohmann::ordered_json info;
+        // With --salvage, the files a cut pak does not hold whole are named (exit status 1).
+        auto salvaged = [&](const std::shared_ptr<const PakIndex>& pak) {
+            for (const auto& e : pak->entries())
+                if (leftOut(*pak, e)) exitCode = kExitBadInput;
+            return pak;
+        };
         if (readPakVersion(*file) >= 6) {
             // The public header shows even when the rest cannot be read (a private header
             // without its key): then "entries" says why, and the exit status is 1.
             try {
-                info = infoOf(*openAndWarn(*pakPath, *keys));
+                info = infoOf(*salvaged(openAndWarn(*pakPath, *keys, false, {}, *salvage)));
             } catch (const Error& e) {
                 info = infoOf(*file, readPackGbxHeader(*file));
                 info["entries"] = e.what();
                 exitCode = kExitBadInput;
             }
         } else {
-            auto pak = openAndWarn(*pakPath, *keys);
+            auto pak = salvaged(openAndWarn(*pakPath, *keys, false, {}, *salvage));
             info = infoOf(*pak);
-            exitCode = pak->metadataError().empty() ? kExitOk : kExitBadInput;
+            if (!pak->metadataError().empty()) exitCode = kExitBadInput;
         }
         if (*json)
             std::cout << info.dump(2) << "\n";
@@ -265,11 +273,14 @@ void addCatCommand(CLI::App& app) {
     addUnverifiedFlag(cmd, *unverified);
     auto names = std::make_shared<std::vector<std::string>>();
     addNamesOption(cmd, *names);
+    auto salvage = std::make_shared<bool>(false);
+    addSalvageFlag(cmd, *salvage);
     addKeyOptions(cmd, *keys);
     cmd->callback([=] {
-        auto pak = openAndWarn(*pakPath, *keys, !names->empty(), *names);
+        auto pak = openAndWarn(*pakPath, *keys, !names->empty(), *names, *salvage);
         const PakEntry* e = findEntry(*pak, *path);
         if (!e) throw Error(pak->name() + ": no file \"" + *path + "\" in the pak");
+        if (!pak->whole(*e)) throw Error("not salvaged: " + pak->incompleteMessage(*e));
         // Decode whole before writing: a failure must not leave partial output behind.
         GbxDecodeOptions gbx;
         gbx.unverified = *unverified;
