@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <cstring>
 
-
 #include "common/File.hpp"
 
 namespace pakfs::fs {
