@@ -89,6 +89,8 @@ private:
     // The bits that can be fed or searched: a guessed header needs room after it.
     std::uint64_t usableEnd() const { return last() ? bufEnd_ * 8 : (bufEnd_ - kHeaderRoom) * 8; }
     std::optional<std::uint64_t> findHeader(std::uint64_t from, std::uint64_t to) const {
+        // Bits ISA-L holds from before the buffer's start are not searched again.
+        from = std::max(from, bufStart_ * 8);
         if (from >= to) return std::nullopt;
         auto bit = findDynamicBlockHeader(buffered(), from - bufStart_ * 8, to - bufStart_ * 8);
         return bit ? std::optional(bufStart_ * 8 + *bit) : std::nullopt;
