@@ -23,6 +23,9 @@ constexpr std::uint64_t kScanBits = 256 * 1024;
 // A guessed start is kept once this much output inflated from it without an error (the reader
 // still proves it).
 constexpr std::uint64_t kTrialOut = 64 * 1024;
+// Points kept (the latest: a reader resumes at the last one before its offset), each with two
+// 32 KiB windows while the second inflate runs.
+constexpr std::size_t kMaxPoints = 24;
 
 const std::array<std::array<std::uint8_t, kInflateWindow>, 2> kMadeUp = [] {
     std::array<std::array<std::uint8_t, kInflateWindow>, 2> w{};
@@ -263,6 +266,7 @@ bool SpeculativeInflate::Run::inflateStep() {
             p.window1.assign(tail1_.begin(), tail1_.end());
             if (doubled_) p.window2.assign(tail2_.begin(), tail2_.end());
             std::lock_guard lock(o_.mutex_);
+            if (o_.points_.size() == kMaxPoints) o_.points_.erase(o_.points_.begin());
             o_.points_.push_back(std::move(p));
             nextPoint_ = out_ + o_.spacing_;
         }

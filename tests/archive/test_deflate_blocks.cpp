@@ -181,3 +181,39 @@ TEST_CASE("deflate blocks: random bytes end the guessing, with no point from the
     CHECK(s.start() == std::nullopt);
     CHECK(s.finish(1 << 20, Bytes(kInflateWindow, 0)).empty());
 }
+
+TEST_CASE("deflate blocks: only the latest points are kept", "[pak][inflate][deflate-blocks]") {
+    // Random letters: blocks every few dozen KiB of output, so a point at nearly every one.
+    Bytes letters(3000000);
+    std::uint64_t x = 25;
+    for (auto& b : letters) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        b = (x >> 60) < 3 ? ' ' : std::uint8_t('a' + (x >> 33) % 26);
+    }
+    const ZlibStream z(letters);
+    const std::uint64_t fromByte = z.stream.size() / 4;
+    SpeculativeInflate s([&](std::uint8_t* dst, std::uint64_t at,
+                             std::size_t n) { std::memcpy(dst, z.stream.data() + at, n); },
+                         z.stream.size(), fromByte, z.stream.size(), 16 * 1024);
+    int steps = 0;
+    while (s.step()) REQUIRE(++steps < 100000);
+    const BlockStart* start = z.dynamicAfter(fromByte * 8);
+    REQUIRE(start);
+    REQUIRE(s.start() == start->bit);
+    // Far more block starts than that after the guessed one.
+    const auto after = std::count_if(z.starts.begin(), z.starts.end(),
+                                     [&](const BlockStart& b) { return b.bit > start->bit; });
+    REQUIRE(after > 40);
+    const std::vector<std::shared_ptr<SeekPoint>> points =
+        s.finish(start->out, ByteSpan(z.data.data() + start->out - kInflateWindow, kInflateWindow));
+    REQUIRE(points.size() == 24);
+    // The last 24 block starts that were due: the final one is among the stream's last starts.
+    CHECK(points.back()->out >= z.starts[z.starts.size() - 3].out);
+    Bytes bytes(kInflateWindow);
+    for (const auto& p : points) {
+        INFO("point at " << p->out);
+        p->windowBytes(bytes.data());
+        CHECK(bytes == Bytes(z.data.begin() + std::ptrdiff_t(p->out - kInflateWindow),
+                             z.data.begin() + std::ptrdiff_t(p->out)));
+    }
+}
