@@ -332,15 +332,21 @@ int randRead(const stdfs::path& file, std::size_t count, std::size_t size, doubl
     return 0;
 }
 
+// The entry the read benchmarks use: the largest of the pak.
+const PakEntry& largestEntry(const PakIndex& pak) {
+    const PakEntry* biggest = nullptr;
+    for (const PakEntry& e : pak.entries())
+        if (!biggest || e.uncompressedSize > biggest->uncompressedSize) biggest = &e;
+    if (!biggest) throw Error(pak.name() + ": empty");
+    return *biggest;
+}
+
 // A sequential decode of the largest entry up to `offset`, as `pak cat` decodes (the reader
 // without seek points), from the page cache into a buffer: the time a first read that decodes
 // from the start compares with.
 int seqRead(const stdfs::path& pakPath, std::uint64_t offset, int runs) {
     auto pak = PakIndex::open(pakPath, benchKey());
-    const PakEntry* biggest = nullptr;
-    for (const PakEntry& e : pak->entries())
-        if (!biggest || e.uncompressedSize > biggest->uncompressedSize) biggest = &e;
-    if (!biggest) throw Error(pakPath.string() + ": empty");
+    const PakEntry* biggest = &largestEntry(*pak);
     offset = std::min<std::uint64_t>(offset, biggest->uncompressedSize);
     std::vector<double> ms;
     Bytes buf(256 * 1024);
@@ -366,10 +372,7 @@ int seqRead(const stdfs::path& pakPath, std::uint64_t offset, int runs) {
 // it starts is stopped with the view.
 int firstRead(const stdfs::path& pakPath, std::uint64_t offset, int runs) {
     auto pak = PakIndex::open(pakPath, benchKey());
-    const PakEntry* biggest = nullptr;
-    for (const PakEntry& e : pak->entries())
-        if (!biggest || e.uncompressedSize > biggest->uncompressedSize) biggest = &e;
-    if (!biggest) throw Error(pakPath.string() + ": empty");
+    const PakEntry* biggest = &largestEntry(*pak);
     offset = std::min<std::uint64_t>(offset, biggest->uncompressedSize - 4096) & ~4095ull;
     char tmpl[] = "/tmp/pakbench-cache-XXXXXX";
     if (!::mkdtemp(tmpl)) throw Error("cannot make a temporary folder");
@@ -400,10 +403,7 @@ int firstRead(const stdfs::path& pakPath, std::uint64_t offset, int runs) {
 // default seek points or none: the mount has no switch for them.
 int fsRead(const stdfs::path& pakPath, std::size_t count, bool seekPoints) {
     auto pak = PakIndex::open(pakPath, benchKey());
-    const PakEntry* biggest = nullptr;
-    for (const PakEntry& e : pak->entries())
-        if (!biggest || e.uncompressedSize > biggest->uncompressedSize) biggest = &e;
-    if (!biggest) throw Error(pakPath.string() + ": empty");
+    const PakEntry* biggest = &largestEntry(*pak);
     fs::PackViewOptions opts;
     if (!seekPoints) opts.seekPointsPerEntry = 0;
     fs::PackView fsys({fs::Pack{"p", pak}}, opts);
