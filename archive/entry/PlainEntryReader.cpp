@@ -17,7 +17,6 @@
 #include <libdeflate.h>
 
 #include "archive/codec/Streams.hpp"
-#include "archive/entry/SpareBuffer.hpp"
 #include "archive/entry/SpeculativeInflate.hpp"
 
 namespace pakfs::archive {
@@ -153,9 +152,7 @@ PlainEntryReader::PlainEntryReader(std::shared_ptr<const PakIndex> pak, const Pa
         lz4_ = std::make_unique<ReadPipeline>(entryPipelineSpec(*pak_, entry_));
         return;
     }
-    SpareBuffer b = takeBuffer(tSpares.chunk, 0);
-    buf_ = std::move(b.data);
-    bufSize_ = b.size;
+    chunk_ = takeBuffer(tSpares.chunk, 0);
     if (entry_.compressed())
         restartInflate(nullptr);
     else
@@ -166,7 +163,7 @@ PlainEntryReader::~PlainEntryReader() {
     stopAhead();
     leaveIsal(false);
     if (z_) giveBack(InflatePtr(z_));
-    giveBack(tSpares.chunk, SpareBuffer{std::move(buf_), bufSize_});
+    giveBack(tSpares.chunk, std::move(chunk_));
 }
 
 std::string PlainEntryReader::where() const {
@@ -194,9 +191,8 @@ void PlainEntryReader::startCipherAt(std::uint64_t plainOffset) {
 // decryption is the slower stage both threads decrypt.
 struct PlainEntryReader::AheadPiece {
     enum class State { Free, Claimed, Ready };
-    std::unique_ptr<std::uint8_t[]> buf;  // the chaining block, then the piece
-    std::size_t size = 0;                 // of buf
-    std::uint64_t offset = 0;             // in the ciphertext
+    SpareBuffer buf;           // the chaining block, then the piece
+    std::uint64_t offset = 0;  // in the ciphertext
     std::size_t n = 0;
     State state = State::Free;
     std::exception_ptr error;  // decryptAt's, thrown when the reader takes the piece
@@ -245,11 +241,8 @@ struct PlainEntryReader::Ahead {
 
 void PlainEntryReader::decryptPiece(AheadPiece& piece) const {
     try {
-        if (piece.size < piece.n + 8) {
-            piece.buf = std::make_unique_for_overwrite<std::uint8_t[]>(piece.n + 8);
-            piece.size = piece.n + 8;
-        }
-        decryptAt(piece.buf.get(), piece.offset, piece.n);
+        growBuffer(piece.buf, piece.n + 8);
+        decryptAt(piece.buf.data.get(), piece.offset, piece.n);
     } catch (...) {
         piece.error = std::current_exception();
     }
@@ -272,6 +265,23 @@ void PlainEntryReader::decryptAt(std::uint8_t* buf, std::uint64_t offset, std::s
     }
 }
 
+void PlainEntryReader::decryptNext(std::unique_lock<std::mutex>& lock) {
+    Ahead& a = *ahead_;
+    Ahead::Piece& piece = a.claim();
+    lock.unlock();
+    decryptPiece(piece);
+    lock.lock();
+    piece.state = Ahead::Piece::State::Ready;
+    a.changed.notify_all();
+}
+
+void PlainEntryReader::takeBackIdleWork() {
+    Ahead& a = *ahead_;
+    std::unique_lock lock(a.mutex);
+    a.idleWork = nullptr;
+    a.changed.wait(lock, [&] { return !a.stepping; });
+}
+
 void PlainEntryReader::aheadLoop() {
     Ahead& a = *ahead_;
     std::unique_lock lock(a.mutex);
@@ -279,14 +289,7 @@ void PlainEntryReader::aheadLoop() {
         // Woken when half the window is free, then fills it: a few long turns rather than a
         // wake-up per piece.
         a.changed.wait(lock, [&] { return a.stop || a.wantsWorker() || a.idleWork; });
-        while (!a.stop && a.claimable()) {
-            Ahead::Piece& piece = a.claim();
-            lock.unlock();
-            decryptPiece(piece);
-            lock.lock();
-            piece.state = Ahead::Piece::State::Ready;
-            a.changed.notify_all();
-        }
+        while (!a.stop && a.claimable()) decryptNext(lock);
         if (a.stop) return;
         if (a.idleWork) {
             // Nothing to decrypt: a step of other work, then the pieces again.
@@ -360,8 +363,7 @@ std::size_t PlainEntryReader::takeAhead() {
     for (;;) {
         Ahead::Piece* piece = a.find(cipherOffset_);
         if (piece && piece->state == Ahead::Piece::State::Ready) {
-            std::swap(buf_, piece->buf);
-            std::swap(bufSize_, piece->size);
+            std::swap(chunk_, piece->buf);
             const std::size_t n = piece->n;
             std::exception_ptr error = std::exchange(piece->error, nullptr);
             piece->state = Ahead::Piece::State::Free;
@@ -377,12 +379,7 @@ std::size_t PlainEntryReader::takeAhead() {
         // Nobody has taken the wanted piece (then it is the next one), or the other thread is
         // decrypting it: decrypt the next one here instead of waiting idle.
         if (!piece || a.claimable()) {
-            Ahead::Piece& mine = a.claim();
-            lock.unlock();
-            decryptPiece(mine);
-            lock.lock();
-            mine.state = Ahead::Piece::State::Ready;
-            a.changed.notify_all();
+            decryptNext(lock);
             continue;
         }
         a.changed.wait(lock);
@@ -402,21 +399,19 @@ void PlainEntryReader::decryptMore() {
         // 12+ chain is walked in order: it stays on this thread.)
         n = takeAhead();
     } else {
-        if (bufSize_ < n + 8) {
-            buf_ = std::make_unique_for_overwrite<std::uint8_t[]>(n + 8);
-            bufSize_ = n + 8;
-        }
+        growBuffer(chunk_, n + 8);
         if (!mixed) {
-            decryptAt(buf_.get(), cipherOffset_, n);
+            decryptAt(chunk_.data.get(), cipherOffset_, n);
         } else {
             advanceChainTo(cipherOffset_);
-            pak_->file()->readAt(pak_->entryOffset(entry_) + 8 + cipherOffset_, buf_.get() + 8, n);
+            pak_->file()->readAt(pak_->entryOffset(entry_) + 8 + cipherOffset_,
+                                 chunk_.data.get() + 8, n);
             // Decrypted in pieces that end on the marks, so that the marks are kept on the way.
             for (std::size_t done = 0; done < n;) {
                 std::uint64_t at = cipherOffset_ + done;
                 std::size_t piece = std::size_t(
                     std::min<std::uint64_t>(n - done, kChainMarkSpan - at % kChainMarkSpan));
-                cipher_->cbcDecrypt(buf_.get() + 8 + done, piece, chainIv_);
+                cipher_->cbcDecrypt(chunk_.data.get() + 8 + done, piece, chainIv_);
                 done += piece;
                 chainAt_ = at + piece;
                 if (chainAt_ % kChainMarkSpan == 0 &&
@@ -878,21 +873,16 @@ bool PlainEntryReader::decodeOnTwoCores(std::uint64_t offset) {
                 std::size_t(std::min<std::uint64_t>((n + 7) & ~std::size_t(7), cipherSize_ - at)));
         },
         std::min<std::uint64_t>(entry_.compressedSize, cipherSize_), from, to, kTwoCoresSpacing);
-    Ahead& a = *ahead_;
     {
-        std::lock_guard lock(a.mutex);
-        a.idleWork = [&other] { return other.step(); };
+        std::lock_guard lock(ahead_->mutex);
+        ahead_->idleWork = [&other] { return other.step(); };
     }
-    a.changed.notify_all();
+    ahead_->changed.notify_all();
     // The work is taken back on every way out, and a step that runs is waited for.
     struct TakeBack {
-        Ahead& a;
-        ~TakeBack() {
-            std::unique_lock lock(a.mutex);
-            a.idleWork = nullptr;
-            a.changed.wait(lock, [&] { return !a.stepping; });
-        }
-    } takeBack{a};
+        PlainEntryReader& reader;
+        ~TakeBack() { reader.takeBackIdleWork(); }
+    } takeBack{*this};
 
     std::uint8_t window[kInflateWindow];
     if (!isalUpTo(from, offset, window) || produced_ == offset) return produced_ == offset;
@@ -904,11 +894,7 @@ bool PlainEntryReader::decodeOnTwoCores(std::uint64_t offset) {
         return produced_ == offset;
     // Only a reader that stands right before a block at the guessed start proves it one.
     if (produced_ < kInflateWindow || !isalStopsAt(*start)) return false;
-    {
-        std::unique_lock lock(a.mutex);
-        a.idleWork = nullptr;
-        a.changed.wait(lock, [&] { return !a.stepping; });
-    }
+    takeBackIdleWork();
     std::vector<std::shared_ptr<SeekPoint>> points =
         other.finish(produced_, {window, kInflateWindow});
     const std::uint64_t in = (*start + 7) / 8;

@@ -5,10 +5,12 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
 #include "archive/entry/SeekPoints.hpp"
+#include "archive/entry/SpareBuffer.hpp"
 #include "archive/pak/PakIndex.hpp"
 
 struct inflate_state;  // ISA-L (isa-l/igzip_lib.h)
@@ -91,6 +93,11 @@ private:
     // dropAhead forgets them (after a jump), stopAhead ends the thread.
     std::size_t takeAhead();
     void startAhead();
+    // Claims the next piece ahead and decrypts it (the lock is let go meanwhile).
+    void decryptNext(std::unique_lock<std::mutex>& lock);
+    // Ends the idle work decodeOnTwoCores gave the thread decrypting ahead, waiting for a step
+    // that runs.
+    void takeBackIdleWork();
     void dropAhead();
     void stopAhead();
     void aheadLoop();
@@ -139,7 +146,7 @@ private:
     void advanceChainTo(std::uint64_t offset);
     std::size_t chunkLeft() const { return chunkLen_ - chunkPos_; }
     // Null before any chunk was decrypted (an entry of no ciphertext has none).
-    std::uint8_t* chunkAt() { return buf_ ? buf_.get() + 8 + chunkPos_ : nullptr; }
+    std::uint8_t* chunkAt() { return chunk_.data ? chunk_.data.get() + 8 + chunkPos_ : nullptr; }
     std::string where() const;
 
     std::shared_ptr<const PakIndex> pak_;
@@ -156,9 +163,8 @@ private:
     std::unique_ptr<class ReadPipeline> lz4_;  // LZ4 entries: the stages, read from the start
     std::uint64_t cipherOffset_ = 0;           // ciphertext bytes decrypted so far (block aligned)
     std::uint64_t cipherSize_ = 0;
-    std::unique_ptr<std::uint8_t[]> buf_;  // the chaining block, then the decrypted chunk
-    std::size_t bufSize_ = 0;
-    std::size_t chunkLen_ = 0;     // decrypted bytes in buf_ after the chaining block
+    SpareBuffer chunk_;            // the chaining block, then the decrypted chunk
+    std::size_t chunkLen_ = 0;     // decrypted bytes in chunk_ after the chaining block
     std::size_t chunkPos_ = 0;     // of them, handed on
     std::size_t nextChunk_ = 0;    // ciphertext to decrypt in the next step
     std::size_t pendingSkip_ = 0;  // bytes of the next decrypted chunk before the start point
