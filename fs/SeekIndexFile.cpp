@@ -14,8 +14,6 @@ namespace {
 // built again.
 constexpr char kMagic[8] = {'P', 'A', 'K', 'F', 'S', 'S', 'K', '2'};
 constexpr std::size_t kPointHeader = 8 + 8 + 1 + 1 + 4 + 4 + 4;
-// Windows read at a time when a loaded file's CRC-32s are checked (a window is at most 32 KiB).
-constexpr std::uint64_t kCheckBlock = 1 << 20;
 
 // What the points depend on: the pak file as it is now and the entry's place in it.
 Bytes identity(const archive::PakIndex& pak, const archive::PakEntry& e, std::uint64_t span) {
@@ -104,22 +102,6 @@ bool loadSeekIndex(const std::filesystem::path& file, const archive::PakIndex& p
             points.push_back(std::move(p));
         }
         if (windowAt != in->size()) return false;
-        // Every window's CRC-32 now, so that a damaged file is refused (and built again)
-        // rather than failing a read later; the windows stay in the file (page cache). They
-        // lie one after another: read in blocks of a few hundred.
-        Bytes block;
-        std::uint64_t blockAt = 0;
-        for (const auto& p : points) {
-            if (p->windowAt < blockAt || p->windowAt + p->windowLength > blockAt + block.size()) {
-                blockAt = p->windowAt;
-                block.resize(
-                    std::size_t(std::min<std::uint64_t>(kCheckBlock, in->size() - blockAt)));
-                in->readAt(blockAt, block.data(), block.size());
-            }
-            if (archive::windowCrc(ByteSpan(block).subspan(std::size_t(p->windowAt - blockAt),
-                                                           p->windowLength)) != p->windowCrc)
-                return false;
-        }
         for (auto& p : points) into.add(std::move(p));
         return true;
     } catch (const Error&) {

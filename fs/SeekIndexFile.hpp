@@ -5,9 +5,11 @@
 // entry; it is used only when the pak's size, modification time and header MD5, the entry's
 // place and sizes and the span all match, and the MD5 of its point table proves that table was
 // not damaged; each window (deflated, after the table) has its CRC-32 in the table, checked
-// when the file is loaded and again when a read resumes at its point, which reads the window
-// from the file then (the points in memory are a few dozen bytes each): a resumed inflate has
-// no checksum of its own, so a wrong window must never be used.
+// when a read resumes at its point, which reads the window from the file then (the points in
+// memory are a few dozen bytes each; loading reads only the table, so a first read waits for
+// no more than that): a resumed inflate has no checksum of its own, so a wrong window is never
+// used. A window that fails its check drops its point (the read resumes at the one before)
+// and the file is removed, to be built again by the next mount (SeekPointKeeper).
 #pragma once
 
 #include <filesystem>
@@ -27,7 +29,7 @@ std::optional<std::filesystem::path> seekIndexFile(const archive::PakIndex& pak,
                                                    const archive::PakEntry& entry);
 
 // Adds the points kept in `file` to `into`; false (and nothing added) when the file is missing,
-// stale or damaged.
+// stale or its table damaged (the windows are checked when used).
 bool loadSeekIndex(const std::filesystem::path& file, const archive::PakIndex& pak,
                    const archive::PakEntry& entry, archive::SeekIndex& into);
 

@@ -32,6 +32,17 @@ std::shared_ptr<archive::SeekIndex> SeekPointKeeper::indexFor(const Node& node) 
         kept.file = seekIndexFile(*pack.pak, *node.entry);
         kept.passPending =
             !kept.file || !loadSeekIndex(*kept.file, *pack.pak, *node.entry, *kept.index);
+        if (!kept.passPending) {
+            // A window found damaged when a read uses it: that point is dropped, and the file
+            // goes so that the next mount builds it again.
+            kept.index->onDamaged([file = *kept.file, log = log_, &node] {
+                std::error_code ec;
+                std::filesystem::remove(file, ec);
+                log(node, "damaged seek point window in " + file.string() +
+                              ": the point is dropped and the file removed (built again by "
+                              "the next mount)");
+            });
+        }
     }
     lru_.push_front(node.ino);
     kept.lru = lru_.begin();

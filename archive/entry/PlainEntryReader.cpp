@@ -456,6 +456,9 @@ void PlainEntryReader::advanceChainTo(std::uint64_t offset) {
 }
 
 void PlainEntryReader::restartInflate(const SeekPoint* point) {
+    // The window first: a damaged one throws before anything here changes.
+    std::uint8_t window[kInflateWindow];
+    if (point) windowOf(*point, window);
     // Mid-stream there is no zlib header; the trailer's checksum is checked only by readers
     // that start at the beginning.
     const int windowBits = point ? -15 : 15;
@@ -483,8 +486,6 @@ void PlainEntryReader::restartInflate(const SeekPoint* point) {
     } else {
         startCipherAt(point->in);
     }
-    std::uint8_t window[kInflateWindow];
-    windowOf(*point, window);
     if (inflateSetDictionary(z_, window, point->windowSize) != Z_OK)
         throw Error(where() + ": cannot restore the inflate window");
 }
@@ -495,6 +496,13 @@ void PlainEntryReader::windowOf(const SeekPoint& point, std::uint8_t* dst) const
                     std::to_string(point.windowSize) + " bytes)");
     try {
         point.windowBytes(dst);
+    } catch (const DamagedWindowError& e) {
+        // A window read from an index file (damaged or changed on disk since it was loaded):
+        // the point is dropped and the seek resumes at the one before (seek()). One in memory
+        // has no such excuse: an error.
+        if (point.windowFile && index_ && index_->drop(&point))
+            throw DamagedWindowError(where() + ": " + e.what());
+        throw Error(where() + ": " + e.what());
     } catch (const Error& e) {
         throw Error(where() + ": " + e.what());
     }
@@ -948,19 +956,30 @@ void PlainEntryReader::seek(std::uint64_t offset) {
         return;
     }
     seeked_ = true;
-    std::shared_ptr<const SeekPoint> point = index_ ? index_->before(offset) : nullptr;
-    // A reader that records points decodes with zlib from the start of an ISA-L stream (whose
-    // state cannot be saved); one that only looks points up goes on with ISA-L.
-    bool keepGoing = offset > produced_ && (!point || point->out <= produced_) &&
-                     !(isal_ && recordPoints_ && !resumedFrom_);
-    if (!keepGoing) {
-        leaveIsal(false);
-        // Readers that record points need zlib's state at block ends; the others resume
-        // through ISA-L, about twice zlib's speed (zlib takes over on anything it rejects).
-        if (!point || recordPoints_ || isalRefused_ || !resumeIsal(point))
-            restartInflate(point.get());
-    } else {
-        decodeOnTwoCores(offset);
+    for (;;) {
+        std::shared_ptr<const SeekPoint> point = index_ ? index_->before(offset) : nullptr;
+        // A reader that records points decodes with zlib from the start of an ISA-L stream
+        // (whose state cannot be saved); one that only looks points up goes on with ISA-L.
+        bool keepGoing = offset > produced_ && (!point || point->out <= produced_) &&
+                         !(isal_ && recordPoints_ && !resumedFrom_);
+        try {
+            if (!keepGoing) {
+                leaveIsal(false);
+                // Readers that record points need zlib's state at block ends; the others
+                // resume through ISA-L, about twice zlib's speed (zlib takes over on anything
+                // it rejects).
+                if (!point || recordPoints_ || isalRefused_ || !resumeIsal(point))
+                    restartInflate(point.get());
+            } else {
+                decodeOnTwoCores(offset);
+            }
+            break;
+        } catch (const DamagedWindowError&) {
+            // The point is gone from the index (windowOf): from the start, and again from the
+            // point before it. Each turn drops a point, so this ends.
+            leaveIsal(false);
+            restartInflate(nullptr);
+        }
     }
     skip(offset - produced_);
 }

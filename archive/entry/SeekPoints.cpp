@@ -5,6 +5,7 @@
 #include <libdeflate.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace pakfs::archive {
 
@@ -55,7 +56,7 @@ Bytes SeekPoint::storedWindow() const {
     if (!windowFile) return window;
     Bytes stored = windowFile->readAt(windowAt, windowLength);
     if (archive::windowCrc(stored) != windowCrc)
-        throw Error("damaged seek point window in " + windowFile->name());
+        throw DamagedWindowError("damaged seek point window in " + windowFile->name());
     return stored;
 }
 
@@ -63,7 +64,7 @@ void SeekPoint::windowBytes(std::uint8_t* dst) const {
     const Bytes stored = windowFile ? storedWindow() : Bytes();
     const Bytes& window = windowFile ? stored : this->window;
     if (!windowDeflated) {
-        if (window.size() != windowSize) throw Error("damaged seek point window");
+        if (window.size() != windowSize) throw DamagedWindowError("damaged seek point window");
         std::copy(window.begin(), window.end(), dst);
         return;
     }
@@ -73,7 +74,7 @@ void SeekPoint::windowBytes(std::uint8_t* dst) const {
     if (libdeflate_deflate_decompress(tWindowDecompressor.get(), window.data(), window.size(), dst,
                                       windowSize, &made) != LIBDEFLATE_SUCCESS ||
         made != windowSize)
-        throw Error("damaged seek point window");
+        throw DamagedWindowError("damaged seek point window");
 }
 
 SeekIndex::SeekIndex(std::uint64_t span, std::size_t maxPoints, std::size_t maxBytes)
@@ -140,6 +141,26 @@ void SeekIndex::add(std::shared_ptr<const SeekPoint> point) {
                                [](const auto& p, std::uint64_t o) { return p->out < o; });
     bytes_ += point->memoryBytes();
     points_.insert(it, std::move(point));
+}
+
+bool SeekIndex::drop(const SeekPoint* point) {
+    std::function<void()> handler;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = std::find_if(points_.begin(), points_.end(),
+                               [&](const auto& p) { return p.get() == point; });
+        if (it == points_.end()) return false;
+        bytes_ -= (*it)->memoryBytes();
+        points_.erase(it);
+        handler = std::exchange(onDamaged_, nullptr);
+    }
+    if (handler) handler();
+    return true;
+}
+
+void SeekIndex::onDamaged(std::function<void()> handler) {
+    std::lock_guard lock(mutex_);
+    onDamaged_ = std::move(handler);
 }
 
 std::vector<std::shared_ptr<const SeekPoint>> SeekIndex::points() const {

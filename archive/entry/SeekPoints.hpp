@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -35,6 +36,14 @@ inline void slideWindow(std::uint8_t* window, const std::uint8_t* out, std::size
 // times as fast as zlib's (loading an index file checks every window).
 std::uint32_t windowCrc(ByteSpan bytes);
 
+// A seek point's window that does not read back as it was kept: its index file was damaged (or
+// changed) after it was loaded. Not a reason to fail a read: the reader drops the point and
+// resumes at the one before (SeekIndex::drop).
+class DamagedWindowError : public Error {
+public:
+    using Error::Error;
+};
+
 struct SeekPoint {
     std::uint64_t out = 0;         // uncompressed offset of the point
     std::uint64_t in = 0;          // compressed offset of the first byte not yet fully consumed
@@ -52,10 +61,11 @@ struct SeekPoint {
     // A point whose window is `dictionary` (deflated when that makes it smaller).
     static std::shared_ptr<SeekPoint> make(std::uint64_t out, std::uint64_t in, int bits,
                                            ByteSpan dictionary);
-    // Writes the windowSize bytes of the window to `dst`; throws Error when they do not inflate
-    // to exactly that size or their file no longer holds them (a damaged index file).
+    // Writes the windowSize bytes of the window to `dst`; throws DamagedWindowError when they do
+    // not inflate to exactly that size or their file no longer holds them (a damaged index file).
     void windowBytes(std::uint8_t* dst) const;
-    // The window as kept (deflated or raw), read from its file when it is there.
+    // The window as kept (deflated or raw), read from its file (and its CRC-32 checked) when it
+    // is there; DamagedWindowError when that fails.
     Bytes storedWindow() const;
     std::size_t memoryBytes() const { return sizeof(SeekPoint) + window.capacity(); }
 };
@@ -82,6 +92,12 @@ public:
     // Whether a point at `out` would be kept (far enough from its neighbours, room left).
     bool wants(std::uint64_t out) const;
     void add(std::shared_ptr<const SeekPoint> point);
+    // Removes `point`, whose window turned out damaged, and calls the onDamaged handler the
+    // first time; false when the point is not (or no longer) in the index.
+    bool drop(const SeekPoint* point);
+    // What to do once when a point is dropped (the index file it came from is removed, so that
+    // the next mount builds it again). Called on the reading thread, without the index's lock.
+    void onDamaged(std::function<void()> handler);
     std::size_t size() const;
     // A snapshot of the points, in order (to save them).
     std::vector<std::shared_ptr<const SeekPoint>> points() const;
@@ -98,6 +114,7 @@ private:
     std::size_t bytes_ = 0;
     mutable std::mutex mutex_;
     std::vector<std::shared_ptr<const SeekPoint>> points_;  // sorted by `out`
+    std::function<void()> onDamaged_;                       // until first called
 };
 
 }  // namespace pakfs::archive
