@@ -282,6 +282,12 @@ void PlainEntryReader::takeBackIdleWork() {
     a.changed.wait(lock, [&] { return !a.stepping; });
 }
 
+void PlainEntryReader::waitIdleWork() {
+    Ahead& a = *ahead_;
+    std::unique_lock lock(a.mutex);
+    a.changed.wait(lock, [&] { return !a.idleWork && !a.stepping; });
+}
+
 void PlainEntryReader::aheadLoop() {
     Ahead& a = *ahead_;
     std::unique_lock lock(a.mutex);
@@ -889,7 +895,10 @@ bool PlainEntryReader::decodeOnTwoCores(std::uint64_t offset) {
     // The work is taken back on every way out, and a step that runs is waited for.
     struct TakeBack {
         PlainEntryReader& reader;
-        ~TakeBack() { reader.takeBackIdleWork(); }
+        bool armed = true;
+        ~TakeBack() {
+            if (armed) reader.takeBackIdleWork();
+        }
     } takeBack{*this};
 
     std::uint8_t window[kInflateWindow];
@@ -907,12 +916,24 @@ bool PlainEntryReader::decodeOnTwoCores(std::uint64_t offset) {
         other.finish(produced_, {window, kInflateWindow});
     const std::uint64_t in = (*start + 7) / 8;
     points.insert(points.begin(),
-                  SeekPoint::make(produced_, in, int(in * 8 - *start), {window, kInflateWindow}));
+                  SeekPoint::plain(produced_, in, int(in * 8 - *start), {window, kInflateWindow}));
     std::shared_ptr<const SeekPoint> best;
-    for (const auto& p : points) {
-        if (index_->wants(p->out)) index_->add(p);
+    for (const auto& p : points)
         if (p->out <= offset) best = p;
+    // The points join the index with their windows deflated (a quarter of the memory for
+    // text): the other thread does that while this one reads on.
+    {
+        std::lock_guard lock(ahead_->mutex);
+        ahead_->idleWork = [points = std::move(points), index = index_,
+                            next = std::size_t(0)]() mutable {
+            const SeekPoint& p = *points[next++];
+            if (index->wants(p.out)) index->add(SeekPoint::make(p.out, p.in, p.bits, p.window));
+            return next < points.size();
+        };
     }
+    ahead_->changed.notify_all();
+    takeBack.armed = false;
+    if (gTwoCoresWait.load()) waitIdleWork();
     if (best && best->out > produced_) {
         leaveIsal(false);
         if (!resumeIsal(best)) restartInflate(best.get());

@@ -25,7 +25,8 @@ std::uint64_t setWholeInflateLimit(std::uint64_t bytes);
 // default) decodes on two cores (SpeculativeInflate.hpp). Tests lower it; returns the previous.
 std::uint64_t setTwoCoresMin(std::uint64_t bytes);
 // Tests: such a reader waits for the other thread's guess of a block start instead of going on
-// alone when it has none yet (so that the two-core path runs however busy the machine).
+// alone when it has none yet (so that the two-core path runs however busy the machine), and for
+// its points to be in the index before it reads on.
 void setTwoCoresWait(bool wait);
 
 // Version 6+ entries encrypted in counter mode (PakEntry::counterMode). Nothing in the file
@@ -98,6 +99,8 @@ private:
     // Ends the idle work decodeOnTwoCores gave the thread decrypting ahead, waiting for a step
     // that runs.
     void takeBackIdleWork();
+    // Waits until that thread has done its idle work (tests: setTwoCoresWait).
+    void waitIdleWork();
     void dropAhead();
     void stopAhead();
     void aheadLoop();

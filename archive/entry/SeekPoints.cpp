@@ -52,6 +52,17 @@ std::shared_ptr<SeekPoint> SeekPoint::make(std::uint64_t out, std::uint64_t in, 
     return p;
 }
 
+std::shared_ptr<SeekPoint> SeekPoint::plain(std::uint64_t out, std::uint64_t in, int bits,
+                                            ByteSpan dictionary) {
+    auto p = std::make_shared<SeekPoint>();
+    p->out = out;
+    p->in = in;
+    p->bits = bits;
+    p->windowSize = std::uint32_t(dictionary.size());
+    p->window.assign(dictionary.begin(), dictionary.end());
+    return p;
+}
+
 Bytes SeekPoint::storedWindow() const {
     if (!windowFile) return window;
     Bytes stored = windowFile->readAt(windowAt, windowLength);

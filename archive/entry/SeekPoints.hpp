@@ -61,6 +61,9 @@ struct SeekPoint {
     // A point whose window is `dictionary` (deflated when that makes it smaller).
     static std::shared_ptr<SeekPoint> make(std::uint64_t out, std::uint64_t in, int bits,
                                            ByteSpan dictionary);
+    // The same with the window kept as it is (to resume at once; make() it for an index).
+    static std::shared_ptr<SeekPoint> plain(std::uint64_t out, std::uint64_t in, int bits,
+                                            ByteSpan dictionary);
     // Writes the windowSize bytes of the window to `dst`; throws DamagedWindowError when they do
     // not inflate to exactly that size or their file no longer holds them (a damaged index file).
     void windowBytes(std::uint8_t* dst) const;

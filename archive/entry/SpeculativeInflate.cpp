@@ -324,7 +324,7 @@ std::vector<std::shared_ptr<SeekPoint>> SpeculativeInflate::finish(std::uint64_t
                            : window[windowIndex(first, p.window2[i])];
         }
         const std::uint64_t in = (p.bit + 7) / 8;
-        points.push_back(SeekPoint::make(startOut + p.out, in, int(in * 8 - p.bit), bytes));
+        points.push_back(SeekPoint::plain(startOut + p.out, in, int(in * 8 - p.bit), bytes));
     }
     return points;
 }

@@ -49,7 +49,8 @@ public:
     // error; nullopt before that or when none did. Any thread.
     std::optional<std::uint64_t> start() const;
     // The seek points, made exact with `window`, the 32 KiB of output before start(), which the
-    // reader proved a block start at output offset `startOut`. Not while step() runs.
+    // reader proved a block start at output offset `startOut`; their windows are kept as bytes
+    // (SeekPoint::plain). Not while step() runs.
     std::vector<std::shared_ptr<SeekPoint>> finish(std::uint64_t startOut, ByteSpan window);
 
     // Whether it is still looking for a block start to inflate from. Any thread.
