@@ -343,7 +343,7 @@ int Overlay::readdirLocked(Ino ino, std::int64_t offset, const FillDirAt& fill) 
 }
 
 void Overlay::markChanged(Ino ino) {
-    std::lock_guard lock(storeMutex_);
+    std::lock_guard lock(storeMutex(ino));
     std::lock_guard changedLock(changedMutex_);
     changed_.insert(ino);
 }
@@ -354,7 +354,7 @@ bool Overlay::changed(Ino ino) {
 }
 
 bool Overlay::storeIfBelow(Ino ino, const std::function<bool()>& store) {
-    std::lock_guard lock(storeMutex_);
+    std::lock_guard lock(storeMutex(ino));
     return !changed(ino) && store();
 }
 

@@ -12,6 +12,7 @@
 
 #include <sys/types.h>
 
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -149,9 +150,11 @@ private:
     // overlay folder holds), so a file not marked is the view below's, unchanged.
     bool changed(Ino ino);
     // Held while content from below is handed to the kernel, and while marking an inode
-    // changed, so that no stale store lands after a change.
-    std::mutex storeMutex_;
-    // Guards changed_ alone: reads check it without storeMutex_, which a store holds while
+    // changed, so that no stale store lands after a change. One of several by inode: the
+    // threads that decode ahead store different files at once.
+    std::array<std::mutex, 16> storeMutexes_;
+    std::mutex& storeMutex(Ino ino) { return storeMutexes_[ino % storeMutexes_.size()]; }
+    // Guards changed_ alone: reads check it without the store mutex, which a store holds while
     // the kernel may wait for a page a read is filling.
     std::mutex changedMutex_;
     std::unordered_set<Ino> changed_;
