@@ -60,7 +60,10 @@ PackView::PackView(std::vector<Pack> packs, PackViewOptions options,
                                 std::size_t(options_.seekMemory /
                                             std::max<std::size_t>(options_.seekIndexedEntries, 1)),
                                 options_.seekIndexedEntries, options_.seekIndexFileMin},
-        tree_, [this](const Node& node, const std::string& message) { logOnce(node, message); });
+        tree_, [this](const Node& node, const std::string& message) { logOnce(node, message); },
+        [this](const Node& node, const std::string& message) {
+            if (options_.log) options_.log("warning: " + tree_.pathOf(node) + ": " + message);
+        });
     readAhead_ = std::make_unique<ReadAhead>(
         ReadAhead::Limits{options_.readAheadFiles, options_.readAheadBytes,
                           options_.wholeEntryLimit},

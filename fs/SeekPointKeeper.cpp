@@ -6,8 +6,8 @@
 
 namespace pakfs::fs {
 
-SeekPointKeeper::SeekPointKeeper(Limits limits, const Tree& tree, Log log)
-    : limits_(limits), tree_(tree), log_(std::move(log)) {}
+SeekPointKeeper::SeekPointKeeper(Limits limits, const Tree& tree, Log log, Log warn)
+    : limits_(limits), tree_(tree), log_(std::move(log)), warn_(std::move(warn)) {}
 
 SeekPointKeeper::~SeekPointKeeper() = default;
 
@@ -35,12 +35,12 @@ std::shared_ptr<archive::SeekIndex> SeekPointKeeper::indexFor(const Node& node) 
         if (!kept.passPending) {
             // A window found damaged when a read uses it: that point is dropped, and the file
             // goes so that the next mount builds it again.
-            kept.index->onDamaged([file = *kept.file, log = log_, &node] {
+            kept.index->onDamaged([file = *kept.file, warn = warn_, &node] {
                 std::error_code ec;
                 std::filesystem::remove(file, ec);
-                log(node, "damaged seek point window in " + file.string() +
-                              ": the point is dropped and the file removed (built again by "
-                              "the next mount)");
+                warn(node, "damaged seek point window in " + file.string() +
+                               ": its point is dropped (reads resume at an earlier one or "
+                               "the start) and the file removed (built again by the next mount)");
             });
         }
     }

@@ -33,7 +33,8 @@ public:
         std::uint64_t indexFileMin;  // entries this large use index files and passes (0: none)
     };
     using Log = std::function<void(const Node&, const std::string&)>;
-    SeekPointKeeper(Limits limits, const Tree& tree, Log log);
+    // `log` says why a pass could not read a file; `warn` what a damaged index file cost.
+    SeekPointKeeper(Limits limits, const Tree& tree, Log log, Log warn);
     ~SeekPointKeeper();  // stops the pass
     SeekPointKeeper(const SeekPointKeeper&) = delete;
     SeekPointKeeper& operator=(const SeekPointKeeper&) = delete;
@@ -54,7 +55,7 @@ private:
 
     const Limits limits_;
     const Tree& tree_;
-    Log log_;
+    Log log_, warn_;
     mutable std::mutex mutex_;
     struct KeptIndex {
         std::shared_ptr<archive::SeekIndex> index;

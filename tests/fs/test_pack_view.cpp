@@ -1089,11 +1089,21 @@ TEST_CASE("pakfs: seek points of a large entry come from a background pass, then
         damaged = good;
         for (std::size_t i = tableEnd; i < damaged.size(); ++i) damaged[i] ^= 0x55;
         writeFile(saved[0], damaged);
-        auto f = mount();
+        std::vector<std::string> logged;
+        fs::PackViewOptions logging = options;
+        logging.log = [&](const std::string& line) { logged.push_back(line); };
+        std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, kTestKey)}};
+        auto f = std::make_unique<fs::PackView>(std::move(packs), logging);
         std::uint64_t fh = 0;
         REQUIRE(f->open(fs::inoAt(*f, "/Test/big.txt"), O_RDONLY, &fh) == 0);
         readAt(*f, fh, 2 * 1024 * 1024 + 999);
         CHECK_FALSE(std::filesystem::exists(saved[0]));
+        // One line, a warning that says what it cost (the read itself went well).
+        REQUIRE(logged.size() == 1);
+        CHECK(logged[0] == "warning: /Test/big.txt: damaged seek point window in " +
+                               saved[0].string() +
+                               ": its point is dropped (reads resume at an earlier one or the "
+                               "start) and the file removed (built again by the next mount)");
         CHECK(f->seekPoints() < pointsFirst);
         readAt(*f, fh, 1024 * 1024 + 5);
         f->settleIndexing();
