@@ -29,26 +29,20 @@ std::uint32_t windowCrc(ByteSpan bytes) {
 
 std::shared_ptr<SeekPoint> SeekPoint::make(std::uint64_t out, std::uint64_t in, int bits,
                                            ByteSpan dictionary) {
-    auto p = std::make_shared<SeekPoint>();
-    p->out = out;
-    p->in = in;
-    p->bits = bits;
-    p->windowSize = std::uint32_t(dictionary.size());
+    auto p = plain(out, in, bits, dictionary);
     if (!tWindowCompressor) tWindowCompressor.reset(libdeflate_alloc_compressor(1));
-    if (tWindowCompressor && !dictionary.empty()) {
-        p->window.resize(dictionary.size());
-        // No room beyond the raw size: a window that does not shrink is kept as it is.
-        std::size_t n =
-            libdeflate_deflate_compress(tWindowCompressor.get(), dictionary.data(),
-                                        dictionary.size(), p->window.data(), p->window.size() - 1);
-        if (n > 0) {
-            p->window.resize(n);
-            p->window.shrink_to_fit();
-            p->windowDeflated = true;
-            return p;
-        }
+    if (!tWindowCompressor || dictionary.empty()) return p;
+    Bytes deflated(dictionary.size());
+    // No room beyond the raw size: a window that does not shrink is kept as it is.
+    const std::size_t n =
+        libdeflate_deflate_compress(tWindowCompressor.get(), dictionary.data(), dictionary.size(),
+                                    deflated.data(), deflated.size() - 1);
+    if (n > 0) {
+        deflated.resize(n);
+        deflated.shrink_to_fit();
+        p->window = std::move(deflated);
+        p->windowDeflated = true;
     }
-    p->window.assign(dictionary.begin(), dictionary.end());
     return p;
 }
 
