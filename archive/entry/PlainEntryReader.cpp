@@ -275,6 +275,14 @@ void PlainEntryReader::decryptNext(std::unique_lock<std::mutex>& lock) {
     a.changed.notify_all();
 }
 
+void PlainEntryReader::giveIdleWork(std::function<bool()> work) {
+    {
+        std::lock_guard lock(ahead_->mutex);
+        ahead_->idleWork = std::move(work);
+    }
+    ahead_->changed.notify_all();
+}
+
 void PlainEntryReader::takeBackIdleWork() {
     Ahead& a = *ahead_;
     std::unique_lock lock(a.mutex);
@@ -887,11 +895,7 @@ bool PlainEntryReader::decodeOnTwoCores(std::uint64_t offset) {
                 std::size_t(std::min<std::uint64_t>((n + 7) & ~std::size_t(7), cipherSize_ - at)));
         },
         std::min<std::uint64_t>(entry_.compressedSize, cipherSize_), from, to, kTwoCoresSpacing);
-    {
-        std::lock_guard lock(ahead_->mutex);
-        ahead_->idleWork = [&other] { return other.step(); };
-    }
-    ahead_->changed.notify_all();
+    giveIdleWork([&other] { return other.step(); });
     // The work is taken back on every way out, and a step that runs is waited for.
     struct TakeBack {
         PlainEntryReader& reader;
@@ -922,16 +926,11 @@ bool PlainEntryReader::decodeOnTwoCores(std::uint64_t offset) {
         if (p->out <= offset) best = p;
     // The points join the index with their windows deflated (a quarter of the memory for
     // text): the other thread does that while this one reads on.
-    {
-        std::lock_guard lock(ahead_->mutex);
-        ahead_->idleWork = [points = std::move(points), index = index_,
-                            next = std::size_t(0)]() mutable {
-            const SeekPoint& p = *points[next++];
-            if (index->wants(p.out)) index->add(SeekPoint::make(p.out, p.in, p.bits, p.window));
-            return next < points.size();
-        };
-    }
-    ahead_->changed.notify_all();
+    giveIdleWork([points = std::move(points), index = index_, next = std::size_t(0)]() mutable {
+        const SeekPoint& p = *points[next++];
+        if (index->wants(p.out)) index->add(SeekPoint::make(p.out, p.in, p.bits, p.window));
+        return next < points.size();
+    });
     takeBack.armed = false;
     if (gTwoCoresWait.load()) waitIdleWork();
     if (best && best->out > produced_) {

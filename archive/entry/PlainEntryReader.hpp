@@ -96,6 +96,9 @@ private:
     void startAhead();
     // Claims the next piece ahead and decrypts it (the lock is let go meanwhile).
     void decryptNext(std::unique_lock<std::mutex>& lock);
+    // Gives the thread decrypting ahead work for when it has nothing to decrypt, a step per
+    // call until it returns false (replacing any it had).
+    void giveIdleWork(std::function<bool()> work);
     // Ends the idle work decodeOnTwoCores gave the thread decrypting ahead, waiting for a step
     // that runs.
     void takeBackIdleWork();
