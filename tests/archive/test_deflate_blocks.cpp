@@ -92,6 +92,38 @@ TEST_CASE("deflate blocks: a guessed header is the next block start zlib reports
     CHECK(findDynamicBlockHeader(stream.subspan(0, 3), 0, 24) == std::nullopt);
 }
 
+TEST_CASE("deflate blocks: a search finds the first position that passes on its own",
+          "[pak][inflate][deflate-blocks]") {
+    // The search looks at many positions at a time; asked about one bit at a time it must find
+    // the same headers (the stream's block starts among them), from any start and to any end.
+    const ZlibStream z(test::compressibleText(1500000, 31));
+    const ByteSpan data(z.stream);
+    const std::uint64_t end = data.size() * 8;
+    std::vector<std::uint64_t> alone;
+    for (std::uint64_t bit = 0; bit < end; ++bit)
+        if (findDynamicBlockHeader(data, bit, bit + 1)) alone.push_back(bit);
+    REQUIRE(alone.size() >= 3);
+    for (const BlockStart& s : z.starts)
+        if (z.dynamicAfter(s.bit) == &s)
+            CHECK(std::binary_search(alone.begin(), alone.end(), s.bit));
+    std::vector<std::uint64_t> chained;
+    for (std::uint64_t from = 0;;) {
+        const std::optional<std::uint64_t> bit = findDynamicBlockHeader(data, from, end);
+        if (!bit) break;
+        chained.push_back(*bit);
+        from = *bit + 1;
+    }
+    CHECK(chained == alone);
+    for (std::uint64_t from : {std::uint64_t(0), alone[1] - 44, alone[1] - 45, alone[1] - 46}) {
+        for (std::uint64_t to : {alone[1], alone[1] + 1, alone[1] + 45}) {
+            INFO("from " << from << " to " << to);
+            const std::optional<std::uint64_t> bit = findDynamicBlockHeader(data, from, to);
+            const auto want = std::lower_bound(alone.begin(), alone.end(), from);
+            CHECK(bit == (want != alone.end() && *want < to ? std::optional(*want) : std::nullopt));
+        }
+    }
+}
+
 TEST_CASE("deflate blocks: the made-up windows name every window byte",
           "[pak][inflate][deflate-blocks]") {
     const std::uint8_t* one = SpeculativeInflate::madeUpWindow(1);
