@@ -51,7 +51,7 @@ constexpr std::uint64_t kTwoCoresMinFrom = 64 * 1024;
 // reader does the rest (measured in BENCHMARKS.md).
 constexpr double kTwoCoresSplit = 0.88;
 // Seek points the other thread keeps, about this far apart in output.
-constexpr std::uint64_t kTwoCoresSpacing = 2ull << 20;
+constexpr std::uint64_t kTwoCoresSpacing = 1ull << 20;
 constexpr std::size_t kIsalStep = 1 << 20;  // output per ISA-L call of isalUpTo
 // Version 12+ chaining values are kept every this many bytes of ciphertext (8 bytes each).
 constexpr std::uint64_t kChainMarkSpan = 1 << 20;

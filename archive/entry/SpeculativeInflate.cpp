@@ -317,11 +317,17 @@ std::vector<std::shared_ptr<SeekPoint>> SpeculativeInflate::finish(std::uint64_t
     if (!start_ || window.size() != kInflateWindow) return points;
     std::array<std::uint8_t, kInflateWindow> bytes;
     for (const Point& p : points_) {
-        for (std::size_t i = 0; i < kInflateWindow; ++i) {
-            const std::uint8_t first = p.window1[i];
-            bytes[i] = p.window2.empty() || first == p.window2[i]
-                           ? first
-                           : window[windowIndex(first, p.window2[i])];
+        if (p.window2.empty()) {
+            std::memcpy(bytes.data(), p.window1.data(), kInflateWindow);
+        } else {
+            // Without a branch per byte (which of the two is data-dependent): the looked-up
+            // byte of an equal pair (an index past the window, masked) is not used.
+            for (std::size_t i = 0; i < kInflateWindow; ++i) {
+                const std::uint8_t first = p.window1[i], second = p.window2[i];
+                const std::uint8_t copied =
+                    window[windowIndex(first, second) & (kInflateWindow - 1)];
+                bytes[i] = first == second ? first : copied;
+            }
         }
         const std::uint64_t in = (p.bit + 7) / 8;
         points.push_back(SeekPoint::plain(startOut + p.out, in, int(in * 8 - p.bit), bytes));
