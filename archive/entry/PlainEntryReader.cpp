@@ -686,7 +686,17 @@ void PlainEntryReader::leaveIsal(bool resume) {
     if (!resume) return;
     isalRefused_ = true;  // zlib from now on: it reports what ISA-L did not take
     const std::uint64_t at = produced_;
-    restartInflate(from.get());
+    for (;;) {
+        try {
+            restartInflate(from.get());
+            break;
+        } catch (const DamagedWindowError&) {
+            // The window, read from an index file when ISA-L resumed there, is damaged now
+            // (windowOf dropped the point): from the point before it, or the start. Each turn
+            // drops a point, so this ends.
+            from = index_->before(from->out);
+        }
+    }
     skip(at - produced_);
 }
 

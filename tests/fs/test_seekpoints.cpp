@@ -351,6 +351,65 @@ TEST_CASE(
     CHECK_FALSE(fs::loadSeekIndex(file, *e.pak, *e.entry, *otherSpan));
 }
 
+TEST_CASE("pakfs seek: a stream error after resuming at a window damaged since is zlib's error",
+          "[seek]") {
+    // ISA-L resumes at a point from an index file; the window is damaged on disk after that,
+    // and the stream further on has a block ISA-L refuses. zlib takes over from the point
+    // before (the damaged one is dropped) and reports the stream's error, not the window's.
+    IndexedEntry e = indexedEntry(3 * 1024 * 1024 + 5, 31);
+    TempDir dir;
+    const auto file = dir / "entry.idx";
+    fs::saveSeekIndex(file, *e.pak, *e.entry, *e.index);
+    const auto points = e.index->points();
+    REQUIRE(points.size() > 6);
+    const auto& resumeAt = points[points.size() - 4];
+    const auto& badBlock = points[points.size() - 2];
+    // The block starting at badBlock gets block type 3 (reserved): every inflater refuses it.
+    const std::filesystem::path pakPath = e.t.pak;
+    const auto mtime = std::filesystem::last_write_time(pakPath);
+    Bytes pakBytes = readFile(pakPath);
+    const std::size_t slot = std::size_t(e.pak->entryOffset(*e.entry));
+    std::uint64_t iv = loadLE64(pakBytes.data() + slot);
+    Bytes plain(pakBytes.begin() + std::ptrdiff_t(slot + 8),
+                pakBytes.begin() + std::ptrdiff_t(slot + 8 + e.entry->cipherSize()));
+    std::uint64_t ivDec = iv, ivEnc = iv;
+    e.pak->cipher().cbcDecrypt(plain.data(), plain.size(), ivDec);
+    const std::uint64_t bit = badBlock->in * 8 - std::uint64_t(badBlock->bits) + 1;
+    for (std::uint64_t b : {bit, bit + 1}) plain[std::size_t(b / 8)] |= std::uint8_t(1 << (b % 8));
+    e.pak->cipher().cbcEncrypt(plain.data(), plain.size(), ivEnc);
+    std::copy(plain.begin(), plain.end(), pakBytes.begin() + std::ptrdiff_t(slot + 8));
+    writeFile(pakPath, pakBytes);
+    std::filesystem::last_write_time(pakPath, mtime);  // the index file still matches
+    auto pak = archive::PakIndex::open(pakPath, kTestKey);
+    const archive::PakEntry& entry = entryAt(*pak, "big.txt");
+    auto loaded = std::make_shared<archive::SeekIndex>(e.index->span(), 4096);
+    REQUIRE(fs::loadSeekIndex(file, *pak, entry, *loaded));
+    int told = 0;
+    loaded->onDamaged([&] { ++told; });
+
+    archive::PlainEntryReader reader(pak, entry, loaded, false);
+    checkRead(reader, e.want(), resumeAt->out + 5, 4096);
+    REQUIRE(reader.streamsWithIsal());
+    const auto windowed = loaded->before(resumeAt->out);
+    REQUIRE(windowed->out == resumeAt->out);
+    {
+        std::FILE* f = std::fopen(file.c_str(), "r+b");
+        REQUIRE(f);
+        const long at = long(windowed->windowAt + windowed->windowLength - 1);
+        std::fseek(f, at, SEEK_SET);
+        const int old = std::fgetc(f);
+        std::fseek(f, at, SEEK_SET);
+        std::fputc(old ^ 1, f);
+        std::fclose(f);
+    }
+    Bytes rest(std::size_t(badBlock->out - reader.position() + 4096));
+    CHECK_THROWS_WITH(
+        reader.read(rest.data(), rest.size()),
+        pakPath.string() + ": big.txt: corrupt compressed data (zlib: invalid block type)");
+    CHECK(told == 1);
+    CHECK(loaded->before(resumeAt->out)->out < resumeAt->out);
+}
+
 TEST_CASE("pakfs seek: readers on several threads share the points and read exact bytes",
           "[seek]") {
     IndexedEntry e = indexedEntry(3 * 1024 * 1024, 28);
