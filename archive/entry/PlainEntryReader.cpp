@@ -5,13 +5,19 @@
 #include <array>
 #include <atomic>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <system_error>
 #include <thread>
 #include <utility>
+
+#include <sched.h>
 
 #include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
@@ -125,6 +131,51 @@ std::uint64_t setTwoCoresMin(std::uint64_t bytes) {
 
 void setTwoCoresWait(bool wait) {
     gTwoCoresWait = wait;
+}
+
+namespace {
+
+std::atomic<int> gUsableCpus{0};
+
+// The CPUs a cgroup v2 quota allows the process, rounded, at least 1 (0: no quota). Read once: a
+// process's cgroup rarely changes, and this is several file reads.
+int cgroupCpus() {
+    static const int cpus = [] {
+        std::ifstream self("/proc/self/cgroup");
+        std::string line, path;
+        while (std::getline(self, line))
+            if (line.rfind("0::", 0) == 0) path = line.substr(3);
+        if (path.empty() || path[0] != '/') return 0;
+        double least = 0;
+        for (std::filesystem::path at = path;; at = at.parent_path()) {
+            std::ifstream max("/sys/fs/cgroup" + at.string() + "/cpu.max");
+            std::string quota;
+            double period = 0;
+            if (max >> quota >> period && quota != "max" && period > 0) {
+                char* end = nullptr;
+                const double q = std::strtod(quota.c_str(), &end);
+                if (end && *end == 0 && q > 0 && (least == 0 || q / period < least))
+                    least = q / period;
+            }
+            if (at == at.parent_path()) break;
+        }
+        return least == 0 ? 0 : std::max(1, int(least + 0.5));
+    }();
+    return cpus;
+}
+
+}  // namespace
+
+int setUsableCpus(int cpus) {
+    return gUsableCpus.exchange(cpus);
+}
+
+int usableCpus() {
+    if (const int set = gUsableCpus.load(); set > 0) return set;
+    cpu_set_t mask;
+    int cpus = sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : 2;
+    if (const int quota = cgroupCpus(); quota > 0) cpus = std::min(cpus, quota);
+    return std::max(cpus, 1);
 }
 
 PlainEntryReader::PlainEntryReader(std::shared_ptr<const PakIndex> pak, const PakEntry& entry,
@@ -674,7 +725,7 @@ void PlainEntryReader::startIsal() {
     // The mount's readers (with an index) decrypt ahead on another thread (Ahead) while ISA-L
     // inflates: a first read far into a large entry then takes the longer of the two instead
     // of their sum. The CLI's stay on one thread (extract runs -j of them).
-    pipelined_ = index_ != nullptr;
+    pipelined_ = index_ != nullptr && usableCpus() >= 2;
 }
 
 void PlainEntryReader::leaveIsal(bool resume) {

@@ -28,6 +28,14 @@ std::uint64_t setTwoCoresMin(std::uint64_t bytes);
 // alone when it has none yet (so that the two-core path runs however busy the machine), and for
 // its points to be in the index before it reads on.
 void setTwoCoresWait(bool wait);
+// The CPUs the mount's readers count on: with fewer than two they neither decrypt ahead on
+// another thread nor decode on two cores (the threads would take turns on one CPU: a first read
+// took 1.1x the sequential decode). By default (0) the calling thread's CPU affinity, capped by
+// a cgroup v2 CPU quota (cpu.max of the process's cgroup and those above it). Tests set it;
+// returns the previous value.
+int setUsableCpus(int cpus);
+// What readers count on now (see setUsableCpus).
+int usableCpus();
 
 // Version 6+ entries encrypted in counter mode (PakEntry::counterMode). Nothing in the file
 // table covers their plaintext (the v14+ slot MD5 covers the ciphertext), so only zlib's
