@@ -137,34 +137,37 @@ namespace {
 
 std::atomic<int> gUsableCpus{0};
 
-// The CPUs a cgroup v2 quota allows the process, rounded, at least 1 (0: no quota). Read once: a
-// process's cgroup rarely changes, and this is several file reads.
+// The process's cgroup quota (cgroupQuotaCpus), read once: a process's cgroup rarely changes,
+// and this is several file reads.
 int cgroupCpus() {
     static const int cpus = [] {
         std::ifstream self("/proc/self/cgroup");
         std::string line, path;
         while (std::getline(self, line))
             if (line.rfind("0::", 0) == 0) path = line.substr(3);
-        if (path.empty() || path[0] != '/') return 0;
-        double least = 0;
-        for (std::filesystem::path at = path;; at = at.parent_path()) {
-            std::ifstream max("/sys/fs/cgroup" + at.string() + "/cpu.max");
-            std::string quota;
-            double period = 0;
-            if (max >> quota >> period && quota != "max" && period > 0) {
-                char* end = nullptr;
-                const double q = std::strtod(quota.c_str(), &end);
-                if (end && *end == 0 && q > 0 && (least == 0 || q / period < least))
-                    least = q / period;
-            }
-            if (at == at.parent_path()) break;
-        }
-        return least == 0 ? 0 : std::max(1, int(least + 0.5));
+        return cgroupQuotaCpus("/sys/fs/cgroup", path);
     }();
     return cpus;
 }
 
 }  // namespace
+
+int cgroupQuotaCpus(const std::filesystem::path& root, const std::string& cgroup) {
+    if (cgroup.empty() || cgroup[0] != '/') return 0;
+    double least = 0;
+    for (std::filesystem::path at = cgroup;; at = at.parent_path()) {
+        std::ifstream max(root.string() + at.string() + "/cpu.max");
+        std::string quota;
+        double period = 0;
+        if (max >> quota >> period && quota != "max" && period > 0) {
+            char* end = nullptr;
+            const double q = std::strtod(quota.c_str(), &end);
+            if (end && *end == 0 && q > 0 && (least == 0 || q / period < least)) least = q / period;
+        }
+        if (at == at.parent_path()) break;
+    }
+    return least == 0 ? 0 : std::max(1, int(least + 0.5));
+}
 
 int setUsableCpus(int cpus) {
     return gUsableCpus.exchange(cpus);

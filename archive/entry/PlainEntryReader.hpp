@@ -3,6 +3,7 @@
 
 #include <zlib.h>
 
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -36,6 +37,10 @@ void setTwoCoresWait(bool wait);
 int setUsableCpus(int cpus);
 // What readers count on now (see setUsableCpus).
 int usableCpus();
+// The CPUs a cgroup v2 quota allows a process in `cgroup` (the path of /proc/self/cgroup's "0::"
+// line), from cpu.max under `root` for it and each cgroup above it, the least of them, rounded,
+// at least 1; 0 when none sets a quota.
+int cgroupQuotaCpus(const std::filesystem::path& root, const std::string& cgroup);
 
 // Version 6+ entries encrypted in counter mode (PakEntry::counterMode). Nothing in the file
 // table covers their plaintext (the v14+ slot MD5 covers the ciphertext), so only zlib's

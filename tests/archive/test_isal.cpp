@@ -464,6 +464,31 @@ TEST_CASE("isa-l: with one CPU to run on, a first read far in stays on the readi
     CHECK(usableCpus() == 2);
 }
 
+TEST_CASE("isa-l: a cgroup v2 CPU quota counts, the least on the way up",
+          "[pak][isal][two-cores]") {
+    test::TempDir root;
+    auto quota = [&](const std::string& cgroup, const std::string& text) {
+        fs::create_directories(root.path() / cgroup);
+        test::writeFile(root.path() / cgroup / "cpu.max", Bytes(text.begin(), text.end()));
+    };
+    CHECK(cgroupQuotaCpus(root.path(), "/") == 0);  // no cpu.max: no quota
+    quota("a", "max 100000\n");
+    quota("a/b", "150000 100000\n");
+    CHECK(cgroupQuotaCpus(root.path(), "/a") == 0);
+    CHECK(cgroupQuotaCpus(root.path(), "/a/b") == 2);    // 1.5 CPUs: a second thread still pays
+    CHECK(cgroupQuotaCpus(root.path(), "/a/b/c") == 2);  // no file of its own: the one above
+    quota("a/b/c", "120000 100000\n");
+    CHECK(cgroupQuotaCpus(root.path(), "/a/b/c") == 1);
+    quota("a", "50000 100000\n");  // the least on the way up, at least one
+    CHECK(cgroupQuotaCpus(root.path(), "/a/b") == 1);
+    quota("x", "400000 100000\n");
+    CHECK(cgroupQuotaCpus(root.path(), "/x") == 4);
+    quota("y", "lots 100000\n");  // not a number: no quota
+    CHECK(cgroupQuotaCpus(root.path(), "/y") == 0);
+    CHECK(cgroupQuotaCpus(root.path(), "") == 0);
+    CHECK(cgroupQuotaCpus(root.path(), "x") == 0);  // not a cgroup v2 path
+}
+
 TEST_CASE("isa-l: a damaged stream read far in on two cores gives what reading it through does",
           "[pak][inflate][isal][two-cores]") {
     TwoCores twoCores(1 << 20);
