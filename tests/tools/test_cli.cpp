@@ -185,6 +185,33 @@ TEST_CASE("cli: info shows the header fields as text and as JSON", "[cli]") {
     CHECK(r.err.find("pak: " + pakPath.string() + ": wrong key or damaged header") == 0);
 }
 
+TEST_CASE("cli: cat of a large file writes it whole, and nothing when it cannot be decoded",
+          "[cli]") {
+    test::TempDir dir;
+    const Bytes text = test::compressibleText(6 * 1024 * 1024 + 77, 41);
+    test::writeFile(dir / "src/big.txt", text);
+    const fs::path pakPath = dir / "p.pak";
+    REQUIRE(run(kPak + " pack -q " + kKey + " " + q(dir / "src") + " " + q(pakPath)).code == 0);
+    auto r = run(kPak + " cat " + kKey + " " + q(pakPath) + " big.txt");
+    CHECK(r.code == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out == std::string(text.begin(), text.end()));
+    // A byte changed halfway through the file's stream: an error, and no byte written.
+    archive::PakKey key;
+    REQUIRE(parseHex(kKey.substr(6), key));
+    const auto pak = archive::PakIndex::open(pakPath, key);
+    const archive::PakEntry& e = pak->entries().at(0);
+    Bytes bytes = test::readFile(pakPath);
+    bytes[std::size_t(pak->entryOffset(e) + 8 + e.cipherSize() / 2)] ^= 0x40;
+    test::writeFile(dir / "damaged.pak", bytes);
+    r = run(kPak + " cat " + kKey + " " + q(dir / "damaged.pak") + " big.txt");
+    CHECK(r.code == 1);
+    CHECK(r.out.empty());
+    const std::string start =
+        "pak: " + (dir / "damaged.pak").string() + ": big.txt: corrupt compressed data (zlib: ";
+    CHECK(r.err.substr(0, start.size()) == start);
+}
+
 TEST_CASE("cli: version 6+ packs: public header, keys, locked files, pack --version", "[cli][v6]") {
     test::TempDir dir;
     Bytes v6 = {'N', 'a', 'd', 'e', 'o', 'P', 'a', 'k', 6, 0, 0, 0};

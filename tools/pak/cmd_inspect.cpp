@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // pak info / ls / cat: what a pak holds, and one file's bytes.
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,6 +24,25 @@ using namespace pakfs::archive;
 namespace pakfs::cli {
 
 namespace {
+
+// Room for the entry's declared size, as far as its compressed size can make it (deflate gives
+// at most 1032 bytes per byte), so that a large file is not copied again and again as the
+// buffer grows (256 MiB: 3.4 s instead of 0.8). Not to be had: it grows as it goes.
+void reserveFor(Bytes& data, const PakEntry& e) {
+    const std::uint64_t most = std::uint64_t(e.compressedSize) * 1032 + (1u << 20);
+    try {
+        data.reserve(std::size_t(std::min<std::uint64_t>(e.uncompressedSize, most)));
+    } catch (const std::bad_alloc&) {
+    } catch (const std::length_error&) {
+    }
+    // On 2 MiB pages where the kernel gives them when asked (transparent huge pages in
+    // "madvise" mode): a page fault per 4 KiB cost more than the copy itself.
+    constexpr std::uintptr_t kHuge = 2u << 20;
+    const auto begin = reinterpret_cast<std::uintptr_t>(data.data());
+    const std::uintptr_t from = (begin + kHuge - 1) & ~(kHuge - 1);
+    const std::uintptr_t to = (begin + data.capacity()) & ~(kHuge - 1);
+    if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
+}
 
 void writeAll(int fd, ByteSpan data, const std::string& what) {
     const std::uint8_t* p = data.data();
@@ -285,6 +305,7 @@ void addCatCommand(CLI::App& app) {
         GbxDecodeOptions gbx;
         gbx.unverified = *unverified;
         Bytes data;
+        reserveFor(data, *e);
         readEntry(
             pak, *e, [&](ByteSpan b) { data.insert(data.end(), b.begin(), b.end()); }, gbx, warn);
         writeAll(STDOUT_FILENO, data, "standard output");
