@@ -524,9 +524,20 @@ void PlainEntryReader::advanceChainTo(std::uint64_t offset) {
 }
 
 void PlainEntryReader::restartInflate(const SeekPoint* point) {
-    // The window first: a damaged one throws before anything here changes.
+    // The window first: a damaged one throws before anything here changes. One read from an
+    // index file that is damaged now (windowOf dropped its point) gives way to the point before
+    // it, or the start; each turn drops a point, so this ends.
     std::uint8_t window[kInflateWindow];
-    if (point) windowOf(*point, window);
+    std::shared_ptr<const SeekPoint> earlier;
+    while (point) {
+        try {
+            windowOf(*point, window);
+            break;
+        } catch (const DamagedWindowError&) {
+            earlier = index_->before(point->out);
+            point = earlier.get();
+        }
+    }
     // Mid-stream there is no zlib header; the trailer's checksum is checked only by readers
     // that start at the beginning.
     const int windowBits = point ? -15 : 15;
@@ -740,17 +751,7 @@ void PlainEntryReader::leaveIsal(bool resume) {
     if (!resume) return;
     isalRefused_ = true;  // zlib from now on: it reports what ISA-L did not take
     const std::uint64_t at = produced_;
-    for (;;) {
-        try {
-            restartInflate(from.get());
-            break;
-        } catch (const DamagedWindowError&) {
-            // The window, read from an index file when ISA-L resumed there, is damaged now
-            // (windowOf dropped the point): from the point before it, or the start. Each turn
-            // drops a point, so this ends.
-            from = index_->before(from->out);
-        }
-    }
+    restartInflate(from.get());  // its window read again: if damaged since, from one before
     skip(at - produced_);
 }
 
@@ -1059,8 +1060,9 @@ void PlainEntryReader::seek(std::uint64_t offset) {
             }
             break;
         } catch (const DamagedWindowError&) {
-            // The point is gone from the index (windowOf): from the start, and again from the
-            // point before it. Each turn drops a point, so this ends.
+            // ISA-L's point had a damaged window and is gone from the index (windowOf; zlib's
+            // restartInflate passes over such points itself): from the start, and again from
+            // the point before it. Each turn drops a point, so this ends.
             leaveIsal(false);
             restartInflate(nullptr);
         }

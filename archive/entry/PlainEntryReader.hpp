@@ -122,6 +122,8 @@ private:
     void aheadLoop();
     struct AheadPiece;
     void decryptPiece(AheadPiece& piece) const;
+    // zlib from `point` (nullptr: the entry's start); a point whose window in an index file is
+    // damaged is dropped and the one before it taken (windowOf).
     void restartInflate(const SeekPoint* point);
     // Starts ISA-L at `point` (raw deflate, its window as the dictionary); false leaves zlib in
     // charge.

@@ -373,6 +373,16 @@ private:
     int oldCpus_;
 };
 
+// Sends `r` to `at` before its first read (the mount's first read of a fresh mount) and checks
+// the 4096 bytes there against `want`.
+void checkFirstRead(PlainEntryReader& r, const Bytes& want, std::uint64_t at) {
+    r.seek(at);
+    Bytes got(4096);
+    REQUIRE(r.read(got.data(), got.size()) == got.size());
+    CHECK(got ==
+          Bytes(want.begin() + std::ptrdiff_t(at), want.begin() + std::ptrdiff_t(at) + 4096));
+}
+
 // Runs the calling thread (and the threads it starts) on its first allowed CPU alone.
 class OneCpu {
 public:
@@ -410,10 +420,7 @@ TEST_CASE("isa-l: a first read far into an entry decodes on two cores with exact
         const PakEntry& e = pak->entries()[0];
         auto index = std::make_shared<SeekIndex>(1u << 18, 64);
         PlainEntryReader r(pak, e, index, false);
-        r.seek(3500001);
-        Bytes got(4096);
-        REQUIRE(r.read(got.data(), got.size()) == got.size());
-        CHECK(got == Bytes(want.begin() + 3500001, want.begin() + 3500001 + 4096));
+        checkFirstRead(r, want, 3500001);
         CHECK(readPieces(r) == Bytes(want.begin() + 3500001 + 4096, want.end()));
         if (kind == 0) {
             // The text has block starts to guess: the reader proved one and left a point there.
@@ -451,10 +458,7 @@ TEST_CASE("isa-l: with one CPU to run on, a first read far in stays on the readi
             CHECK(usableCpus() == 1);
             auto index = std::make_shared<SeekIndex>(1u << 18, 64);
             PlainEntryReader r(pak, e, index, false);
-            r.seek(3500001);
-            Bytes got(4096);
-            REQUIRE(r.read(got.data(), got.size()) == got.size());
-            CHECK(got == Bytes(want.begin() + 3500001, want.begin() + 3500001 + 4096));
+            checkFirstRead(r, want, 3500001);
             CHECK(r.streamsWithIsal());
             // No guess proven: on two cores this text leaves a point (the test above).
             CHECK(index->size() == 0);
