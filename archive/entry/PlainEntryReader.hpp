@@ -3,7 +3,6 @@
 
 #include <zlib.h>
 
-#include <filesystem>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -31,16 +30,11 @@ std::uint64_t setTwoCoresMin(std::uint64_t bytes);
 void setTwoCoresWait(bool wait);
 // The CPUs the mount's readers count on: with fewer than two they neither decrypt ahead on
 // another thread nor decode on two cores (the threads would take turns on one CPU: a first read
-// took 1.1x the sequential decode). By default (0) the calling thread's CPU affinity, capped by
-// a cgroup v2 CPU quota (cpu.max of the process's cgroup and those above it). Tests set it;
-// returns the previous value.
+// took 1.1x the sequential decode). By default (0) availableCpus() (common/Cpus.hpp). Tests set
+// it; returns the previous value.
 int setUsableCpus(int cpus);
 // What readers count on now (see setUsableCpus).
 int usableCpus();
-// The CPUs a cgroup v2 quota allows a process in `cgroup` (the path of /proc/self/cgroup's "0::"
-// line), from cpu.max under `root` for it and each cgroup above it, the least of them, rounded,
-// at least 1; 0 when none sets a quota.
-int cgroupQuotaCpus(const std::filesystem::path& root, const std::string& cgroup);
 
 // Version 6+ entries encrypted in counter mode (PakEntry::counterMode). Nothing in the file
 // table covers their plaintext (the v14+ slot MD5 covers the ciphertext), so only zlib's

@@ -26,7 +26,7 @@ struct PackOptions {
     // Version 6+: files stored in the clear and flagged public (readable without a key).
     std::vector<std::string> publicGlobs;
     int level = 6;  // compression level (zlib 1..9; LZ4 in version 18); 0 stores every entry
-    int jobs = 0;   // threads encoding entries (0: one per core); the output is the same for any
+    int jobs = 0;   // threads encoding entries (0: availableCpus()); the output is the same for any
     // Deflate in pieces of this many bytes with Z_SYNC_FLUSH, as some other writers do (0: one
     // piece). Readers must cope with both, so tests use it.
     std::size_t syncFlushEvery = 0;

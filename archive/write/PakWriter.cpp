@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "archive/write/PakWriter.hpp"
+#include "common/Cpus.hpp"
 
 #include <crypto++/sha.h>
 #include <fcntl.h>
@@ -164,8 +165,7 @@ void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOpti
                     bool slotBytes, PackResult& result,
                     const std::function<void(std::size_t, std::uint32_t, EncodedEntry&)>& consume) {
     const std::size_t n = plan.files.size();
-    unsigned jobs = options.jobs > 0 ? unsigned(options.jobs)
-                                     : std::max(1u, std::thread::hardware_concurrency());
+    unsigned jobs = options.jobs > 0 ? unsigned(options.jobs) : unsigned(availableCpus());
     std::vector<UnplannableGbx> refused;
     std::atomic<bool> checkOnly = false;
     auto refuse = [&](const UnplannableGbx& u) {

@@ -13,6 +13,7 @@
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
+#include "common/Cpus.hpp"
 #include "tests/hostile/Generators.hpp"
 #include "tests/support/TestUtil.hpp"
 

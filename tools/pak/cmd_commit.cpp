@@ -163,7 +163,8 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
         ->check(CLI::Range(0, 9));
     auto jobs = std::make_shared<int>(0);
     cmd->add_option("-j,--jobs", *jobs,
-                    "Threads encoding added and changed files (default: one per core)")
+                    "Threads encoding added and changed files (default: one per CPU pak may use: "
+                    "its affinity, a cgroup v2 quota)")
         ->check(CLI::Range(1, 256));
     cmd->add_flag("-q,--quiet", *quiet, "No progress line");
     auto force = std::make_shared<bool>(false);

@@ -2,9 +2,9 @@
 // pak extract: files of a pak into a folder.
 #include <algorithm>
 #include <cstdio>
-#include <thread>
 
 #include "archive/entry/Extract.hpp"
+#include "common/Cpus.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/EntryArgs.hpp"
 #include "tools/pak/KeyArgs.hpp"
@@ -45,7 +45,8 @@ void addExtractCommands(CLI::App& app, int& exitCode) {
     cmd->add_option("DIR", *dir, "Target folder (default: the current folder)");
     cmd->add_option("PATH", *paths, "Files or folders inside the pak to extract");
     cmd->add_flag("-q,--quiet", *quiet, "No progress line");
-    cmd->add_option("-j,--jobs", *jobs, "Threads (default: all cores)");
+    cmd->add_option("-j,--jobs", *jobs,
+                    "Threads (default: the CPUs pak may use: its affinity, a cgroup v2 quota)");
     auto unverified = std::make_shared<bool>(false);
     addUnverifiedFlag(cmd, *unverified);
     auto overwrite = std::make_shared<bool>(false);
@@ -84,7 +85,7 @@ void addExtractCommands(CLI::App& app, int& exitCode) {
         if (todo.empty() && folders.empty() && notSalvaged == 0 && !paths->empty())
             return;  // DIR not made
         ExtractOptions opts;
-        opts.jobs = *jobs ? *jobs : std::max(1u, std::thread::hardware_concurrency());
+        opts.jobs = *jobs ? *jobs : unsigned(availableCpus());
         opts.progress = progressShown(*quiet);
         opts.error = [](const std::string& msg) { std::fprintf(stderr, "pak: %s\n", msg.c_str()); };
         opts.gbx.unverified = *unverified;

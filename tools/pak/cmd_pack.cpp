@@ -32,7 +32,8 @@ void addPackCommands(CLI::App& app, int& /*exitCode*/) {
            "level 0) so that its Adler-32 proves them")
         ->check(CLI::Range(0, 9));
     cmd->add_option("-j,--jobs", options->jobs,
-                    "Threads encoding files (default: one per core); the pak is the same "
+                    "Threads encoding files (default: one per CPU pak may use: its affinity, a "
+                    "cgroup v2 quota); the pak is the same "
                     "for any number")
         ->check(CLI::Range(1, 256));
     cmd->add_option("--raw", options->rawGlobs,
