@@ -20,6 +20,7 @@
 #include "archive/codec/Streams.hpp"
 #include "archive/entry/SpeculativeInflate.hpp"
 #include "common/Cpus.hpp"
+#include "common/PageBlock.hpp"
 
 namespace pakfs::archive {
 
@@ -30,8 +31,10 @@ namespace {
 constexpr std::size_t kFirstChunk = 64 * 1024;
 constexpr std::size_t kBulkChunk = 256 * 1024;
 // A reader decrypting on another thread (PlainEntryReader::pipelined_) takes pieces of up to
-// this, and that thread goes up to kAheadPieces of them ahead of it.
-constexpr std::size_t kPipelinePiece = 256 * 1024;
+// this, and that thread goes up to kAheadPieces of them ahead of it. A piece and the chaining
+// block before it take a slot of 256 KiB: the slots fill one 2 MiB page (PageBlock).
+constexpr std::size_t kPieceSlot = 256 * 1024;
+constexpr std::size_t kPipelinePiece = kPieceSlot - 8;
 constexpr std::size_t kAheadPieces = 8;
 constexpr std::size_t kAheadBytes = kPipelinePiece * kAheadPieces;
 constexpr std::size_t kSkipBuffer = 64 * 1024;
@@ -207,9 +210,10 @@ void PlainEntryReader::startCipherAt(std::uint64_t plainOffset) {
 // the second thread may not run at all), so it is never slower than decrypting alone, and when
 // decryption is the slower stage both threads decrypt.
 struct PlainEntryReader::AheadPiece {
-    enum class State { Free, Claimed, Ready };
-    SpareBuffer buf;           // the chaining block, then the piece
-    std::uint64_t offset = 0;  // in the ciphertext
+    // Held: the reader is reading it (PlainEntryReader::aheadChunk_), until it takes the next.
+    enum class State { Free, Claimed, Ready, Held };
+    std::uint8_t* buf = nullptr;  // its slot: the chaining block, then the piece
+    std::uint64_t offset = 0;     // in the ciphertext
     std::size_t n = 0;
     State state = State::Free;
     std::exception_ptr error;  // decryptAt's, thrown when the reader takes the piece
@@ -217,9 +221,15 @@ struct PlainEntryReader::AheadPiece {
 
 struct PlainEntryReader::Ahead {
     using Piece = AheadPiece;
+    Ahead() {
+        for (std::size_t i = 0; i < kAheadPieces; ++i)
+            pieces[i].buf = slots.data() + i * kPieceSlot;
+    }
     std::mutex mutex;
     std::condition_variable changed;
+    PageBlock slots{kAheadPieces * kPieceSlot};
     std::array<Piece, kAheadPieces> pieces;
+    Piece* held = nullptr;
     std::uint64_t taken = ~std::uint64_t(0);  // where the reader's next piece starts
     std::uint64_t next = 0;                   // where the next piece to claim starts
     std::uint64_t end = 0;                    // the ciphertext's size
@@ -251,15 +261,16 @@ struct PlainEntryReader::Ahead {
     }
     Piece* find(std::uint64_t offset) {
         for (Piece& p : pieces)
-            if (p.state != Piece::State::Free && p.offset == offset) return &p;
+            if ((p.state == Piece::State::Claimed || p.state == Piece::State::Ready) &&
+                p.offset == offset)
+                return &p;
         return nullptr;
     }
 };
 
 void PlainEntryReader::decryptPiece(AheadPiece& piece) const {
     try {
-        growBuffer(piece.buf, piece.n + 8);
-        decryptAt(piece.buf.data.get(), piece.offset, piece.n);
+        decryptAt(piece.buf, piece.offset, piece.n);
     } catch (...) {
         piece.error = std::current_exception();
     }
@@ -350,6 +361,8 @@ void PlainEntryReader::dropAhead() {
         p.state = Ahead::Piece::State::Free;
         p.error = nullptr;
     }
+    a.held = nullptr;
+    aheadChunk_ = nullptr;  // its bytes are no longer wanted (a jump, or a new start)
     a.taken = ~std::uint64_t(0);
     a.next = a.end;  // nothing to claim until the reader takes a piece again
 }
@@ -394,10 +407,18 @@ std::size_t PlainEntryReader::takeAhead() {
     for (;;) {
         Ahead::Piece* piece = a.find(cipherOffset_);
         if (piece && piece->state == Ahead::Piece::State::Ready) {
-            std::swap(chunk_, piece->buf);
+            // Read where it was decrypted; the one read before is free again.
+            if (a.held) a.held->state = Ahead::Piece::State::Free;
+            a.held = nullptr;
+            aheadChunk_ = nullptr;
             const std::size_t n = piece->n;
             std::exception_ptr error = std::exchange(piece->error, nullptr);
             piece->state = Ahead::Piece::State::Free;
+            if (!error) {
+                piece->state = Ahead::Piece::State::Held;
+                a.held = piece;
+                aheadChunk_ = piece->buf;
+            }
             a.taken = cipherOffset_ + n;
             a.window = std::min(a.window * 2, kAheadBytes);
             if (a.wantsWorker()) a.changed.notify_all();
@@ -430,6 +451,7 @@ void PlainEntryReader::decryptMore() {
         // 12+ chain is walked in order: it stays on this thread.)
         n = takeAhead();
     } else {
+        aheadChunk_ = nullptr;
         growBuffer(chunk_, n + 8);
         if (!mixed) {
             decryptAt(chunk_.data.get(), cipherOffset_, n);
@@ -856,8 +878,8 @@ std::size_t PlainEntryReader::read(std::uint8_t* dst, std::size_t n) {
     return done;
 }
 
-bool PlainEntryReader::isalUpTo(std::uint64_t limit, std::uint64_t until, std::uint8_t* window) {
-    auto out = std::make_unique_for_overwrite<std::uint8_t[]>(kIsalStep);
+bool PlainEntryReader::isalUpTo(std::uint64_t limit, std::uint64_t until, std::uint8_t* window,
+                                std::uint8_t* out) {
     while (produced_ < until) {
         std::uint64_t zlibLeft = 0;
         std::size_t avail = compressedAvail(zlibLeft);
@@ -865,15 +887,15 @@ bool PlainEntryReader::isalUpTo(std::uint64_t limit, std::uint64_t until, std::u
         avail = std::size_t(std::min<std::uint64_t>(avail, limit > at ? limit - at : 0));
         isal_->next_in = chunkAt();
         isal_->avail_in = std::uint32_t(avail);
-        isal_->next_out = out.get();
+        isal_->next_out = out;
         isal_->avail_out = std::uint32_t(std::min<std::uint64_t>(kIsalStep, until - produced_));
         const int rc = isal_inflate(isal_);
         const std::size_t used = avail - isal_->avail_in;
-        const std::size_t got = std::size_t(isal_->next_out - out.get());
+        const std::size_t got = std::size_t(isal_->next_out - out);
         chunkPos_ += used;
         produced_ += got;
         decoded_ += got;
-        slideWindow(window, out.get(), got);
+        slideWindow(window, out, got);
         if (rc != ISAL_DECOMP_OK) {
             leaveIsal(true);
             return false;
@@ -934,34 +956,38 @@ bool PlainEntryReader::decodeOnTwoCores(std::uint64_t offset) {
     } takeBack{*this};
 
     std::uint8_t window[kInflateWindow];
-    if (!isalUpTo(from, offset, window) || produced_ == offset) return produced_ == offset;
+    const PageBlock scratch(kIsalStep);  // output ISA-L writes and the window slides over
+    if (!isalUpTo(from, offset, window, scratch.data()) || produced_ == offset)
+        return produced_ == offset;
     while (gTwoCoresWait.load() && other.searching()) std::this_thread::yield();
     // No block start found by now: the other thread had no time for it.
     const std::optional<std::uint64_t> start = other.start();
     if (!start) return false;
-    if (!isalUpTo((*start + 7) / 8, offset, window) || produced_ == offset)
+    if (!isalUpTo((*start + 7) / 8, offset, window, scratch.data()) || produced_ == offset)
         return produced_ == offset;
     // Only a reader that stands right before a block at the guessed start proves it one.
     if (produced_ < kInflateWindow || !isalStopsAt(*start)) return false;
     takeBackIdleWork();
-    std::vector<std::shared_ptr<SeekPoint>> points =
-        other.finish(produced_, {window, kInflateWindow});
+    auto proven = std::make_shared<SpeculativeInflate::Proven>(
+        other.finish(produced_, {window, kInflateWindow}));
     const std::uint64_t in = (*start + 7) / 8;
-    points.insert(points.begin(),
-                  SeekPoint::plain(produced_, in, int(in * 8 - *start), {window, kInflateWindow}));
-    std::shared_ptr<const SeekPoint> best;
-    for (const auto& p : points)
-        if (p->out <= offset) best = p;
+    const std::shared_ptr<const SeekPoint> startPoint =
+        SeekPoint::plain(produced_, in, int(in * 8 - *start), {window, kInflateWindow});
+    std::size_t before = 0;  // the proven points at or before the offset (they are in order)
+    while (before < proven->size() && proven->out(before) <= offset) ++before;
+    const std::shared_ptr<const SeekPoint> best =
+        before > 0 ? proven->point(before - 1) : startPoint;
     // The points join the index with their windows deflated (a quarter of the memory for
-    // text): the other thread does that while this one reads on.
-    giveIdleWork([points = std::move(points), index = index_, next = std::size_t(0)]() mutable {
-        const SeekPoint& p = *points[next++];
-        if (index->wants(p.out)) index->add(SeekPoint::make(p.out, p.in, p.bits, p.window));
-        return next < points.size();
+    // text): the other thread resolves and deflates them while this one reads on.
+    giveIdleWork([proven, startPoint, index = index_, next = std::size_t(0)]() mutable {
+        const std::shared_ptr<const SeekPoint> p = next == 0 ? startPoint : proven->point(next - 1);
+        ++next;
+        if (index->wants(p->out)) index->add(SeekPoint::make(p->out, p->in, p->bits, p->window));
+        return next <= proven->size();
     });
     takeBack.armed = false;
     if (gTwoCoresWait.load()) waitIdleWork();
-    if (best && best->out > produced_) {
+    if (best->out > produced_) {
         leaveIsal(false);
         if (!resumeIsal(best)) restartInflate(best.get());
     }

@@ -132,8 +132,10 @@ private:
     // before `offset`, in a valid state).
     bool decodeOnTwoCores(std::uint64_t offset);
     // ISA-L on until the compressed stream is taken up to byte `limit` or the output reaches
-    // `until`, the output sliding through `window`; false when ISA-L gave up (zlib took over).
-    bool isalUpTo(std::uint64_t limit, std::uint64_t until, std::uint8_t* window);
+    // `until`, in steps of up to kIsalStep bytes written to `out`, the output sliding through
+    // `window`; false when ISA-L gave up (zlib took over).
+    bool isalUpTo(std::uint64_t limit, std::uint64_t until, std::uint8_t* window,
+                  std::uint8_t* out);
     // Whether ISA-L stands between two deflate blocks, the next starting at stream bit `bit`.
     bool isalStopsAt(std::uint64_t bit) const;
     std::size_t inflateSome(std::uint8_t* dst, std::size_t n);
@@ -160,8 +162,13 @@ private:
     // `offset` (computed from the ciphertext alone, from the IV when going back).
     void advanceChainTo(std::uint64_t offset);
     std::size_t chunkLeft() const { return chunkLen_ - chunkPos_; }
+    // The chunk's bytes: a piece decrypted ahead (read in place), else chunk_.
+    std::uint8_t* chunkBase() { return aheadChunk_ ? aheadChunk_ : chunk_.data.get(); }
     // Null before any chunk was decrypted (an entry of no ciphertext has none).
-    std::uint8_t* chunkAt() { return chunk_.data ? chunk_.data.get() + 8 + chunkPos_ : nullptr; }
+    std::uint8_t* chunkAt() {
+        std::uint8_t* base = chunkBase();
+        return base ? base + 8 + chunkPos_ : nullptr;
+    }
     std::string where() const;
 
     std::shared_ptr<const PakIndex> pak_;
@@ -178,10 +185,11 @@ private:
     std::unique_ptr<class ReadPipeline> lz4_;  // LZ4 entries: the stages, read from the start
     std::uint64_t cipherOffset_ = 0;           // ciphertext bytes decrypted so far (block aligned)
     std::uint64_t cipherSize_ = 0;
-    SpareBuffer chunk_;            // the chaining block, then the decrypted chunk
-    std::size_t chunkLen_ = 0;     // decrypted bytes in chunk_ after the chaining block
-    std::size_t chunkPos_ = 0;     // of them, handed on
-    std::size_t nextChunk_ = 0;    // ciphertext to decrypt in the next step
+    SpareBuffer chunk_;                   // the chaining block, then the decrypted chunk
+    std::uint8_t* aheadChunk_ = nullptr;  // instead: the piece decrypted ahead being read
+    std::size_t chunkLen_ = 0;            // decrypted bytes in chunk_ after the chaining block
+    std::size_t chunkPos_ = 0;            // of them, handed on
+    std::size_t nextChunk_ = 0;           // ciphertext to decrypt in the next step
     std::size_t pendingSkip_ = 0;  // bytes of the next decrypted chunk before the start point
     std::uint64_t produced_ = 0;
     std::uint64_t decoded_ = 0;

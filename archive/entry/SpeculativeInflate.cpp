@@ -36,9 +36,16 @@ const std::array<std::array<std::uint8_t, kInflateWindow>, 2> kMadeUp = [] {
     return w;
 }();
 
-struct IsalState {
-    inflate_state s;
-};
+// The Run's buffers and inflate states, in one PageBlock (one 2 MiB page where huge pages are
+// given, instead of about 440 page faults).
+constexpr std::size_t kBufBytes = (8 + kPiece + 8 + 63) & ~std::size_t(63);
+constexpr std::size_t kStateBytes = (sizeof(inflate_state) + 63) & ~std::size_t(63);
+constexpr std::size_t kRunBytes = kBufBytes + 2 * kOut + 2 * kInflateWindow + 2 * kStateBytes;
+static_assert(kRunBytes <= PageBlock::kHugePage);
+// The points' windows (two each), in slots of a PageBlock: one more slot than points, so the
+// next point's is never one still listed.
+constexpr std::size_t kPointSlots = kMaxPoints + 1;
+static_assert(kPointSlots * 2 * kInflateWindow <= PageBlock::kHugePage);
 
 // Index one past the last byte where a and b differ, 0 when they agree.
 std::size_t lastDifference(const std::uint8_t* a, const std::uint8_t* b, std::size_t n) {
@@ -99,31 +106,34 @@ private:
         return bit ? std::optional(bufStart_ * 8 + *bit) : std::nullopt;
     }
     std::uint64_t bitPosition() const {
-        const inflate_state& s = a_->s;
+        const inflate_state& s = *a_;
         return fed_ * 8 - std::uint64_t(s.read_in_length) -
                (s.block_state == ISAL_BLOCK_HDR ? std::uint64_t(s.tmp_in_size) * 8 : 0);
     }
     // Whether ISA-L stands between two blocks, the next one starting at `bit`.
     bool between(std::uint64_t bit) const {
-        const auto st = a_->s.block_state;
+        const auto st = a_->block_state;
         return (st == ISAL_BLOCK_HDR || st == ISAL_BLOCK_NEW_HDR) && bitPosition() == bit;
     }
-    ByteSpan buffered() const { return {buf_.get() + 8, std::size_t(bufEnd_ - bufStart_)}; }
+    ByteSpan buffered() const { return {buf_ + 8, std::size_t(bufEnd_ - bufStart_)}; }
 
     SpeculativeInflate& o_;
     Phase phase_ = Phase::Search;
     std::uint64_t searchFrom_;  // the next bit to look for a header at
     std::uint64_t trial_ = 0;   // the guessed start being tried
     std::uint64_t nextPoint_ = 0, scanFrom_ = 0;
-    std::unique_ptr<std::uint8_t[]> buf_ = std::make_unique<std::uint8_t[]>(8 + kPiece + 8);
+    PageBlock mem_{kRunBytes};
+    std::uint8_t* buf_ = mem_.data();
+    std::uint8_t* out1_ = buf_ + kBufBytes;
+    std::uint8_t* out2_ = out1_ + kOut;
+    std::uint8_t* tail1_ = out2_ + kOut;  // the last 32 KiB of each output
+    std::uint8_t* tail2_ = tail1_ + kInflateWindow;
+    // Set up by isal_inflate_init in begin().
+    inflate_state* a_ = new (tail2_ + kInflateWindow) inflate_state;
+    inflate_state* b_ = new (tail2_ + kInflateWindow + kStateBytes) inflate_state;
     std::uint64_t bufStart_ = 0, bufEnd_ = 0;
     std::uint64_t fed_ = 0;
-    std::unique_ptr<IsalState> a_ = std::make_unique<IsalState>();
-    std::unique_ptr<IsalState> b_ = std::make_unique<IsalState>();
     bool doubled_ = true;
-    std::unique_ptr<std::uint8_t[]> out1_ = std::make_unique_for_overwrite<std::uint8_t[]>(kOut);
-    std::unique_ptr<std::uint8_t[]> out2_ = std::make_unique_for_overwrite<std::uint8_t[]>(kOut);
-    std::array<std::uint8_t, kInflateWindow> tail1_{}, tail2_{};
     std::uint64_t out_ = 0;       // since the start
     std::uint64_t lastDiff_ = 0;  // output offset one past the last byte the windows decided
 };
@@ -131,31 +141,29 @@ private:
 void SpeculativeInflate::Run::load(std::uint64_t at) {
     bufStart_ = at & ~std::uint64_t(7);
     bufEnd_ = std::min<std::uint64_t>(bufStart_ + kPiece, o_.toByte_);
-    if (bufEnd_ > bufStart_)
-        o_.source_(buf_.get() + 8, bufStart_, std::size_t(bufEnd_ - bufStart_));
+    if (bufEnd_ > bufStart_) o_.source_(buf_ + 8, bufStart_, std::size_t(bufEnd_ - bufStart_));
 }
 
 void SpeculativeInflate::Run::begin(std::uint64_t bit) {
     trial_ = bit;
-    for (IsalState* st : {a_.get(), b_.get()}) {
-        isal_inflate_init(&st->s);  // raw deflate
-        isal_inflate_set_dict(&st->s,
-                              const_cast<std::uint8_t*>(madeUpWindow(st == a_.get() ? 1 : 2)),
+    for (inflate_state* st : {a_, b_}) {
+        isal_inflate_init(st);  // raw deflate
+        isal_inflate_set_dict(st, const_cast<std::uint8_t*>(madeUpWindow(st == a_ ? 1 : 2)),
                               std::uint32_t(kInflateWindow));
     }
     fed_ = bit / 8;
     if (fed_ < bufStart_ || fed_ >= bufEnd_) load(fed_);
     if (const int r = int(bit % 8)) {
         // The bits of the first byte from the start on, as the reader's resumeIsal feeds them.
-        for (IsalState* st : {a_.get(), b_.get()}) {
-            st->s.read_in = std::uint64_t(buf_[8 + (fed_ - bufStart_)] >> r);
-            st->s.read_in_length = 8 - r;
+        for (inflate_state* st : {a_, b_}) {
+            st->read_in = std::uint64_t(buf_[8 + (fed_ - bufStart_)] >> r);
+            st->read_in_length = 8 - r;
         }
         ++fed_;
     }
     doubled_ = true;
-    std::memcpy(tail1_.data(), madeUpWindow(1), kInflateWindow);
-    std::memcpy(tail2_.data(), madeUpWindow(2), kInflateWindow);
+    std::memcpy(tail1_, madeUpWindow(1), kInflateWindow);
+    std::memcpy(tail2_, madeUpWindow(2), kInflateWindow);
     out_ = 0;
     lastDiff_ = 0;
 }
@@ -166,18 +174,18 @@ SpeculativeInflate::Run::Step SpeculativeInflate::Run::feed(std::uint64_t limit,
     limit = std::min(limit, bufEnd_);
     if (fed_ < bufStart_) return Step::Failed;  // loads keep what ISA-L has not taken: never
     const std::uint32_t n = std::uint32_t(limit > fed_ ? limit - fed_ : 0);
-    std::uint8_t* in = buf_.get() + 8 + (fed_ - bufStart_);
+    std::uint8_t* in = buf_ + 8 + (fed_ - bufStart_);
     std::uint32_t used = 0, got = 0;
     int rc = 0;
-    for (IsalState* st : {a_.get(), b_.get()}) {
-        if (st == b_.get() && !doubled_) break;
-        st->s.next_in = in;
-        st->s.avail_in = n;
-        st->s.next_out = st == a_.get() ? out1_.get() : out2_.get();
-        st->s.avail_out = std::uint32_t(maxOut);
-        const int r = isal_inflate(&st->s);
-        const std::uint32_t u = n - st->s.avail_in, g = std::uint32_t(maxOut) - st->s.avail_out;
-        if (st == a_.get()) {
+    for (inflate_state* st : {a_, b_}) {
+        if (st == b_ && !doubled_) break;
+        st->next_in = in;
+        st->avail_in = n;
+        st->next_out = st == a_ ? out1_ : out2_;
+        st->avail_out = std::uint32_t(maxOut);
+        const int r = isal_inflate(st);
+        const std::uint32_t u = n - st->avail_in, g = std::uint32_t(maxOut) - st->avail_out;
+        if (st == a_) {
             rc = r;
             used = u;
             got = g;
@@ -187,16 +195,16 @@ SpeculativeInflate::Run::Step SpeculativeInflate::Run::feed(std::uint64_t limit,
     }
     if (rc != ISAL_DECOMP_OK) return Step::Failed;
     fed_ += used;
-    slideWindow(tail1_.data(), out1_.get(), got);
+    slideWindow(tail1_, out1_, got);
     if (doubled_) {
-        slideWindow(tail2_.data(), out2_.get(), got);
-        if (std::size_t d = lastDifference(out1_.get(), out2_.get(), got)) lastDiff_ = out_ + d;
+        slideWindow(tail2_, out2_, got);
+        if (std::size_t d = lastDifference(out1_, out2_, got)) lastDiff_ = out_ + d;
     }
     out_ += got;
     o_.inflated_.fetch_add(got, std::memory_order_relaxed);
     // Once 32 KiB of output owe nothing to the made-up windows, neither does anything after.
     if (doubled_ && out_ - lastDiff_ >= kInflateWindow) doubled_ = false;
-    const auto st = a_->s.block_state;
+    const auto st = a_->block_state;
     if (st == ISAL_BLOCK_INPUT_DONE || st == ISAL_BLOCK_FINISH) return Step::Ended;
     return used == 0 && got == 0 ? Step::Stuck : Step::Progress;
 }
@@ -263,11 +271,14 @@ bool SpeculativeInflate::Run::inflateStep() {
             Point p;
             p.bit = *bit;
             p.out = out_;
-            p.window1.assign(tail1_.begin(), tail1_.end());
-            if (doubled_) p.window2.assign(tail2_.begin(), tail2_.end());
+            p.slot = o_.pointsMade_++ % kPointSlots;
+            p.doubled = doubled_;
+            std::uint8_t* windows = o_.slots_.data() + p.slot * 2 * kInflateWindow;
+            std::memcpy(windows, tail1_, kInflateWindow);
+            if (doubled_) std::memcpy(windows + kInflateWindow, tail2_, kInflateWindow);
             std::lock_guard lock(o_.mutex_);
             if (o_.points_.size() == kMaxPoints) o_.points_.erase(o_.points_.begin());
-            o_.points_.push_back(std::move(p));
+            o_.points_.push_back(p);
             nextPoint_ = out_ + o_.spacing_;
         }
         scanFrom_ = bit ? *bit + 1 : to;
@@ -283,7 +294,8 @@ SpeculativeInflate::SpeculativeInflate(Source source, std::uint64_t streamBytes,
       streamBytes_(streamBytes),
       fromByte_(fromByte),
       toByte_(std::min(toByte, streamBytes)),
-      spacing_(spacing) {
+      spacing_(spacing),
+      slots_(kPointSlots * 2 * kInflateWindow) {
     if (toByte_ < streamBytes_) toByte_ &= ~std::uint64_t(7);
 }
 
@@ -310,29 +322,36 @@ std::optional<std::uint64_t> SpeculativeInflate::start() const {
     return start_;
 }
 
-std::vector<std::shared_ptr<SeekPoint>> SpeculativeInflate::finish(std::uint64_t startOut,
-                                                                   ByteSpan window) {
-    std::vector<std::shared_ptr<SeekPoint>> points;
+SpeculativeInflate::Proven SpeculativeInflate::finish(std::uint64_t startOut, ByteSpan window) {
+    Proven proven;
     std::lock_guard lock(mutex_);
-    if (!start_ || window.size() != kInflateWindow) return points;
+    if (!start_ || window.size() != kInflateWindow) return proven;
+    proven.startOut_ = startOut;
+    proven.points_ = std::move(points_);
+    proven.slots_ = std::move(slots_);
+    proven.window_.assign(window.begin(), window.end());
+    points_.clear();
+    return proven;
+}
+
+std::shared_ptr<SeekPoint> SpeculativeInflate::Proven::point(std::size_t i) const {
+    const Point& p = points_[i];
+    const std::uint8_t* window1 = slots_.data() + p.slot * 2 * kInflateWindow;
+    const std::uint8_t* window2 = window1 + kInflateWindow;
     std::array<std::uint8_t, kInflateWindow> bytes;
-    for (const Point& p : points_) {
-        if (p.window2.empty()) {
-            std::memcpy(bytes.data(), p.window1.data(), kInflateWindow);
-        } else {
-            // Without a branch per byte (which of the two is data-dependent): the looked-up
-            // byte of an equal pair (an index past the window, masked) is not used.
-            for (std::size_t i = 0; i < kInflateWindow; ++i) {
-                const std::uint8_t first = p.window1[i], second = p.window2[i];
-                const std::uint8_t copied =
-                    window[windowIndex(first, second) & (kInflateWindow - 1)];
-                bytes[i] = first == second ? first : copied;
-            }
+    if (!p.doubled) {
+        std::memcpy(bytes.data(), window1, kInflateWindow);
+    } else {
+        // Without a branch per byte (which of the two is data-dependent): the looked-up byte of
+        // an equal pair (an index past the window, masked) is not used.
+        for (std::size_t k = 0; k < kInflateWindow; ++k) {
+            const std::uint8_t first = window1[k], second = window2[k];
+            const std::uint8_t copied = window_[windowIndex(first, second) & (kInflateWindow - 1)];
+            bytes[k] = first == second ? first : copied;
         }
-        const std::uint64_t in = (p.bit + 7) / 8;
-        points.push_back(SeekPoint::plain(startOut + p.out, in, int(in * 8 - p.bit), bytes));
     }
-    return points;
+    const std::uint64_t in = (p.bit + 7) / 8;
+    return SeekPoint::plain(startOut_ + p.out, in, int(in * 8 - p.bit), bytes);
 }
 
 }  // namespace pakfs::archive

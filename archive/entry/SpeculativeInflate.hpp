@@ -7,7 +7,7 @@
 // they differ the pair names the window byte it copies (in text some bytes copy the window all
 // the way on, so the second inflate is rarely dropped). What it keeps are seek points at block
 // starts it reached, with both windows; once the reader has decoded up to the guessed start,
-// finish() turns them into real seek points.
+// finish() makes them real seek points (each resolved when asked for).
 // Nothing is taken on trust: the reader proves the guess by stopping exactly there with ISA-L
 // between two blocks (PlainEntryReader::isalStopsAt), and only then are the points resolved; any
 // other outcome drops them and the reader decodes on alone.
@@ -23,6 +23,7 @@
 
 #include "archive/entry/SeekPoints.hpp"
 #include "common/Bytes.hpp"
+#include "common/PageBlock.hpp"
 
 namespace pakfs::archive {
 
@@ -34,8 +35,8 @@ public:
 
     // Looks for a block start from byte `fromByte` on and inflates from there up to byte
     // `toByte` (at most the stream's `streamBytes`), keeping a seek point about every `spacing`
-    // bytes of output (the latest 24). Nothing runs before step(). Memory while it runs: about
-    // 1.7 MiB of buffers and inflate states, and up to 64 KiB per point.
+    // bytes of output (the latest 24). Nothing runs before step(). Memory while it runs: 2 MiB of
+    // buffers and inflate states, and 2 MiB for the points' windows (PageBlocks).
     SpeculativeInflate(Source source, std::uint64_t streamBytes, std::uint64_t fromByte,
                        std::uint64_t toByte, std::uint64_t spacing);
     ~SpeculativeInflate();
@@ -48,10 +49,11 @@ public:
     // The bit where inflating started, once a guessed block start inflated a while without an
     // error; nullopt before that or when none did. Any thread.
     std::optional<std::uint64_t> start() const;
+    class Proven;
     // The seek points, made exact with `window`, the 32 KiB of output before start(), which the
-    // reader proved a block start at output offset `startOut`; their windows are kept as bytes
-    // (SeekPoint::plain). Not while step() runs.
-    std::vector<std::shared_ptr<SeekPoint>> finish(std::uint64_t startOut, ByteSpan window);
+    // reader proved a block start at output offset `startOut` (none without a start()). Not
+    // while step() runs; the points are gone from here after it.
+    Proven finish(std::uint64_t startOut, ByteSpan window);
 
     // Whether it is still looking for a block start to inflate from. Any thread.
     bool searching() const { return searching_.load(); }
@@ -69,8 +71,9 @@ public:
 private:
     struct Point {
         std::uint64_t bit = 0;
-        std::uint64_t out = 0;   // output bytes since start()
-        Bytes window1, window2;  // window2 empty: window1 is the bytes themselves
+        std::uint64_t out = 0;  // output bytes since start()
+        std::size_t slot = 0;   // where its two windows are kept
+        bool doubled = true;    // false: the first window is the bytes themselves
     };
     class Run;
 
@@ -81,8 +84,30 @@ private:
     mutable std::mutex mutex_;
     std::optional<std::uint64_t> start_;
     std::vector<Point> points_;
+    PageBlock slots_;  // the points' windows, a slot of two for each and one spare
+    std::size_t pointsMade_ = 0;
     std::atomic<std::uint64_t> inflated_{0};
     std::atomic<bool> searching_{true};
+};
+
+// The points of a proven guess. Each is resolved against the reader's window when asked for
+// (32 KiB of lookups and a copy): the reader takes the one it resumes at, and the other thread
+// the rest for the index, off the read's path.
+class SpeculativeInflate::Proven {
+public:
+    Proven() = default;
+    std::size_t size() const { return points_.size(); }
+    // Where point i is in the entry's output.
+    std::uint64_t out(std::size_t i) const { return startOut_ + points_[i].out; }
+    // Point i with its window as bytes (SeekPoint::plain).
+    std::shared_ptr<SeekPoint> point(std::size_t i) const;
+
+private:
+    friend class SpeculativeInflate;
+    std::uint64_t startOut_ = 0;
+    std::vector<Point> points_;
+    PageBlock slots_;
+    Bytes window_;  // the 32 KiB before the guessed start
 };
 
 }  // namespace pakfs::archive

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // pak info / ls / cat: what a pak holds, and one file's bytes.
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include "archive/entry/GbxEntry.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "common/PageBlock.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/EntryArgs.hpp"
 #include "tools/pak/KeyArgs.hpp"
@@ -35,13 +35,8 @@ void reserveFor(Bytes& data, const PakEntry& e) {
     } catch (const std::bad_alloc&) {
     } catch (const std::length_error&) {
     }
-    // On 2 MiB pages where the kernel gives them when asked (transparent huge pages in
-    // "madvise" mode): a page fault per 4 KiB cost more than the copy itself.
-    constexpr std::uintptr_t kHuge = 2u << 20;
-    const auto begin = reinterpret_cast<std::uintptr_t>(data.data());
-    const std::uintptr_t from = (begin + kHuge - 1) & ~(kHuge - 1);
-    const std::uintptr_t to = (begin + data.capacity()) & ~(kHuge - 1);
-    if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
+    // A page fault per 4 KiB cost more than the copy itself.
+    adviseHugePages(data.data(), data.capacity());
 }
 
 void writeAll(int fd, ByteSpan data, const std::string& what) {
