@@ -3,10 +3,19 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
 #include <new>
 #include <utility>
 
 namespace pakfs {
+
+namespace {
+std::atomic<int> gFailIn{0};  // failPageBlockForTests
+}  // namespace
+
+int failPageBlockForTests(int nth) {
+    return gFailIn.exchange(nth);
+}
 
 void adviseHugePages(void* p, std::size_t n) {
     constexpr std::uintptr_t kHuge = PageBlock::kHugePage;
@@ -19,6 +28,10 @@ void adviseHugePages(void* p, std::size_t n) {
 
 PageBlock::PageBlock(std::size_t bytes) {
     if (bytes == 0) return;
+    int left = gFailIn.load();
+    while (left > 0 && !gFailIn.compare_exchange_weak(left, left - 1)) {
+    }
+    if (left == 1) throw std::bad_alloc();
     if (bytes > ~std::size_t(0) - 2 * kHugePage) throw std::bad_alloc();
     const std::size_t size = (bytes + kHugePage - 1) & ~(kHugePage - 1);
     // Mapped with a page to spare, then trimmed to the 2 MiB boundary.

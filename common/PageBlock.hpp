@@ -11,6 +11,10 @@
 
 namespace pakfs {
 
+// Tests: the `nth` PageBlock made from now on (1: the next) throws std::bad_alloc, as when no
+// memory is left; 0 clears it. Returns how many were still to go before it (0: it was thrown).
+int failPageBlockForTests(int nth);
+
 // Asks for 2 MiB pages on the whole 2 MiB pages inside [p, p + n) (none: nothing happens).
 void adviseHugePages(void* p, std::size_t n);
 

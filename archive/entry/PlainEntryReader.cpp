@@ -9,6 +9,8 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <new>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -378,8 +380,14 @@ void PlainEntryReader::stopAhead() {
 }
 
 void PlainEntryReader::startAhead() {
-    if (ahead_) return;
-    ahead_ = std::make_unique<Ahead>();
+    if (ahead_ || !pipelined_) return;
+    try {
+        ahead_ = std::make_unique<Ahead>();
+    } catch (const std::bad_alloc&) {
+        // No memory for the pieces: this reader decrypts on its own thread.
+        pipelined_ = false;
+        return;
+    }
     ahead_->end = cipherSize_;
     ahead_->next = cipherSize_;
     try {
@@ -390,7 +398,6 @@ void PlainEntryReader::startAhead() {
 }
 
 std::size_t PlainEntryReader::takeAhead() {
-    startAhead();
     Ahead& a = *ahead_;
     std::unique_lock lock(a.mutex);
     if (a.taken != cipherOffset_) {
@@ -446,6 +453,7 @@ void PlainEntryReader::decryptMore() {
     const bool mixed = cipher_ && !entry_.counterMode && cipher_->variant().mixedChaining;
     if (cipher_ && entry_.counterMode && !counterIv_)
         counterIv_ = loadLE64(pak_->file()->readAt(pak_->entryOffset(entry_), 8).data());
+    if (pipelined_ && !mixed) startAhead();
     if (pipelined_ && !mixed) {
         // Decrypted ahead on another thread while the last chunk was inflated. (The version
         // 12+ chain is walked in order: it stays on this thread.)
@@ -936,16 +944,26 @@ bool PlainEntryReader::decodeOnTwoCores(std::uint64_t offset) {
     startIsal();
     if (!isal_ || !pipelined_) return false;
     startAhead();
-    if (!ahead_->worker.joinable()) return false;
-    SpeculativeInflate other(
-        [this](std::uint8_t* dst, std::uint64_t at, std::size_t n) {
-            // Whole cipher blocks (the stream's last bytes are followed by padding).
-            decryptAt(
-                dst - 8, at,
-                std::size_t(std::min<std::uint64_t>((n + 7) & ~std::size_t(7), cipherSize_ - at)));
-        },
-        std::min<std::uint64_t>(entry_.compressedSize, cipherSize_), from, to, kTwoCoresSpacing);
-    giveIdleWork([&other] { return other.step(); });
+    if (!ahead_ || !ahead_->worker.joinable()) return false;
+    // The other thread's part, and the output ISA-L writes here with the window sliding over it;
+    // without the memory for them this thread decodes alone.
+    std::optional<SpeculativeInflate> other;
+    PageBlock scratch;
+    try {
+        scratch = PageBlock(kIsalStep);
+        other.emplace(
+            [this](std::uint8_t* dst, std::uint64_t at, std::size_t n) {
+                // Whole cipher blocks (the stream's last bytes are followed by padding).
+                decryptAt(dst - 8, at,
+                          std::size_t(std::min<std::uint64_t>((n + 7) & ~std::size_t(7),
+                                                              cipherSize_ - at)));
+            },
+            std::min<std::uint64_t>(entry_.compressedSize, cipherSize_), from, to,
+            kTwoCoresSpacing);
+    } catch (const std::bad_alloc&) {
+        return false;
+    }
+    giveIdleWork([&other] { return other->step(); });
     // The work is taken back on every way out, and a step that runs is waited for.
     struct TakeBack {
         PlainEntryReader& reader;
@@ -956,12 +974,11 @@ bool PlainEntryReader::decodeOnTwoCores(std::uint64_t offset) {
     } takeBack{*this};
 
     std::uint8_t window[kInflateWindow];
-    const PageBlock scratch(kIsalStep);  // output ISA-L writes and the window slides over
     if (!isalUpTo(from, offset, window, scratch.data()) || produced_ == offset)
         return produced_ == offset;
-    while (gTwoCoresWait.load() && other.searching()) std::this_thread::yield();
+    while (gTwoCoresWait.load() && other->searching()) std::this_thread::yield();
     // No block start found by now: the other thread had no time for it.
-    const std::optional<std::uint64_t> start = other.start();
+    const std::optional<std::uint64_t> start = other->start();
     if (!start) return false;
     if (!isalUpTo((*start + 7) / 8, offset, window, scratch.data()) || produced_ == offset)
         return produced_ == offset;
@@ -969,7 +986,7 @@ bool PlainEntryReader::decodeOnTwoCores(std::uint64_t offset) {
     if (produced_ < kInflateWindow || !isalStopsAt(*start)) return false;
     takeBackIdleWork();
     auto proven = std::make_shared<SpeculativeInflate::Proven>(
-        other.finish(produced_, {window, kInflateWindow}));
+        other->finish(produced_, {window, kInflateWindow}));
     const std::uint64_t in = (*start + 7) / 8;
     const std::shared_ptr<const SeekPoint> startPoint =
         SeekPoint::plain(produced_, in, int(in * 8 - *start), {window, kInflateWindow});

@@ -14,6 +14,7 @@
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "common/Cpus.hpp"
+#include "common/PageBlock.hpp"
 #include "tests/hostile/Generators.hpp"
 #include "tests/support/TestUtil.hpp"
 
@@ -543,4 +544,31 @@ TEST_CASE("isa-l: a damaged stream read far in on two cores gives what reading i
         if (where <= 0.84) CHECK(got != original);
         if (where >= 0.95) CHECK(got == original);
     }
+}
+
+TEST_CASE("isa-l: without memory for its buffers, a first read far in decodes alone",
+          "[pak][inflate][isal][two-cores]") {
+    // The blocks such a read takes, in order: the pieces decrypted ahead, the reader's scratch,
+    // the other thread's points, then its buffers (at its first step, on that thread). Whichever
+    // cannot be had, the read gives the entry's bytes and proves no guess.
+    TwoCores twoCores(1 << 20);
+    test::TempDir dir;
+    const Bytes want = test::compressibleText(4000000, 31);
+    auto pak = PakIndex::open(packOne(dir, want), isalKey());
+    const PakEntry& e = pak->entries()[0];
+    for (int nth = 1; nth <= 4; ++nth) {
+        INFO("block " << nth << " refused");
+        failPageBlockForTests(nth);
+        auto index = std::make_shared<SeekIndex>(1u << 18, 64);
+        PlainEntryReader r(pak, e, index, false);
+        checkFirstRead(r, want, 3500001);
+        CHECK(failPageBlockForTests(0) == 0);  // it was refused
+        CHECK(index->size() == 0);
+        CHECK(readPieces(r) == Bytes(want.begin() + 3500001 + 4096, want.end()));
+    }
+    // With all of them: a point proven (the two-core test above).
+    auto index = std::make_shared<SeekIndex>(1u << 18, 64);
+    PlainEntryReader r(pak, e, index, false);
+    checkFirstRead(r, want, 3500001);
+    CHECK(index->size() >= 1);
 }
