@@ -331,6 +331,9 @@ SpeculativeInflate::Proven SpeculativeInflate::finish(std::uint64_t startOut, By
     proven.slots_ = std::move(slots_);
     proven.window_.assign(window.begin(), window.end());
     points_.clear();
+    // The points' slots went with them.
+    done_ = true;
+    run_.reset();
     return proven;
 }
 

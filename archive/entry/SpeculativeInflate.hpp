@@ -51,8 +51,9 @@ public:
     std::optional<std::uint64_t> start() const;
     class Proven;
     // The seek points, made exact with `window`, the 32 KiB of output before start(), which the
-    // reader proved a block start at output offset `startOut` (none without a start()). Not
-    // while step() runs; the points are gone from here after it.
+    // reader proved a block start at output offset `startOut` (none without a start() or with a
+    // window of another size). Not while step() runs; once the points are handed over, nothing
+    // is left to step.
     Proven finish(std::uint64_t startOut, ByteSpan window);
 
     // Whether it is still looking for a block start to inflate from. Any thread.

@@ -266,3 +266,29 @@ TEST_CASE("deflate blocks: only the latest points are kept", "[pak][inflate][def
                              z.data.begin() + std::ptrdiff_t(p->out)));
     }
 }
+
+TEST_CASE("deflate blocks: points handed over midway end the inflating",
+          "[pak][inflate][deflate-blocks]") {
+    const ZlibStream z(test::compressibleText(4000000, 26));
+    const std::uint64_t fromByte = z.stream.size() / 4;
+    SpeculativeInflate s([&](std::uint8_t* dst, std::uint64_t at,
+                             std::size_t n) { std::memcpy(dst, z.stream.data() + at, n); },
+                         z.stream.size(), fromByte, z.stream.size(), 128 * 1024);
+    // Stepped until a few points are kept, far from the stream's end.
+    while (s.inflated() < 1000000) REQUIRE(s.step());
+    const BlockStart* start = z.dynamicAfter(fromByte * 8);
+    REQUIRE(start);
+    REQUIRE(s.start() == start->bit);
+    const std::vector<std::shared_ptr<SeekPoint>> points = resolved(s.finish(
+        start->out, ByteSpan(z.data.data() + start->out - kInflateWindow, kInflateWindow)));
+    REQUIRE(points.size() >= 2);
+    CHECK(points.back()->out < start->out + 1100000);
+    CHECK_FALSE(s.step());  // nothing left to step: its slots went with the points
+    Bytes bytes(kInflateWindow);
+    for (const auto& p : points) {
+        INFO("point at " << p->out);
+        p->windowBytes(bytes.data());
+        CHECK(bytes == Bytes(z.data.begin() + std::ptrdiff_t(p->out - kInflateWindow),
+                             z.data.begin() + std::ptrdiff_t(p->out)));
+    }
+}
