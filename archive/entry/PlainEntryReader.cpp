@@ -212,7 +212,7 @@ void PlainEntryReader::startCipherAt(std::uint64_t plainOffset) {
 // the second thread may not run at all), so it is never slower than decrypting alone, and when
 // decryption is the slower stage both threads decrypt.
 struct PlainEntryReader::AheadPiece {
-    // Held: the reader is reading it (PlainEntryReader::aheadChunk_), until it takes the next.
+    // Held: the reader is reading it (Ahead::held, chunkBase()), until it takes the next.
     enum class State { Free, Claimed, Ready, Held };
     std::uint8_t* buf = nullptr;  // its slot: the chaining block, then the piece
     std::uint64_t offset = 0;     // in the ciphertext
@@ -363,8 +363,7 @@ void PlainEntryReader::dropAhead() {
         p.state = Ahead::Piece::State::Free;
         p.error = nullptr;
     }
-    a.held = nullptr;
-    aheadChunk_ = nullptr;  // its bytes are no longer wanted (a jump, or a new start)
+    a.held = nullptr;  // its bytes are no longer wanted (a jump, or a new start)
     a.taken = ~std::uint64_t(0);
     a.next = a.end;  // nothing to claim until the reader takes a piece again
 }
@@ -379,14 +378,14 @@ void PlainEntryReader::stopAhead() {
     if (ahead_->worker.joinable()) ahead_->worker.join();
 }
 
-void PlainEntryReader::startAhead() {
-    if (ahead_ || !pipelined_) return;
+bool PlainEntryReader::startAhead() {
+    if (ahead_ || !pipelined_) return pipelined_;
     try {
         ahead_ = std::make_unique<Ahead>();
     } catch (const std::bad_alloc&) {
         // No memory for the pieces: this reader decrypts on its own thread.
         pipelined_ = false;
-        return;
+        return false;
     }
     ahead_->end = cipherSize_;
     ahead_->next = cipherSize_;
@@ -395,6 +394,11 @@ void PlainEntryReader::startAhead() {
     } catch (const std::system_error&) {
         // No thread to be had: the reader decrypts every piece itself.
     }
+    return true;
+}
+
+std::uint8_t* PlainEntryReader::chunkBase() {
+    return ahead_ && ahead_->held ? ahead_->held->buf : chunk_.data.get();
 }
 
 std::size_t PlainEntryReader::takeAhead() {
@@ -416,16 +420,10 @@ std::size_t PlainEntryReader::takeAhead() {
         if (piece && piece->state == Ahead::Piece::State::Ready) {
             // Read where it was decrypted; the one read before is free again.
             if (a.held) a.held->state = Ahead::Piece::State::Free;
-            a.held = nullptr;
-            aheadChunk_ = nullptr;
             const std::size_t n = piece->n;
             std::exception_ptr error = std::exchange(piece->error, nullptr);
-            piece->state = Ahead::Piece::State::Free;
-            if (!error) {
-                piece->state = Ahead::Piece::State::Held;
-                a.held = piece;
-                aheadChunk_ = piece->buf;
-            }
+            piece->state = error ? Ahead::Piece::State::Free : Ahead::Piece::State::Held;
+            a.held = error ? nullptr : piece;
             a.taken = cipherOffset_ + n;
             a.window = std::min(a.window * 2, kAheadBytes);
             if (a.wantsWorker()) a.changed.notify_all();
@@ -453,13 +451,11 @@ void PlainEntryReader::decryptMore() {
     const bool mixed = cipher_ && !entry_.counterMode && cipher_->variant().mixedChaining;
     if (cipher_ && entry_.counterMode && !counterIv_)
         counterIv_ = loadLE64(pak_->file()->readAt(pak_->entryOffset(entry_), 8).data());
-    if (pipelined_ && !mixed) startAhead();
-    if (pipelined_ && !mixed) {
+    if (!mixed && startAhead()) {
         // Decrypted ahead on another thread while the last chunk was inflated. (The version
         // 12+ chain is walked in order: it stays on this thread.)
         n = takeAhead();
     } else {
-        aheadChunk_ = nullptr;
         growBuffer(chunk_, n + 8);
         if (!mixed) {
             decryptAt(chunk_.data.get(), cipherOffset_, n);
@@ -943,8 +939,7 @@ bool PlainEntryReader::decodeOnTwoCores(std::uint64_t offset) {
     if (from < kTwoCoresMinFrom) return false;
     startIsal();
     if (!isal_ || !pipelined_) return false;
-    startAhead();
-    if (!ahead_ || !ahead_->worker.joinable()) return false;
+    if (!startAhead() || !ahead_->worker.joinable()) return false;
     // The other thread's part, and the output ISA-L writes here with the window sliding over it;
     // without the memory for them this thread decodes alone.
     std::optional<SpeculativeInflate> other;

@@ -100,7 +100,9 @@ private:
     // Pipelined readers: the next chunk from the pieces decrypted ahead (Ahead), its size;
     // dropAhead forgets them (after a jump), stopAhead ends the thread.
     std::size_t takeAhead();
-    void startAhead();
+    // Starts the thread decrypting ahead once; false when this reader decrypts on its own
+    // (not pipelined, or no memory for the pieces).
+    bool startAhead();
     // Claims the next piece ahead and decrypts it (the lock is let go meanwhile).
     void decryptNext(std::unique_lock<std::mutex>& lock);
     // Gives the thread decrypting ahead work for when it has nothing to decrypt, a step per
@@ -162,8 +164,8 @@ private:
     // `offset` (computed from the ciphertext alone, from the IV when going back).
     void advanceChainTo(std::uint64_t offset);
     std::size_t chunkLeft() const { return chunkLen_ - chunkPos_; }
-    // The chunk's bytes: a piece decrypted ahead (read in place), else chunk_.
-    std::uint8_t* chunkBase() { return aheadChunk_ ? aheadChunk_ : chunk_.data.get(); }
+    // The chunk's bytes: the piece decrypted ahead being read (in place), else chunk_.
+    std::uint8_t* chunkBase();
     // Null before any chunk was decrypted (an entry of no ciphertext has none).
     std::uint8_t* chunkAt() {
         std::uint8_t* base = chunkBase();
@@ -185,11 +187,10 @@ private:
     std::unique_ptr<class ReadPipeline> lz4_;  // LZ4 entries: the stages, read from the start
     std::uint64_t cipherOffset_ = 0;           // ciphertext bytes decrypted so far (block aligned)
     std::uint64_t cipherSize_ = 0;
-    SpareBuffer chunk_;                   // the chaining block, then the decrypted chunk
-    std::uint8_t* aheadChunk_ = nullptr;  // instead: the piece decrypted ahead being read
-    std::size_t chunkLen_ = 0;            // decrypted bytes in chunk_ after the chaining block
-    std::size_t chunkPos_ = 0;            // of them, handed on
-    std::size_t nextChunk_ = 0;           // ciphertext to decrypt in the next step
+    SpareBuffer chunk_;            // the chaining block, then the decrypted chunk
+    std::size_t chunkLen_ = 0;     // decrypted bytes in chunk_ after the chaining block
+    std::size_t chunkPos_ = 0;     // of them, handed on
+    std::size_t nextChunk_ = 0;    // ciphertext to decrypt in the next step
     std::size_t pendingSkip_ = 0;  // bytes of the next decrypted chunk before the start point
     std::uint64_t produced_ = 0;
     std::uint64_t decoded_ = 0;

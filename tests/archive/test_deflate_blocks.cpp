@@ -136,12 +136,21 @@ TEST_CASE("deflate blocks: the made-up windows name every window byte",
 
 namespace {
 
-// Every point of a proven guess, resolved (each says where it is before it is resolved).
-std::vector<std::shared_ptr<SeekPoint>> resolved(const SpeculativeInflate::Proven& proven) {
+// Every point of a proven guess, resolved: each says where it is before it is resolved, and
+// its window is the 32 KiB of `data` before it.
+std::vector<std::shared_ptr<SeekPoint>> resolved(const SpeculativeInflate::Proven& proven,
+                                                 const Bytes& data) {
     std::vector<std::shared_ptr<SeekPoint>> points;
+    Bytes bytes(kInflateWindow);
     for (std::size_t i = 0; i < proven.size(); ++i) {
-        points.push_back(proven.point(i));
-        CHECK(points.back()->out == proven.out(i));
+        const std::shared_ptr<SeekPoint> p = proven.point(i);
+        INFO("point at " << p->out);
+        CHECK(p->out == proven.out(i));
+        REQUIRE(p->windowSize == kInflateWindow);
+        p->windowBytes(bytes.data());
+        CHECK(bytes == Bytes(data.begin() + std::ptrdiff_t(p->out - kInflateWindow),
+                             data.begin() + std::ptrdiff_t(p->out)));
+        points.push_back(p);
     }
     return points;
 }
@@ -175,10 +184,10 @@ TEST_CASE("deflate blocks: inflating from a guessed start gives exact seek point
     const ByteSpan window(z.data.data() + start->out - kInflateWindow, kInflateWindow);
     // A wrong window gives no points at all (and leaves them).
     CHECK(s.finish(start->out, window.subspan(1)).size() == 0);
-    const std::vector<std::shared_ptr<SeekPoint>> points = resolved(s.finish(start->out, window));
+    const std::vector<std::shared_ptr<SeekPoint>> points =
+        resolved(s.finish(start->out, window), z.data);
     REQUIRE(points.size() >= 4);
     std::uint64_t last = start->out;
-    Bytes bytes(kInflateWindow);
     for (const auto& p : points) {
         INFO("point at " << p->out);
         CHECK(p->out >= last + 256 * 1024);
@@ -189,10 +198,6 @@ TEST_CASE("deflate blocks: inflating from a guessed start gives exact seek point
                                [&](const BlockStart& b) { return b.bit == bit; });
         REQUIRE(it != z.starts.end());
         CHECK(it->out == p->out);
-        REQUIRE(p->windowSize == kInflateWindow);
-        p->windowBytes(bytes.data());
-        CHECK(bytes == Bytes(z.data.begin() + std::ptrdiff_t(p->out - kInflateWindow),
-                             z.data.begin() + std::ptrdiff_t(p->out)));
     }
     // They were handed over.
     CHECK(s.finish(start->out, window).size() == 0);
@@ -253,18 +258,12 @@ TEST_CASE("deflate blocks: only the latest points are kept", "[pak][inflate][def
                                      [&](const BlockStart& b) { return b.bit > start->bit; });
     REQUIRE(after > 40);
     // (Their windows share slots: a 25th slot for the next point.)
-    const std::vector<std::shared_ptr<SeekPoint>> points = resolved(s.finish(
-        start->out, ByteSpan(z.data.data() + start->out - kInflateWindow, kInflateWindow)));
+    const std::vector<std::shared_ptr<SeekPoint>> points = resolved(
+        s.finish(start->out, ByteSpan(z.data.data() + start->out - kInflateWindow, kInflateWindow)),
+        z.data);
     REQUIRE(points.size() == 24);
     // The last 24 block starts that were due: the final one is among the stream's last starts.
     CHECK(points.back()->out >= z.starts[z.starts.size() - 3].out);
-    Bytes bytes(kInflateWindow);
-    for (const auto& p : points) {
-        INFO("point at " << p->out);
-        p->windowBytes(bytes.data());
-        CHECK(bytes == Bytes(z.data.begin() + std::ptrdiff_t(p->out - kInflateWindow),
-                             z.data.begin() + std::ptrdiff_t(p->out)));
-    }
 }
 
 TEST_CASE("deflate blocks: points handed over midway end the inflating",
@@ -279,16 +278,10 @@ TEST_CASE("deflate blocks: points handed over midway end the inflating",
     const BlockStart* start = z.dynamicAfter(fromByte * 8);
     REQUIRE(start);
     REQUIRE(s.start() == start->bit);
-    const std::vector<std::shared_ptr<SeekPoint>> points = resolved(s.finish(
-        start->out, ByteSpan(z.data.data() + start->out - kInflateWindow, kInflateWindow)));
+    const std::vector<std::shared_ptr<SeekPoint>> points = resolved(
+        s.finish(start->out, ByteSpan(z.data.data() + start->out - kInflateWindow, kInflateWindow)),
+        z.data);
     REQUIRE(points.size() >= 2);
     CHECK(points.back()->out < start->out + 1100000);
     CHECK_FALSE(s.step());  // nothing left to step: its slots went with the points
-    Bytes bytes(kInflateWindow);
-    for (const auto& p : points) {
-        INFO("point at " << p->out);
-        p->windowBytes(bytes.data());
-        CHECK(bytes == Bytes(z.data.begin() + std::ptrdiff_t(p->out - kInflateWindow),
-                             z.data.begin() + std::ptrdiff_t(p->out)));
-    }
 }
