@@ -10,6 +10,8 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -126,6 +128,57 @@ TEST_CASE("pakfs mount: 8 concurrent readers get the right bytes", "[mount]") {
     }
     for (auto& t : threads) t.join();
     CHECK(failures == 0);
+}
+
+TEST_CASE("pakfs mount: reads of one file sent at once, near and far apart, get the right bytes",
+          "[mount]") {
+    // O_DIRECT: each pread reaches pakfs as a read of its own, as many at once as there are
+    // threads. Six threads take the file's 64 KiB pieces in turn (reads near each other, left
+    // to the thread answering the first); two read far from them meanwhile. Read-only and
+    // writable (reads without a handle).
+    for (const bool writable : {false, true}) {
+        INFO((writable ? "writable" : "read-only"));
+        TempDir overlay;
+        MountedPack m(writable
+                          ? std::vector<std::string>{"-o", "overlay=" + overlay.path().string()}
+                          : std::vector<std::string>{});
+        const std::string path = "Media/compress6m.txt";
+        const Bytes& want = m.pack.file(path);
+        REQUIRE(want.size() > (4u << 20));
+        int fd = ::open((m / path).c_str(), O_RDONLY | O_DIRECT);
+        REQUIRE(fd >= 0);
+        constexpr std::size_t kPiece = 64 * 1024;
+        std::atomic<std::size_t> nextPiece{0};
+        std::atomic<int> reads{0}, failures{0};
+        std::vector<std::thread> threads;
+        for (int k = 0; k < 8; ++k) {
+            threads.emplace_back([&, k] {
+                void* mem = std::aligned_alloc(4096, kPiece);
+                std::mt19937_64 rng(std::uint64_t(k) + 7);
+                for (int i = 0;; ++i) {
+                    std::uint64_t off;
+                    if (k < 6) {
+                        off = nextPiece.fetch_add(1) * kPiece;
+                        if (off >= want.size()) break;
+                    } else {
+                        if (i == 40) break;
+                        off = (rng() % (want.size() / 4096)) * 4096;
+                    }
+                    const std::size_t n =
+                        std::size_t(std::min<std::uint64_t>(kPiece, want.size() - off));
+                    ssize_t got = ::pread(fd, mem, kPiece, off_t(off));
+                    ++reads;
+                    if (got != ssize_t(n) || std::memcmp(mem, want.data() + off, n) != 0)
+                        ++failures;
+                }
+                std::free(mem);
+            });
+        }
+        for (auto& t : threads) t.join();
+        ::close(fd);
+        CHECK(failures == 0);
+        CHECK(reads == int((want.size() + kPiece - 1) / kPiece + 80));
+    }
 }
 
 TEST_CASE("pakfs mount: writes get EROFS, attributes and xattrs come from the table", "[mount]") {
