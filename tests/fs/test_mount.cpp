@@ -154,6 +154,10 @@ TEST_CASE("pakfs mount: reads of one file sent at once, near and far apart, get 
         for (int k = 0; k < 8; ++k) {
             threads.emplace_back([&, k] {
                 void* mem = std::aligned_alloc(4096, kPiece);
+                if (!mem) {
+                    ++failures;
+                    return;
+                }
                 std::mt19937_64 rng(std::uint64_t(k) + 7);
                 for (int i = 0;; ++i) {
                     std::uint64_t off;
