@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "archive/write/PakWriter.hpp"
-#include "common/Cpus.hpp"
 
 #include <crypto++/sha.h>
 #include <fcntl.h>
@@ -26,6 +25,7 @@
 #include "archive/pak/Metadata.hpp"
 #include "archive/write/EntryEncoder.hpp"
 #include "archive/write/PackPlanner.hpp"
+#include "common/Cpus.hpp"
 
 namespace fs = std::filesystem;
 
