@@ -9,7 +9,8 @@
 # and a 512 MiB entry); the packs are made once per scale in --out (default bench/out).
 # --only writable-cat: only cat of every file through a writable and a read-only mount, side by
 # side (defaults then: --scale 0.25 --entries 20000 --out bench/out-quick); the table is added
-# to a section at the end of BENCHMARKS.md, which a whole run writes anew.
+# to a section at the end of BENCHMARKS.md; a whole run writes the table at its top anew and
+# keeps the sections after it.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
         --reads) READS=$2; shift 2 ;;
         --no-md) WRITE_MD=0; shift ;;
         --only) ONLY=$2; shift 2 ;;
-        -h|--help) sed -n '3,12p' "$0" | cut -c3-; exit 0 ;;
+        -h|--help) sed -n '3,13p' "$0" | cut -c3-; exit 0 ;;
         *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -461,6 +462,8 @@ if [ "$WRITE_MD" = 1 ] && [ -n "$ONLY" ]; then
     } >> "$ROOT/BENCHMARKS.md"
     log "added to $ROOT/BENCHMARKS.md"
 elif [ "$WRITE_MD" = 1 ]; then
+    # The sections after the table (dated notes on single measurements) are kept.
+    KEPT=$(awk '/^## / { on = 1 } on' "$ROOT/BENCHMARKS.md" 2> /dev/null || true)
     {
         echo "# Benchmarks"
         echo
@@ -490,6 +493,7 @@ elif [ "$WRITE_MD" = 1 ]; then
         echo "$HEAD"
         echo
         echo "$TABLE"
+        [ -z "$KEPT" ] || printf '\n%s\n' "$KEPT"
     } > "$ROOT/BENCHMARKS.md"
     log "written to $ROOT/BENCHMARKS.md"
 fi
