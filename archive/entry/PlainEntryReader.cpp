@@ -55,10 +55,11 @@ constexpr std::uint64_t kTwoCoresMinFrom = 64 * 1024;
 // The other thread starts at this share of the way to the offset's place in the compressed
 // stream (estimated from the entry's ratio). It inflates only when it has nothing to decrypt for
 // the reader, and twice per byte: on two CPUs alike it gets about an eighth of the way done
-// while the reader does the rest. Starting it earlier than that costs little (the reader inflates
-// what it did not reach, at the pace it would have come anyway), later costs much (it waits
-// for the other thread), and a shared machine often runs one CPU slower, which moves the balance
-// either way: so a little before it (measured in BENCHMARKS.md).
+// while the reader does the rest. Starting it earlier than that costs little (the reader
+// inflates what the other thread did not reach, at the pace it would have come anyway), later
+// costs much (the reader inflates more while the other thread, done, has nothing to do), and a
+// shared machine often runs one CPU slower, which moves the balance either way: so a little
+// before it (measured in BENCHMARKS.md).
 constexpr double kTwoCoresSplit = 0.83;
 // Seek points the other thread keeps, about this far apart in output.
 constexpr std::uint64_t kTwoCoresSpacing = 1ull << 20;
