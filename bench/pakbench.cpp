@@ -187,6 +187,20 @@ int makePacks(const stdfs::path& dir, double scale, std::size_t entries, int lev
     return 0;
 }
 
+// A zlib stream inflated whole by ISA-L into `out`, which it must fill exactly (header and
+// Adler-32 checked, as zlib does).
+bool isalInflateWhole(const std::uint8_t* in, std::size_t n, Bytes& out) {
+    inflate_state st;
+    isal_inflate_init(&st);
+    st.crc_flag = ISAL_ZLIB;
+    st.next_in = const_cast<std::uint8_t*>(in);
+    st.avail_in = std::uint32_t(n);
+    st.next_out = out.data();
+    st.avail_out = std::uint32_t(out.size());
+    return isal_inflate(&st) == ISAL_DECOMP_OK && st.block_state == ISAL_BLOCK_FINISH &&
+           st.avail_out == 0;
+}
+
 // The limit: every plain entry's ciphertext decrypted by Crypto++ (and by the vector path, to
 // compare), and its zlib stream inflated, one core, from memory.
 int limit(const stdfs::path& pakPath) {
@@ -237,17 +251,9 @@ int limit(const stdfs::path& pakPath) {
             if (lr != LIBDEFLATE_SUCCESS || made != out.size())
                 throw Error(e.path + ": libdeflate failed");
             t0 = Clock::now();
-            inflate_state st;
-            isal_inflate_init(&st);
-            st.crc_flag = ISAL_ZLIB;  // header and Adler-32 checked, as zlib does
-            st.next_in = a.data();
-            st.avail_in = e.compressedSize;
-            st.next_out = out.data();
-            st.avail_out = std::uint32_t(out.size());
-            int ir = isal_inflate(&st);
+            const bool isalDone = isalInflateWhole(a.data(), e.compressedSize, out);
             tIsal += since(t0);
-            if (ir != ISAL_DECOMP_OK || st.block_state != ISAL_BLOCK_FINISH || st.avail_out != 0)
-                throw Error(e.path + ": ISA-L inflate failed");
+            if (!isalDone) throw Error(e.path + ": ISA-L inflate failed");
         }
         outBytes += e.uncompressedSize;
         cipherBytes += a.size();
@@ -605,14 +611,7 @@ int cpuSpeed() {
             std::uint64_t iv = 42;
             for (std::size_t at = 0; at < buf.size(); at += 256 * 1024)
                 bf.cbcDecrypt(buf.data() + at, 256 * 1024, iv);
-            inflate_state st;
-            isal_inflate_init(&st);
-            st.crc_flag = ISAL_ZLIB;
-            st.next_in = packed.data();
-            st.avail_in = std::uint32_t(packedSize);
-            st.next_out = out.data();
-            st.avail_out = std::uint32_t(out.size());
-            if (isal_inflate(&st) != ISAL_DECOMP_OK || st.avail_out != 0)
+            if (!isalInflateWhole(packed.data(), packedSize, out))
                 throw Error("cpuspeed: ISA-L inflate failed");
             best = std::min(best, since(t0) * 1000);
         }
