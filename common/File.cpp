@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -79,6 +80,13 @@ void ByteRange::read(std::uint64_t at, std::uint8_t* dst, std::size_t n) const {
         file_->readAt(offset_ + at, dst, n);
     else
         std::memcpy(dst, memory_.data() + at, n);
+}
+
+std::uint64_t ByteRange::held(std::uint64_t at) const {
+    if (at >= size_) return 0;
+    if (!file_) return size_ - at;
+    const std::uint64_t from = offset_ + at, fileSize = file_->size();
+    return from >= fileSize ? 0 : std::min(size_ - at, fileSize - from);
 }
 
 const std::string& ByteRange::name() const {

@@ -44,6 +44,9 @@ public:
     std::uint64_t size() const { return size_; }
     void read(std::uint64_t at, std::uint8_t* dst, std::size_t n) const;
     const std::string& name() const;
+    bool inMemory() const { return !file_; }
+    // How many of the range's bytes from `at` on the file holds (fewer in a file cut short).
+    std::uint64_t held(std::uint64_t at) const;
 
 private:
     std::shared_ptr<const InputFile> file_;

@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "archive/codec/Streams.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 namespace pakfs::archive {
+
+namespace {
+constexpr std::size_t kReadAhead = 64 * 1024;  // ciphertext read from a file at a time
+}  // namespace
 
 CryptedStream::CryptedStream(ByteRange range, const Blowfish* cipher, std::uint64_t iv,
                              std::uint64_t logicalSize, bool counterMode)
@@ -18,7 +25,25 @@ void CryptedStream::refill() {
     std::uint64_t left = range_.size() - rawOffset_;
     std::size_t n = std::size_t(std::min<std::uint64_t>(kSegmentSize, left));
     if (n == 0) throw TruncatedError(range_.name() + ": read past the end of the crypted data");
-    range_.read(rawOffset_, buffer_, n);
+    if (range_.inMemory()) {
+        range_.read(rawOffset_, buffer_, n);
+    } else {
+        if (rawOffset_ < rawStart_ || rawOffset_ + n > rawStart_ + raw_.size()) {
+            // Never past what the file holds: a file cut short fails at the segment it cuts,
+            // as with a read per segment.
+            const std::uint64_t ahead = std::min<std::uint64_t>(kReadAhead, left);
+            const std::uint64_t held = range_.held(rawOffset_);
+            raw_.resize(std::size_t(held >= n ? std::min(ahead, held) : n));
+            try {
+                range_.read(rawOffset_, raw_.data(), raw_.size());
+            } catch (...) {
+                raw_.clear();  // nothing half-read is served later
+                throw;
+            }
+            rawStart_ = rawOffset_;
+        }
+        std::memcpy(buffer_, raw_.data() + (rawOffset_ - rawStart_), n);
+    }
     const std::uint64_t at = rawOffset_;
     rawOffset_ += n;
     if (!counterMode_) iv_ ^= ivXor_;

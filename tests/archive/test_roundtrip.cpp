@@ -164,6 +164,45 @@ TEST_CASE("the fast path and the exact pipeline agree on plain entries", "[pak][
     }
 }
 
+TEST_CASE(
+    "crypted stream: a file read ahead gives the bytes memory gives, and a cut one fails "
+    "where it is cut",
+    "[pak][pipeline]") {
+    test::TempDir dir;
+    const Blowfish cipher(testKey());
+    // Beyond three reads ahead of 64 KiB, and not a whole number of them.
+    const Bytes raw = test::randomBytes(200 * 1024 + 8 * 37, 11);
+    const std::uint64_t size = raw.size() - 8, iv = 0x0123456789ABCDEFull;
+    test::writeFile(dir / "whole", raw);
+    CryptedStream fromFile(ByteRange(InputFile::open(dir / "whole"), 8, size), &cipher, iv, size);
+    CryptedStream fromMemory(ByteRange(ByteSpan(raw).subspan(8)), &cipher, iv, size);
+    Bytes a(size), b(size);
+    // Reads of odd sizes with an ivXor mixed in after each, as the gbx reader makes them.
+    for (std::size_t at = 0; at < size; at += 1000) {
+        const std::size_t n = std::min<std::size_t>(1000, size - at);
+        fromFile.read({a.data() + at, n});
+        fromMemory.read({b.data() + at, n});
+        fromFile.mixIvXor({a.data() + at, std::min<std::size_t>(n, 13)});
+        fromMemory.mixIvXor({b.data() + at, std::min<std::size_t>(n, 13)});
+    }
+    CHECK(a == b);
+
+    // The file ends 100 bytes into the segment at 150 KiB of a range declared whole.
+    const std::uint64_t held = 150 * 1024;
+    test::writeFile(dir / "cut", ByteSpan(raw).first(8 + held + 100));
+    CryptedStream cut(ByteRange(InputFile::open(dir / "cut"), 8, size), &cipher, iv, size);
+    CryptedStream whole(ByteRange(ByteSpan(raw).subspan(8)), &cipher, iv, size);
+    Bytes c(held), d(held);
+    cut.read(c);
+    whole.read(d);
+    CHECK(c == d);
+    Bytes next(256);
+    CHECK_THROWS_WITH(cut.read(next), (dir / "cut").string() +
+                                          ": file is truncated (needs 256 bytes at offset " +
+                                          std::to_string(8 + held) + ", file has " +
+                                          std::to_string(8 + held + 100) + ")");
+}
+
 TEST_CASE("plain zlib entries: the whole-buffer inflater and the streaming zlib path agree",
           "[pak][inflate]") {
     // Read from the start without a seek index, a zlib entry goes through libdeflate in one
