@@ -28,7 +28,7 @@ void CryptedStream::refill() {
     if (range_.inMemory()) {
         range_.read(rawOffset_, buffer_, n);
     } else {
-        if (rawOffset_ < rawStart_ || rawOffset_ + n > rawStart_ + raw_.size()) {
+        if (rawOffset_ + n > rawStart_ + raw_.size()) {  // the stream only moves forward
             // Never past what the file holds: a file cut short fails at the segment it cuts,
             // as with a read per segment.
             const std::uint64_t ahead = std::min<std::uint64_t>(kReadAhead, left);
