@@ -144,8 +144,8 @@ writablecat() {
     row "cat every file of many.pak ($ENTRIES files) through a writable mount (-o overlay, nothing changed) / through a read-only mount (medians of 3 interleaved rounds, fresh mounts)" "$(calc "$T_CATW" 3) s / $(calc "$T_CATRO" 3) s$speed" "$R of the read-only mount's speed (rounds: ${ratios[*]})" ">= 0.9: $(verdict "$R >= 0.9")"
 }
 
-# The big entry through a writable mount and a read-only one, the same way (a single read of
-# each, minutes apart, moved with the machine's speed).
+# The big entry through a writable mount and a read-only one, the same way: a single read of
+# each, minutes apart, moved with the machine's speed.
 writablebig() {
     local i mode ro=() rw=() ratios=() t_ro t_rw
     for i in 1 2 3; do
