@@ -7,7 +7,10 @@
 namespace pakfs::archive {
 
 namespace {
-constexpr std::size_t kReadAhead = 64 * 1024;  // ciphertext read from a file at a time
+// Ciphertext read from a file at a time: the first read is small (a look at an entry's first
+// bytes stays cheap), each next one twice the last, up to the most.
+constexpr std::size_t kFirstReadAhead = 8 * 1024;
+constexpr std::size_t kReadAhead = 64 * 1024;
 }  // namespace
 
 CryptedStream::CryptedStream(ByteRange range, const Blowfish* cipher, std::uint64_t iv,
@@ -28,19 +31,18 @@ void CryptedStream::refill() {
     if (range_.inMemory()) {
         range_.read(rawOffset_, buffer_, n);
     } else {
-        if (rawOffset_ + n > rawStart_ + raw_.size()) {  // the stream only moves forward
+        if (rawOffset_ + n > rawStart_ + rawLen_) {  // the stream only moves forward
             // Never past what the file holds: a file cut short fails at the segment it cuts,
             // as with a read per segment.
-            const std::uint64_t ahead = std::min<std::uint64_t>(kReadAhead, left);
+            readAhead_ = readAhead_ == 0 ? kFirstReadAhead : std::min(2 * readAhead_, kReadAhead);
+            const std::uint64_t ahead = std::min<std::uint64_t>(readAhead_, left);
             const std::uint64_t held = range_.held(rawOffset_);
-            raw_.resize(std::size_t(held >= n ? std::min(ahead, held) : n));
-            try {
-                range_.read(rawOffset_, raw_.data(), raw_.size());
-            } catch (...) {
-                raw_.clear();  // nothing half-read is served later
-                throw;
-            }
+            const std::size_t len = std::size_t(held >= n ? std::min(ahead, held) : n);
+            if (raw_.size() < len) raw_.resize(len);
+            rawLen_ = 0;  // nothing half-read is served later
+            range_.read(rawOffset_, raw_.data(), len);
             rawStart_ = rawOffset_;
+            rawLen_ = len;
         }
         std::memcpy(buffer_, raw_.data() + (rawOffset_ - rawStart_), n);
     }

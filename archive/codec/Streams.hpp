@@ -60,10 +60,12 @@ private:
     std::uint64_t logicalSize_;
     std::uint64_t rawOffset_ = 0;  // next raw byte to refill from
     // Ciphertext read from the file ahead of the segments (a pread per segment made the file
-    // table of a pak of 100000 files take 18000 system calls): raw_ holds the range's bytes
-    // from rawStart_ on.
+    // table of a pak of 100000 files take 18000 system calls): raw_ holds rawLen_ of the
+    // range's bytes from rawStart_ on.
     Bytes raw_;
     std::uint64_t rawStart_ = 0;
+    std::size_t rawLen_ = 0;
+    std::size_t readAhead_ = 0;   // the size the last read ahead asked for (0: none yet)
     std::uint64_t position_ = 0;  // plaintext bytes handed out
     std::uint8_t buffer_[kSegmentSize];
     std::size_t bufferPos_ = 0;
