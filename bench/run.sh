@@ -116,58 +116,51 @@ hwm() { awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$PID/status"; }
 freshoverlay() { rm -rf "$OV" && mkdir -p "$OV"; }
 catmany() { timed sh -c "find '$MNT/many' -type f -print0 | xargs -0 cat"; }
 median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
-# cat of every file of many.pak through a writable mount (-o overlay, an empty overlay, nothing
-# changed) and through a read-only one, side by side: three rounds of a fresh mount of each,
-# the first of a round alternating; the medians and each round's ratio.
-writablecat() {
-    local i ro=() rw=() ratios=() t_ro t_rw
+catbig() { timed sh -c "cat '$MNT'/big/Media/*"; }
+# Times function $3 through a read-only mount of pak $1 (ready path $2) and through a writable one
+# (-o overlay, an empty overlay, nothing changed), side by side: three rounds of a fresh mount of
+# each, the first of a round alternating (single reads minutes apart move with the machine's
+# speed). Sets T_RO and T_RW (the medians), R (their ratio) and RATIOS (each round's).
+interleaved() {
+    local pak=$1 ready=$2 timer=$3 i mode t_ro t_rw ro=() rw=()
+    RATIOS=()
     mkdir -p "$MNT"
     fusermount3 -u "$MNT" 2> /dev/null || true
     for i in 1 2 3; do
-        if [ $((i % 2)) = 1 ]; then
-            mountpak "$MANY" many && t_ro=$(catmany) && unmount
-            freshoverlay && mountpak "$MANY" many -o "overlay=$OV" && t_rw=$(catmany) && unmount
-        else
-            freshoverlay && mountpak "$MANY" many -o "overlay=$OV" && t_rw=$(catmany) && unmount
-            mountpak "$MANY" many && t_ro=$(catmany) && unmount
-        fi
-        ro+=("$t_ro")
-        rw+=("$t_rw")
-        ratios+=("$(calc "$t_ro / $t_rw")")
-    done
-    rm -rf "$OV"
-    T_CATRO=$(median3 "${ro[@]}")
-    T_CATW=$(median3 "${rw[@]}")
-    R=$(calc "$T_CATRO / $T_CATW")
-    local speed=""
-    [ -n "${M_out_bytes:-}" ] && speed=" ($(calc "$M_out_bytes / $T_CATW / 1e6" 1) / $(calc "$M_out_bytes / $T_CATRO / 1e6" 1) MB/s)"
-    row "cat every file of many.pak ($ENTRIES files) through a writable mount (-o overlay, nothing changed) / through a read-only mount (medians of 3 interleaved rounds, fresh mounts)" "$(calc "$T_CATW" 3) s / $(calc "$T_CATRO" 3) s$speed" "$R of the read-only mount's speed (rounds: ${ratios[*]})" ">= 0.9: $(verdict "$R >= 0.9")"
-}
-
-# The big entry through a writable mount and a read-only one, the same way: a single read of
-# each, minutes apart, moved with the machine's speed.
-writablebig() {
-    local i mode ro=() rw=() ratios=() t_ro t_rw
-    for i in 1 2 3; do
         for mode in $([ $((i % 2)) = 1 ] && echo "ro rw" || echo "rw ro"); do
             if [ "$mode" = ro ]; then
-                mountpak "$BIG" big && t_ro=$(timed sh -c "cat '$MNT'/big/Media/*") && unmount
+                mountpak "$pak" "$ready" && t_ro=$($timer) && unmount
             else
-                freshoverlay && mountpak "$BIG" big -o "overlay=$OV" &&
-                    t_rw=$(timed sh -c "cat '$MNT'/big/Media/*") && unmount
+                freshoverlay && mountpak "$pak" "$ready" -o "overlay=$OV" && t_rw=$($timer) && unmount
             fi
         done
         ro+=("$t_ro")
         rw+=("$t_rw")
-        ratios+=("$(calc "$t_ro / $t_rw")")
+        RATIOS+=("$(calc "$t_ro / $t_rw")")
     done
     rm -rf "$OV"
-    local t_bro t_brw speed=""
-    t_bro=$(median3 "${ro[@]}")
-    t_brw=$(median3 "${rw[@]}")
-    R=$(calc "$t_bro / $t_brw")
-    [ -n "${B_out_bytes:-}" ] && speed=" ($(calc "$B_out_bytes / $t_brw / 1e6" 1) / $(calc "$B_out_bytes / $t_bro / 1e6" 1) MB/s)"
-    row "cat the big entry through a writable mount (-o overlay, nothing changed) / through a read-only mount (medians of 3 interleaved rounds, fresh mounts)" "$(calc "$t_brw" 3) s / $(calc "$t_bro" 3) s$speed" "$R of the read-only mount's speed (rounds: ${ratios[*]})" ">= 0.9: $(verdict "$R >= 0.9")"
+    T_RO=$(median3 "${ro[@]}")
+    T_RW=$(median3 "${rw[@]}")
+    R=$(calc "$T_RO / $T_RW")
+}
+# Reading unchanged files through a writable mount against a read-only one: every file of
+# many.pak, then the big entry (with MB/s where a whole run measured their sizes).
+writablereads() {
+    local what bytes speed
+    for what in many big; do
+        if [ "$what" = many ]; then
+            interleaved "$MANY" many catmany
+            bytes=${M_out_bytes:-}
+            what="every file of many.pak ($ENTRIES files)"
+        else
+            interleaved "$BIG" big catbig
+            bytes=${B_out_bytes:-}
+            what="the big entry"
+        fi
+        speed=""
+        [ -n "$bytes" ] && speed=" ($(calc "$bytes / $T_RW / 1e6" 1) / $(calc "$bytes / $T_RO / 1e6" 1) MB/s)"
+        row "cat $what through a writable mount (-o overlay, nothing changed) / through a read-only mount (medians of 3 interleaved rounds, fresh mounts)" "$(calc "$T_RW" 3) s / $(calc "$T_RO" 3) s$speed" "$R of the read-only mount's speed (rounds: ${RATIOS[*]})" ">= 0.9: $(verdict "$R >= 0.9")"
+    done
 }
 
 # --only: just the rows named, then the table.
@@ -175,8 +168,7 @@ if [ "$ONLY" = writable-cat ]; then
     M_simd_impl="not measured (--only)"
     if [ "$HAVE_FUSE" = 1 ]; then
         log "FUSE: cat of every file, writable mount against read-only (3 interleaved rounds)"
-        writablecat
-        writablebig
+        writablereads
     else
         row "FUSE measurements" "skipped" "" "no pakfs binary, /dev/fuse or fusermount3"
     fi
@@ -405,8 +397,7 @@ if [ "$HAVE_FUSE" = 1 ]; then
     row "cat the big entry through the mount" "$X_CATB MB/s" "$R of pak extract" ">= 0.8: $(verdict "$R >= 0.8")"
 
     log "FUSE: a writable mount (-o overlay): reading unchanged files, writing"
-    writablecat
-    writablebig
+    writablereads
     # 256 MiB written with dd and synced, into the mount and straight into the overlay's folder.
     freshoverlay
     mountpak "$MANY" many -o "overlay=$OV"
