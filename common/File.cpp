@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "common/File.hpp"
 
+#include "common/FileLock.hpp"
 #include "common/Interrupt.hpp"
 
 #include <fcntl.h>
@@ -94,7 +95,9 @@ const std::string& ByteRange::name() const {
     return file_ ? file_->name() : memoryName;
 }
 
-AtomicOutputFile::AtomicOutputFile(const std::filesystem::path& dest) : dest_(dest) {
+AtomicOutputFile::AtomicOutputFile(const std::filesystem::path& path) : dest_(writeTarget(path)) {
+    // A symbolic link stays a link: the file it names is the one replaced.
+    const std::filesystem::path& dest = dest_;
     std::filesystem::path dir = dest.parent_path();
     if (dir.empty()) dir = ".";
     std::error_code ec;

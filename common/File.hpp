@@ -57,9 +57,13 @@ private:
 
 // Writes a file next to its destination and renames it into place only when complete, so a
 // failed or interrupted write never leaves a half-written file where the user's file was.
+// A destination that is a symbolic link is written through: the file it names is replaced
+// (its temporary file beside it), and the link stays a link.
 class AtomicOutputFile {
 public:
     explicit AtomicOutputFile(const std::filesystem::path& dest);
+    // The file written: the destination, or the file its symbolic links name.
+    const std::filesystem::path& target() const { return dest_; }
     ~AtomicOutputFile();  // removes the temp file unless commit() ran
     AtomicOutputFile(const AtomicOutputFile&) = delete;
     AtomicOutputFile& operator=(const AtomicOutputFile&) = delete;

@@ -26,6 +26,7 @@
 #include "archive/write/EntryEncoder.hpp"
 #include "archive/write/PackPlanner.hpp"
 #include "common/Cpus.hpp"
+#include "common/FileLock.hpp"
 
 namespace fs = std::filesystem;
 
@@ -533,6 +534,12 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
     if (options.version != 3 && (options.version < 6 || options.version > 18))
         throw Error("pack --version " + std::to_string(options.version) +
                     ": pakfs writes versions 3 and 6 to 18");
+    // Held until the pak is in place: a second writer of `output` is refused meanwhile.
+    const WriterLock lock = WriterLock::acquire(output, false);
+    if (options.warn)
+        for (const auto& mount : lock.servingMounts())
+            options.warn(lock.target().string() + " is served by the writable mount at " + mount +
+                         ": it keeps showing the old pak until it is mounted again");
     const PackPlan plan = planFolder(sourceDir, key, options);
     if (!options.unplannableAdvice.empty()) return writePlan(plan, output, key, options);
     PackOptions withAdvice = options;

@@ -5,6 +5,7 @@
 
 #include "archive/pak/PackList.hpp"
 #include "common/File.hpp"
+#include "common/FileLock.hpp"
 #include "tools/pak/Commands.hpp"
 
 using namespace pakfs::archive;
@@ -129,6 +130,8 @@ void addPacklistCommands(CLI::App& app, int& exitCode) {
             if (!parseHex(ks, check))
                 throw Error("--key-string must be 32 hex digits, got \"" + ks + "\"");
 
+            // Read, changed and written under its lock: two edits never lose one another's.
+            const WriterLock lock = WriterLock::acquire(*file, false);
             PackList list = readPackListOrNew(*file);
             PackListEntry* existing = nullptr;
             for (auto& e : list.entries)

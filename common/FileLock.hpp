@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Advisory locks that keep two writers of one file apart, keep one overlay folder to one user
+// at a time, and let a writable mount say which paks it serves; and where a write through a
+// symbolic link lands.
+//
+// Every lock is an open-file-description lock (fcntl F_OFD_*) on a lock file: it is released
+// when the process ends however it ends (kill -9 included), and it is kept across fork (the
+// mount's daemon). A lock file is never the locked file itself: a writer replaces that by
+// rename, and a lock on the old inode would then lock nothing.
+//
+// The lock file of a file TARGET is ".NAME.pakfs-lock" beside it:
+//   byte 0          the writer's lock, exclusive, held for the whole of a command's work
+//   byte 1          a short lock while the mounts' lines are read or written
+//   lines after it  one per writable mount serving TARGET: its mount point, each line held by
+//                   that mount with a shared lock for its lifetime (a line no one holds is a
+//                   mount that ended)
+// The last one out removes the lock file; a lock is only counted once the file it was taken
+// on is still the one at the path (else it is taken again on the new one).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace pakfs {
+
+// The file a write to `path` lands on: `path` itself, or, when it is a symbolic link (or a
+// chain of them), the file the last one names (which need not exist yet). Throws Error naming
+// `path` for a chain that loops or runs over 40 links.
+std::filesystem::path writeTarget(const std::filesystem::path& path);
+
+// The lock file of `target` (a path after writeTarget).
+std::filesystem::path lockFileOf(const std::filesystem::path& target);
+
+// An exclusive lock on a file that is replaced by rename (a pak, a packlist), for the lock's
+// lifetime. Moves, not copies.
+class WriterLock {
+public:
+    // Locks writeTarget(path). When another process holds it: waits for it with `wait`, else
+    // throws Error naming the file and the lock file at once.
+    static WriterLock acquire(const std::filesystem::path& path, bool wait);
+    WriterLock(WriterLock&& other) noexcept;
+    WriterLock& operator=(WriterLock&& other) noexcept;
+    ~WriterLock();
+
+    // The file the lock is for (after links).
+    const std::filesystem::path& target() const { return target_; }
+    // The mount points of the writable mounts that serve the file now.
+    std::vector<std::string> servingMounts() const;
+
+private:
+    WriterLock(int fd, std::filesystem::path target, std::filesystem::path lockFile)
+        : fd_(fd), target_(std::move(target)), lockFile_(std::move(lockFile)) {}
+    void release();
+    int fd_ = -1;
+    std::filesystem::path target_;
+    std::filesystem::path lockFile_;
+};
+
+// A writable mount's mark on a pak it serves (see above), for the mark's lifetime. Marks are
+// best effort: a pak in a folder no lock file can be made in is served unmarked.
+class ServedMark {
+public:
+    // Marks writeTarget(pak) as served by the mount at `mountPoint`; an unmarked object when
+    // no lock file can be made beside the pak.
+    static ServedMark mark(const std::filesystem::path& pak, const std::string& mountPoint);
+    ServedMark() = default;
+    ServedMark(ServedMark&& other) noexcept;
+    ServedMark& operator=(ServedMark&& other) noexcept;
+    ~ServedMark();
+
+private:
+    void release();
+    int fd_ = -1;
+    long long lineStart_ = 0;
+    long long lineLength_ = 0;
+    std::filesystem::path lockFile_;
+};
+
+// An exclusive lock on a folder (an overlay folder: its lock file is FOLDER/NAME), saying who
+// holds it. Moves, not copies.
+class FolderLock {
+public:
+    // Locks `lockFile` and writes `holder` into it. When another holds it: the holder text it
+    // wrote is returned in `heldBy` and the lock is not taken (taken() is false).
+    static FolderLock tryAcquire(const std::filesystem::path& lockFile, const std::string& holder,
+                                 std::string& heldBy);
+    FolderLock() = default;
+    FolderLock(FolderLock&& other) noexcept;
+    FolderLock& operator=(FolderLock&& other) noexcept;
+    ~FolderLock();
+    bool taken() const { return fd_ >= 0; }
+
+private:
+    void release();
+    int fd_ = -1;
+    std::filesystem::path lockFile_;
+};
+
+}  // namespace pakfs
