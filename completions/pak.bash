@@ -209,7 +209,7 @@ _pak() {
       argopts+=" --author-zone --comment --title-id $keyopts" pos='dir pak'
       ;;
     commit)
-      flags='-n --dry-run --json --in-place -q --quiet --force --allow-empty'
+      flags='-n --dry-run --json --in-place -q --quiet --force --allow-empty --wait'
       # With --patch NAME: PACKSDIR OVERLAY [OUT] (the first a folder, see below).
       argopts="-j --jobs --level --patch $keyopts" pos='pak dir pak'
       ;;

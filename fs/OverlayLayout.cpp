@@ -66,7 +66,19 @@ void readFolder(const stdfs::path& disk, const std::string& at, archive::ChangeS
 }  // namespace
 
 bool isOverlayOwnName(std::string_view name) {
-    return name == kOverlayWorkFolder || name == kOverlayRecordFile;
+    return name == kOverlayWorkFolder || name == kOverlayRecordFile || name == kOverlayLockFile;
+}
+
+void refuseSameNamePacks(const std::vector<Pack>& packs) {
+    for (std::size_t i = 0; i < packs.size(); ++i)
+        for (std::size_t j = i + 1; j < packs.size(); ++j)
+            if (foldCase(packs[i].name) == foldCase(packs[j].name))
+                throw Error(packs[i].pak->name() + " and " + packs[j].pak->name() +
+                            ": two packs named " + packs[i].name +
+                            " cannot share a writable mount (their changes would share the "
+                            "overlay folder " +
+                            packs[i].name +
+                            "); mount them apart, each with its own overlay folder");
 }
 
 std::optional<std::string> unusableName(std::string_view name) {

@@ -9,6 +9,8 @@
 //   DIR/.pakfs-work/            the mount's temp files of copy-ups, emptied at every mount
 //   DIR/.pakfs-packs            the record of the paks the changes were made over
 //                               (OverlayRecord.hpp)
+//   DIR/.pakfs-lock             held by the writable mount using the folder, or by a commit
+//                               of its changes (common/FileLock.hpp): one at a time
 //
 // PACK is the pack's folder under the mount point (its file name without .pak / .Pack.Gbx).
 #pragma once
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "archive/write/PackPlanner.hpp"
+#include "fs/Pack.hpp"
 
 namespace pakfs::fs {
 
@@ -44,8 +47,11 @@ inline std::optional<std::string> whiteoutTarget(std::string_view name) {
 // Temp files of copy-ups, inside the overlay folder; emptied at every mount.
 inline constexpr const char* kOverlayWorkFolder = ".pakfs-work";
 
-// Names at the overlay folder's top that are the mount's own, not a pack's: the work folder
-// and the record of the paks the changes were made over (OverlayRecord.hpp).
+// The overlay folder's lock file, held by the mount or commit using the folder.
+inline constexpr const char* kOverlayLockFile = ".pakfs-lock";
+
+// Names at the overlay folder's top that are the mount's own, not a pack's: the work folder,
+// the record of the paks the changes were made over (OverlayRecord.hpp), the lock file.
 bool isOverlayOwnName(std::string_view name);
 
 // Why `name` cannot be a file or folder of a pack (nullopt: it can): names the pak format
@@ -60,6 +66,11 @@ std::vector<std::string> sortedNames(const std::filesystem::path& dir);
 // nothing). Throws Error naming the path on disk for what a pak cannot hold: symbolic links,
 // devices, names it cannot store, a whiteout of a name no pak holds.
 archive::ChangeSet readOverlayChanges(const std::filesystem::path& folder);
+
+// A writable mount keeps each pack's changes in the overlay folder named like the pack: two
+// packs of one name (compared as the game compares names) would share it. Throws Error naming
+// both paks.
+void refuseSameNamePacks(const std::vector<Pack>& packs);
 
 // The overlay folder of `pak` under an overlay root given to the mount.
 std::filesystem::path overlayFolderOf(const std::filesystem::path& overlayRoot,

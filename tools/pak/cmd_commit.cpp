@@ -1,22 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // pak commit: a pak with the changes a writable mount kept in its overlay folder.
-#include <unistd.h>
-
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "archive/entry/PakOpener.hpp"
-#include "archive/write/PakWriter.hpp"
-#include "common/Progress.hpp"
-#include "fs/Commit.hpp"
+#include "fs/CommitWorkflow.hpp"
 #include "fs/Drives.hpp"
-#include "fs/OverlayLayout.hpp"
-#include "fs/OverlayRecord.hpp"
-#include "fs/Sources.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
+#include "tools/pak/Output.hpp"
 
 namespace pakfs::cli {
 
@@ -38,90 +31,23 @@ void printChanges(const archive::ChangePlan& plan, const std::string& what, cons
 }
 
 // pak commit --patch NAME PACKS OVERLAY [OUT]
-void commitPatch(const std::string& name, const std::string& packsDir, const std::string& overlay,
-                 std::string out, const std::string& packListPath, const archive::KeyOptions& keys,
-                 int level, int jobs, bool dryRun, bool json, bool inPlace) {
-    if (inPlace) throw Error("--in-place does not go with --patch (a patch pack is a new pack)");
-    if (name.empty() || name.find_first_of("/\\") != std::string::npos)
-        throw Error("--patch takes a pack name (no folder), got \"" + name + "\"");
-    std::error_code ec;
-    if (!std::filesystem::is_directory(packsDir, ec))
-        throw Error(packsDir + ": not a folder (with --patch, give the Packs folder)");
-    if (!std::filesystem::is_directory(overlay, ec)) throw Error(overlay + ": no such folder");
-    // A pack of that name (as the game compares names: case-insensitively), also one that
-    // cannot be opened and so is left out of the packs below, would be overwritten.
-    if (auto existing = archive::findPackFile(packsDir, name))
-        throw Error(existing->string() + ": a pack named " + name +
-                    " is already in the folder; a patch pack must be new (or commit into that "
-                    "pack)");
-    // The folder's packs, with the keys of its packlist (or --packlist, when it exists yet).
-    archive::KeyOptions readKeys;
-    if (!packListPath.empty() && std::filesystem::exists(packListPath, ec))
-        readKeys.packList = packListPath;
-    fs::LoadedSources loaded = fs::loadSources({packsDir}, readKeys);
-    for (const auto& w : loaded.warnings) std::fprintf(stderr, "pak: warning: %s\n", w.c_str());
-    auto packs = fs::orderPacks(std::move(loaded.packs), fs::packListOrder({packsDir}));
-    archive::ChangePlan plan = fs::planPatch(packs, overlay);
-    const std::string ext = plan.options.version >= 6 ? ".Pack.Gbx" : ".pak";
-    const bool writesIntoFolder = out.empty();
-    if (out.empty()) out = (std::filesystem::path(packsDir) / (name + ext)).string();
+void printPatch(const fs::PatchResult& r, const std::string& overlay, const std::string& packList,
+                bool dryRun, bool json) {
     if (dryRun) {
-        printChanges(plan, out, (std::filesystem::path(overlay) / fs::kGameDrive).string(), json);
+        printChanges(r.plan, r.target.string(),
+                     (std::filesystem::path(overlay) / fs::kGameDrive).string(), json);
         return;
     }
-    if (plan.changes.empty()) throw Error(overlay + ": no added or changed files for a patch pack");
-    // The key: given, or the packlist's entry for NAME, made with a new key string if none.
-    std::optional<archive::PackList> list;
-    std::optional<archive::PakKey> key;
-    archive::KeyOptions given = keys;
-    given.packList.clear();  // the packlist's entry for NAME is read below
-    if (!keys.keyHex.empty() || !keys.keyFile.empty() || !keys.baseKeyHex.empty())
-        key = archive::resolveKey(out, given);
-    if (!packListPath.empty()) {
-        list = archive::readPackListOrNew(packListPath);
-        bool added = false;
-        const archive::PackListEntry& entry = list->putLast(name, added);
-        if (key && !added && entry.key() != *key)
-            throw Error(packListPath + ": its entry for " + name +
-                        " has another key than the one given");
-        if (key && added)
-            throw Error("--packlist makes the key of a new entry: give no --key with it");
-        key = entry.key();
-    }
-    if (!key) key = archive::resolveKey(out, keys);
-    archive::PackOptions opts = plan.options;
-    opts.level = level;
-    opts.jobs = jobs;
-    opts.warn = [](const std::string& m) { std::fprintf(stderr, "pak: warning: %s\n", m.c_str()); };
-    archive::PackResult r = archive::writePlan(plan.plan, out, *key, opts);
-    if (list) archive::writePackList(packListPath, *list);
-    if (!list && writesIntoFolder) {
-        // The folder's packlist is left as it is: say when it lists the patch before other
-        // packs, whose files then win over it.
-        try {
-            if (auto found = archive::findPackList(packsDir)) {
-                std::string after;  // the packs listed after the patch
-                for (const auto& n : archive::readPackList(*found).namesAfter(name))
-                    after += (after.empty() ? "" : ", ") + n;
-                if (!after.empty())
-                    std::fprintf(stderr,
-                                 "pak: warning: %s lists %s before %s: the game loads it earlier, "
-                                 "so their files win over its; --packlist %s moves it last\n",
-                                 found->c_str(), name.c_str(), after.c_str(), found->c_str());
-            }
-        } catch (const Error&) {
-            // A packlist that cannot be read was reported when the packs were opened.
-        }
-    }
     if (json) {
-        nlohmann::json j = {{"out", out},
-                            {"files", r.files},
-                            {"folders", r.folders},
-                            {"changes", plan.changes.size()}};
+        nlohmann::json j = {{"out", r.target.string()},
+                            {"files", r.pack.files},
+                            {"folders", r.pack.folders},
+                            {"changes", r.plan.changes.size()}};
         std::cout << j.dump(2) << "\n";
     } else {
-        std::fprintf(stderr, "%s: patch pack of %zu files in %zu folders%s\n", out.c_str(), r.files,
-                     r.folders, list ? (", listed last in " + packListPath).c_str() : "");
+        std::fprintf(stderr, "%s: patch pack of %zu files in %zu folders%s\n", r.target.c_str(),
+                     r.pack.files, r.pack.folders,
+                     r.listed ? (", listed last in " + packList).c_str() : "");
     }
 }
 
@@ -187,81 +113,66 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
                     "does), so the game loads it; the folder's own keys come from FILE too. "
                     "--json: the summary as {out, files, folders, changes}");
     addKeyOptions(cmd, *keys);
+    auto wait = std::make_shared<bool>(false);
+    cmd->add_flag("--wait", *wait,
+                  "When another pak command is writing the pak (or OUT), wait for it to finish "
+                  "instead of refusing at once");
     cmd->callback([=, &exitCode] {
+        auto warnLine = [](const std::string& m) { warn(m); };
         if (!patch->empty()) {
-            commitPatch(*patch, *pakPath, *overlay, *out, keys->packList.string(), *keys, *level,
-                        *jobs, *dryRun, *json, *inPlace);
+            if (*inPlace)
+                throw Error("--in-place does not go with --patch (a patch pack is a new pack)");
+            fs::PatchRequest request{*patch, *pakPath, *overlay, *out,  keys->packList, *keys,
+                                     *level, *jobs,    *dryRun,  *wait, warnLine};
+            printPatch(fs::commitPatch(request), *overlay, keys->packList.string(), *dryRun, *json);
             return;
         }
         if (*inPlace && !out->empty()) throw Error("give OUT or --in-place, not both");
         if (!*inPlace && out->empty() && !*dryRun)
             throw Error("give OUT, or --in-place to replace PAK");
-        if (!keys->msKeyHex.empty())
-            throw Error(
-                "--ms-key cannot be used to write a pack (the key would depend on the checksum "
-                "of what it encrypts); give --key or --base-key");
-        std::error_code ec;
-        if (!std::filesystem::is_directory(*overlay, ec))
-            throw Error(*overlay + (std::filesystem::exists(*overlay, ec)
-                                        ? ": not a folder (OVERLAY is the folder given to the "
-                                          "mount as -o overlay=)"
-                                        : ": no such folder"));
-        auto pak = openAndWarn(*pakPath, *keys);
-        if (!pak->hasKey())
-            throw Error(*pakPath + ": the pack key is needed to write it (--key, --base-key)");
-        const std::filesystem::path packOverlay = fs::overlayFolderOf(*overlay, *pak);
-        const std::string packName = archive::packNameOf(pak->name());
-        if (!*force) fs::checkOverlayRecord(*overlay, packName, *pak, *pakPath);
-        archive::ChangePlan plan = fs::planCommit(pak, packOverlay);
+        fs::CommitRequest request;
+        request.pak = *pakPath;
+        request.overlay = *overlay;
+        request.out = *out;
+        request.keys = *keys;
+        request.level = *level;
+        request.jobs = *jobs;
+        request.dryRun = *dryRun;
+        request.allowEmpty = *allowEmpty;
+        request.force = *force;
+        request.wait = *wait;
+        request.warn = warnLine;
+        Progress progress(*quiet || *json);
+        request.progress = progress.callback();
+        const fs::CommitResult r = fs::commitOverlay(request);
         if (*dryRun) {
-            printChanges(plan, *pakPath, packOverlay.string(), *json);
+            printChanges(r.plan, *pakPath, r.packOverlay.string(), *json);
             return;
         }
-        const std::string dest = *inPlace ? *pakPath : *out;
-        if (plan.changes.empty() && (*inPlace || !*allowEmpty)) {
+        if (!r.written) {
             std::fprintf(
                 stderr, "%s: nothing to commit: %s holds no changes for it; %s\n", pakPath->c_str(),
-                packOverlay.c_str(),
+                r.packOverlay.c_str(),
                 *inPlace ? "left as it is" : "nothing written (--allow-empty writes OUT anyway)");
             return;
         }
-        archive::PackOptions opts = plan.options;
-        opts.level = *level;
-        opts.jobs = *jobs;
-        opts.warn = [](const std::string& m) {
-            std::fprintf(stderr, "pak: warning: %s\n", m.c_str());
-        };
-        std::shared_ptr<ProgressLine> progress;
-        if (!*quiet && !*json && ::isatty(STDERR_FILENO))
-            opts.progress = [&progress](std::size_t done, std::size_t total, std::uint64_t bytes,
-                                        std::uint64_t totalBytes) {
-                if (!progress) progress = std::make_shared<ProgressLine>(total, totalBytes);
-                if (done == total)
-                    progress->finish(done, bytes);
-                else
-                    progress->update(done, bytes);
-            };
-        archive::PackResult r = archive::writePlan(plan.plan, dest, pak->key(), opts);
-        const std::size_t encoded = r.files - r.copiedFromBase;
-        if (*inPlace) {
-            // The overlay's changes are in the pak now: a second commit says so.
-            fs::markCommitted(*overlay, packName,
-                              *archive::openPakIndex(dest, archive::PakKeyInput{pak->key()}),
-                              *pakPath);
-        }
+        const std::string given = *inPlace ? *pakPath : *out;
+        // Written through a symbolic link: say which file changed.
+        const std::string dest = r.target == given ? given : given + " -> " + r.target.string();
+        const std::size_t encoded = r.pack.files - r.pack.copiedFromBase;
         if (*json) {
-            nlohmann::json j = {{"out", dest},          {"files", r.files},
-                                {"folders", r.folders}, {"copied", r.copiedFromBase},
-                                {"encoded", encoded},   {"changes", plan.changes.size()}};
+            nlohmann::json j = {{"out", r.target.string()},  {"files", r.pack.files},
+                                {"folders", r.pack.folders}, {"copied", r.pack.copiedFromBase},
+                                {"encoded", encoded},        {"changes", r.plan.changes.size()}};
             std::cout << j.dump(2) << "\n";
         } else {
             std::fprintf(stderr,
                          "%s: %zu files in %zu folders (%zu copied as they were, %zu encoded), "
                          "%zu changes\n",
-                         dest.c_str(), r.files, r.folders, r.copiedFromBase, encoded,
-                         plan.changes.size());
+                         dest.c_str(), r.pack.files, r.pack.folders, r.pack.copiedFromBase, encoded,
+                         r.plan.changes.size());
         }
-        if (!*inPlace) adviseHowItOpens(dest, pak->key(), keyStringOf(*pakPath, *keys, pak->key()));
+        if (!*inPlace) adviseHowItOpens(*out, r.key, keyStringOf(*pakPath, *keys, r.key));
         (void)exitCode;
     });
 }
