@@ -110,7 +110,7 @@ _pakfs() {
           local o
           local -a names=()
           for o in key= key_file= packlist= base_key= ms_key= names= overlay= cache_size= \
-            read_ahead= icase drives unverified salvage resolve_names nonempty uid= gid= umask= ro rw \
+            read_ahead= icase drives unverified salvage resolve_names commit nonempty uid= gid= umask= ro rw \
             allow_other allow_root auto_unmount clone_fd max_threads= max_idle_threads= \
             nosuid nodev noexec defaults noauto nofail debug; do
             names+=("$head$o")

@@ -17,10 +17,13 @@
 
 #include "archive/entry/HashedNames.hpp"
 #include "common/Error.hpp"
+#include "common/FileLock.hpp"
+#include "fs/CommitWorkflow.hpp"
 #include "fs/Drives.hpp"
 #include "fs/FuseOps.hpp"
 #include "fs/MountPaths.hpp"
 #include "fs/Overlay.hpp"
+#include "fs/OverlayLayout.hpp"
 #include "fs/OverlayRecord.hpp"
 #include "fs/SeekIndexFile.hpp"
 #include "fs/Sources.hpp"
@@ -29,6 +32,8 @@ namespace {
 
 constexpr int kExitUsage = 2;
 constexpr int kExitMountFailed = 1;
+// -o commit: the mount ended, and its changes could not all be committed (see the log).
+constexpr int kExitCommitFailed = 3;
 
 const char* const kUsage =
     "usage: pakfs [options] SOURCE... MOUNTPOINT\n"
@@ -102,7 +107,13 @@ const char* const kUsage =
     "                           hard links, device files and chown are refused (EPERM),\n"
     "                           names a pak cannot hold too (EINVAL), renaming a folder of\n"
     "                           a pack gives EXDEV. DIR/.pakfs-packs records which pak each\n"
-    "                           pack's changes are made over (pak commit checks it)\n"
+    "                           pack's changes are made over (pak commit checks it). One\n"
+    "                           writable mount per DIR: the mount locks it (DIR/.pakfs-lock),\n"
+    "                           and pak commit of DIR is refused while it is mounted\n"
+    "    -o commit              with -o overlay: when the mount ends, commit each pack's\n"
+    "                           changes into its pak in place (as pak commit --in-place),\n"
+    "                           then empty its folder in DIR; one log line per pack; with\n"
+    "                           -f, exit status 3 when one could not be committed\n"
     "    -o nonempty            mount over a folder that holds files (hidden while mounted)\n"
     "    -o ro, defaults        taken; -o rw is refused without -o overlay (mount(8)\n"
     "                           passes rw unless ro is given: with -o overlay, give rw or\n"
@@ -168,6 +179,7 @@ struct CommandLine {
     bool rw = false;                     // -o rw
     bool ro = false;                     // -o ro given after any -o rw
     bool nonempty = false;               // -o nonempty: mount over a folder that holds files
+    bool commit = false;                 // -o commit: commit the overlay into the paks at unmount
     std::optional<uid_t> uid;            // -o uid= (default: the user mounting)
     std::optional<gid_t> gid;            // -o gid=
     bool foreground = false;
@@ -209,6 +221,8 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
             // writable, and the rest concern when and by whom it is mounted.
         } else if (opt == "nonempty") {
             cl.nonempty = true;
+        } else if (opt == "commit") {
+            cl.commit = true;
         } else if (opt == "unverified") {
             cl.fsOptions.unverified = true;
         } else if (opt.rfind("names=", 0) == 0) {
@@ -347,6 +361,18 @@ int main(int argc, char** argv) {
                      "overlay's changes\n");
         return kExitUsage;
     }
+    if (cl.commit && cl.overlay.empty()) {
+        std::fprintf(stderr,
+                     "pakfs: -o commit commits an overlay's changes at unmount: give -o "
+                     "overlay=DIR with it\n");
+        return kExitUsage;
+    }
+    if (cl.commit && cl.fsOptions.drives) {
+        std::fprintf(stderr,
+                     "pakfs: -o commit does not go with -o drives (the Game drive's changes go "
+                     "into a pack of their own: pak commit --patch)\n");
+        return kExitUsage;
+    }
     // With an overlay, -o ro mounts read-only what the packs and the overlay show.
     if (cl.ro && !cl.overlay.empty()) cl.fuseArgs.insert(cl.fuseArgs.end(), {"-o", "ro"});
     if (cl.help) {
@@ -422,21 +448,42 @@ int main(int argc, char** argv) {
     if (cl.overlay.empty())
         return pakfs::fs::serve(filesystem, filesystem, "pakfs", cl.fuseArgs, mountpoint,
                                 cl.fsOptions.log);
+    const std::filesystem::path overlayRoot = std::filesystem::absolute(cl.overlay);
+    const std::string mountedAt = std::filesystem::absolute(mountpoint).lexically_normal().string();
     std::unique_ptr<pakfs::fs::Overlay> overlay;
+    pakfs::FolderLock overlayLock;
+    std::vector<pakfs::ServedMark> marks;
     try {
+        if (!cl.fsOptions.drives) pakfs::fs::refuseSameNamePacks(servedPacks);
+        // One mount at a time on an overlay folder, and no commit of it meanwhile; taken
+        // before the work folder is emptied (another mount's kept files are in it).
+        overlayLock = pakfs::fs::lockOverlay(overlayRoot, "mount " + mountedAt);
         // Absolute: the mount's daemon runs from /.
         overlay = std::make_unique<pakfs::fs::Overlay>(
-            filesystem,
-            pakfs::fs::OverlayOptions{std::filesystem::absolute(cl.overlay), cl.fsOptions.uid,
-                                      cl.fsOptions.gid, cl.fsOptions.umask, cl.fsOptions.log});
+            filesystem, pakfs::fs::OverlayOptions{overlayRoot, cl.fsOptions.uid, cl.fsOptions.gid,
+                                                  cl.fsOptions.umask, cl.fsOptions.log});
         // Which pak each pack's changes are made over, for pak commit to check.
-        for (const auto& w :
-             pakfs::fs::recordMountedPacks(std::filesystem::absolute(cl.overlay), servedPacks))
-            warn(w);
+        for (const auto& w : pakfs::fs::recordMountedPacks(overlayRoot, servedPacks)) warn(w);
+        if (!cl.fsOptions.drives) {
+            std::vector<std::string> names;
+            for (const auto& p : servedPacks) names.push_back(p.name);
+            for (const auto& name : pakfs::fs::strayOverlayNames(overlayRoot, names))
+                warn((overlayRoot / name).string() +
+                     ": no pack of this mount is named so (an overlay folder keeps each pack's "
+                     "changes in a folder named like the pack); shown as a folder of its own, "
+                     "and pak commit refuses it");
+        }
+        // A writer replacing one of these paks says that this mount serves it.
+        for (const auto& p : servedPacks)
+            marks.push_back(pakfs::ServedMark::mark(p.pak->name(), mountedAt));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "pakfs: %s\n", e.what());
         return kExitMountFailed;
     }
-    return pakfs::fs::serve(*overlay, filesystem, "pakfs", cl.fuseArgs, mountpoint,
-                            cl.fsOptions.log);
+    int rc =
+        pakfs::fs::serve(*overlay, filesystem, "pakfs", cl.fuseArgs, mountpoint, cl.fsOptions.log);
+    if (cl.commit && rc == 0 &&
+        !pakfs::fs::commitAtUnmount(servedPacks, overlayRoot, cl.keys, mountedAt, cl.fsOptions.log))
+        rc = kExitCommitFailed;
+    return rc;
 }
