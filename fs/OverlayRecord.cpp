@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "fs/OverlayRecord.hpp"
 
-#include <fstream>
 #include <sstream>
 
 #include "common/Error.hpp"
@@ -15,6 +14,8 @@ namespace {
 
 constexpr const char* kMounted = "mounted";
 constexpr const char* kCommitted = "committed";
+// A line per pack: far more than any Packs folder needs.
+constexpr std::uint64_t kMaxRecordFileSize = 16 << 20;
 
 bool emptyOrAbsent(const stdfs::path& dir) {
     std::error_code ec;
@@ -46,13 +47,16 @@ std::string pakStamp(const archive::PakIndex& pak) {
 std::vector<OverlayRecord> readOverlayRecords(const stdfs::path& overlayRoot) {
     const stdfs::path file = overlayRoot / kOverlayRecordFile;
     std::vector<OverlayRecord> records;
-    std::ifstream in(file);
-    if (!in) {
-        std::error_code ec;
-        if (stdfs::exists(stdfs::symlink_status(file, ec)))
-            throw Error(file.string() + ": cannot be read");
-        return records;
-    }
+    std::error_code ec;
+    if (!stdfs::exists(stdfs::symlink_status(file, ec))) return records;
+    // InputFile refuses what is no regular file (a named pipe would block a stream's open).
+    auto opened = InputFile::open(file);
+    if (opened->size() > kMaxRecordFileSize)
+        throw Error(file.string() + ": " + std::to_string(opened->size()) +
+                    " bytes, more than a record of packs holds (" +
+                    std::to_string(kMaxRecordFileSize) + ")");
+    const Bytes bytes = opened->readAt(0, std::size_t(opened->size()));
+    std::istringstream in(std::string(bytes.begin(), bytes.end()));
     std::string line;
     for (std::size_t n = 1; std::getline(in, line); ++n) {
         if (line.empty() || line[0] == '#') continue;

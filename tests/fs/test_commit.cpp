@@ -1152,6 +1152,11 @@ TEST_CASE("commit --patch: what a drives overlay adds or changes, as a new pack 
     CHECK(r.out.empty());
     CHECK(r.err == (packs / "Patch2.pak").string() + ": 0 changes from " +
                        (overlay / "Game").string() + "\n");
+    // A name given with its extension is the pack's name without it, as packlist add has it.
+    r = run(kPak + " commit --patch Patch2.pak " + q(packs) + " " + q(overlay) + " -n");
+    CHECK(r.code == 0);
+    CHECK(r.err == (packs / "Patch2.pak").string() + ": 0 changes from " +
+                       (overlay / "Game").string() + "\n");
     r = run(kPak + " commit --patch Patch2 " + q(packs) + " " + q(overlay) + " --packlist " +
             q(packs / "packlist.dat"));
     CHECK(r.code == 1);
