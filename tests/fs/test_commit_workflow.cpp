@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The commit workflow as a library call (fs/CommitWorkflow.hpp), without the CLI: what it
+// plans and writes, the locks it takes, the record it keeps, and the commit at unmount.
+#include <catch2/catch.hpp>
+
+#include "archive/entry/EntryReader.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "common/FileLock.hpp"
+#include "fs/CommitWorkflow.hpp"
+#include "fs/OverlayRecord.hpp"
+#include "fs/Sources.hpp"
+#include "tests/fs/PakFixture.hpp"
+
+using namespace pakfs;
+using namespace pakfs::test;
+namespace stdfs = std::filesystem;
+
+namespace {
+
+Bytes bytesOf(const std::string& s) {
+    return Bytes(s.begin(), s.end());
+}
+
+std::map<std::string, Bytes> contentsOf(const stdfs::path& pak) {
+    auto index = archive::PakIndex::open(pak, kTestKey);
+    std::map<std::string, Bytes> out;
+    for (const auto& e : index->entries()) out[e.path] = archive::readEntry(index, e);
+    return out;
+}
+
+fs::CommitRequest requestFor(const TestPack& t, const stdfs::path& overlay) {
+    fs::CommitRequest r;
+    r.pak = t.pak;
+    r.overlay = overlay;
+    r.keys.keyHex = kTestKeyHex;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("commit workflow: plans, writes in place, marks the record, and refuses it again",
+          "[commit][workflow]") {
+    TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")}, {"b.txt", bytesOf("b\n")}});
+    const stdfs::path overlay = t.dir->path() / "ov";
+    writeFile(overlay / "Test/c.txt", bytesOf("c\n"));
+    writeFile(overlay / "Test/.wh.a.txt", Bytes{});
+
+    fs::CommitRequest request = requestFor(t, overlay);
+    request.dryRun = true;
+    fs::CommitResult dry = fs::commitOverlay(request);
+    CHECK_FALSE(dry.written);
+    REQUIRE(dry.plan.changes.size() == 2);
+    CHECK(dry.plan.changes[0].kind == 'D');
+    CHECK(dry.plan.changes[0].path == "a.txt");
+    CHECK(dry.plan.changes[1].kind == 'A');
+    CHECK(dry.plan.changes[1].path == "c.txt");
+    CHECK(dry.packOverlay == overlay / "Test");
+
+    std::vector<std::string> warnings;
+    request.dryRun = false;
+    request.warn = [&](const std::string& w) { warnings.push_back(w); };
+    fs::CommitResult done = fs::commitOverlay(request);
+    CHECK(done.written);
+    CHECK(done.target == t.pak);
+    CHECK(done.pack.files == 2);
+    CHECK(done.pack.copiedFromBase == 1);
+    CHECK(warnings.empty());
+    CHECK(contentsOf(t.pak) ==
+          std::map<std::string, Bytes>{{"b.txt", bytesOf("b\n")}, {"c.txt", bytesOf("c\n")}});
+    auto records = fs::readOverlayRecords(overlay);
+    REQUIRE(records.size() == 1);
+    CHECK(records[0].state == "committed");
+    // No lock file is left beside the pak or in the overlay.
+    CHECK_FALSE(stdfs::exists(lockFileOf(t.pak)));
+    CHECK_FALSE(stdfs::exists(overlay / ".pakfs-lock"));
+
+    REQUIRE_THROWS_WITH(fs::commitOverlay(request),
+                        Catch::Contains("these changes were committed into"));
+}
+
+TEST_CASE("commit workflow: an overlay a mount holds and a pak another writer holds are refused",
+          "[commit][workflow][locks]") {
+    TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")}});
+    const stdfs::path overlay = t.dir->path() / "ov";
+    writeFile(overlay / "Test/new.txt", bytesOf("new\n"));
+    const Bytes before = readFile(t.pak);
+    {
+        FolderLock mount = fs::lockOverlay(overlay, "mount /mnt/game");
+        REQUIRE_THROWS_WITH(fs::commitOverlay(requestFor(t, overlay)),
+                            overlay.string() +
+                                ": the writable mount at /mnt/game is using this overlay folder: "
+                                "unmount /mnt/game first (fusermount3 -u /mnt/game)");
+        // The mount committing at unmount holds the lock itself.
+        fs::CommitRequest own = requestFor(t, overlay);
+        own.holdsOverlay = true;
+        own.dryRun = true;
+        CHECK(fs::commitOverlay(own).plan.changes.size() == 1);
+    }
+    {
+        WriterLock other = WriterLock::acquire(t.pak, false);
+        REQUIRE_THROWS_WITH(
+            fs::commitOverlay(requestFor(t, overlay)),
+            Catch::StartsWith(t.pak.string() + ": another pak command is writing it now"));
+        // The overlay's lock was given back when the commit was refused.
+        FolderLock again = fs::lockOverlay(overlay, "commit");
+        CHECK(again.taken());
+    }
+    CHECK(readFile(t.pak) == before);
+    CHECK(fs::commitOverlay(requestFor(t, overlay)).written);
+}
+
+TEST_CASE("commit workflow: a second writable mount of an overlay is refused naming the first",
+          "[commit][workflow][locks]") {
+    TempDir dir;
+    FolderLock first = fs::lockOverlay(dir.path(), "mount /mnt/a");
+    REQUIRE(first.taken());
+    REQUIRE_THROWS_WITH(fs::lockOverlay(dir.path(), "mount /mnt/b"),
+                        dir.path().string() +
+                            ": the writable mount at /mnt/a is using this overlay folder: "
+                            "unmount /mnt/a first (fusermount3 -u /mnt/a)");
+    first = FolderLock();
+    CHECK(fs::lockOverlay(dir.path(), "mount /mnt/b").taken());
+}
+
+TEST_CASE("commit workflow: a served pak's writer names the mounts that serve it",
+          "[commit][workflow][locks]") {
+    TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")}});
+    {
+        ServedMark one = ServedMark::mark(t.pak, "/mnt/one");
+        ServedMark two = ServedMark::mark(t.pak, "/mnt/two");
+        { ServedMark gone = ServedMark::mark(t.pak, "/mnt/gone"); }
+        WriterLock lock = WriterLock::acquire(t.pak, false);
+        CHECK(lock.servingMounts() == std::vector<std::string>{"/mnt/one", "/mnt/two"});
+    }
+    // The last one out removed the lock file.
+    CHECK_FALSE(stdfs::exists(lockFileOf(t.pak)));
+    WriterLock lock = WriterLock::acquire(t.pak, false);
+    CHECK(lock.servingMounts().empty());
+}
+
+TEST_CASE("commit workflow: commit at unmount empties a committed pack's folder only",
+          "[commit][workflow]") {
+    TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")}});
+    const stdfs::path overlay = t.dir->path() / "ov";
+    stdfs::create_directories(overlay);
+    auto loaded = fs::loadSources({t.pak}, archive::KeyOptions{kTestKeyHex, {}, {}, {}, {}});
+    for (const auto& w : fs::recordMountedPacks(overlay, loaded.packs)) FAIL(w);
+    writeFile(overlay / "Test/new.txt", bytesOf("new\n"));
+    std::vector<std::string> log;
+    FolderLock held = fs::lockOverlay(overlay, "mount /mnt/t");
+    CHECK(fs::commitAtUnmount(loaded.packs, overlay, {kTestKeyHex, {}, {}, {}, {}}, "/mnt/t",
+                              [&](const std::string& l) { log.push_back(l); }));
+    REQUIRE(log.size() == 1);
+    CHECK(log[0] == "-o commit: " + t.pak.string() + ": 1 changes committed from " +
+                        (overlay / "Test").string() + " (emptied)");
+    CHECK(stdfs::is_empty(overlay / "Test"));
+    CHECK(contentsOf(t.pak).count("new.txt") == 1);
+
+    // The record now says committed: new changes made over an older stamp are kept, not lost.
+    auto records = fs::readOverlayRecords(overlay);
+    REQUIRE(records.size() == 1);
+    records[0].state = "mounted";
+    records[0].stamp = "v3:md5:00000000000000000000000000000000";
+    fs::writeOverlayRecords(overlay, records);
+    writeFile(overlay / "Test/late.txt", bytesOf("late\n"));
+    log.clear();
+    CHECK_FALSE(fs::commitAtUnmount(loaded.packs, overlay, {kTestKeyHex, {}, {}, {}, {}}, "/mnt/t",
+                                    [&](const std::string& l) { log.push_back(l); }));
+    REQUIRE(log.size() == 1);
+    CHECK(log[0].starts_with("-o commit: not committed, " + (overlay / "Test").string() +
+                             " left as it was: "));
+    CHECK(stdfs::exists(overlay / "Test/late.txt"));
+}
