@@ -303,18 +303,19 @@ FolderLock FolderLock::tryAcquire(const stdfs::path& lockFile, const std::string
             ::close(fd);
             continue;
         }
-        const std::string text = holder + "\n";
-        if (::ftruncate(fd, 0) != 0 ||
-            ::pwrite(fd, text.data(), text.size(), 0) != ssize_t(text.size())) {
-            const int err = errno;
-            ::close(fd);
-            throw Error(sysMessage(lockFile.string() + ": cannot write the lock file", err));
-        }
         FolderLock lock;
         lock.fd_ = fd;
         lock.lockFile_ = lockFile;
+        lock.describe(holder);
         return lock;
     }
+}
+
+void FolderLock::describe(const std::string& holder) {
+    const std::string text = holder + "\n";
+    if (::ftruncate(fd_, 0) != 0 ||
+        ::pwrite(fd_, text.data(), text.size(), 0) != ssize_t(text.size()))
+        throw Error(sysMessage(lockFile_.string() + ": cannot write the lock file", errno));
 }
 
 FolderLock::FolderLock(FolderLock&& other) noexcept

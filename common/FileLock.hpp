@@ -90,6 +90,8 @@ public:
     FolderLock& operator=(FolderLock&& other) noexcept;
     ~FolderLock();
     bool taken() const { return fd_ >= 0; }
+    // Says what the holder does now, for those refused meanwhile.
+    void describe(const std::string& holder);
 
 private:
     void release();

@@ -482,8 +482,15 @@ int main(int argc, char** argv) {
     }
     int rc =
         pakfs::fs::serve(*overlay, filesystem, "pakfs", cl.fuseArgs, mountpoint, cl.fsOptions.log);
-    if (cl.commit && rc == 0 &&
-        !pakfs::fs::commitAtUnmount(servedPacks, overlayRoot, cl.keys, mountedAt, cl.fsOptions.log))
-        rc = kExitCommitFailed;
+    if (cl.commit && rc == 0) {
+        // Those refused the overlay meanwhile learn that the mount is gone, its commit not.
+        try {
+            overlayLock.describe("commit at the unmount of " + mountedAt);
+        } catch (const std::exception&) {
+        }
+        if (!pakfs::fs::commitAtUnmount(servedPacks, overlayRoot, cl.keys, mountedAt,
+                                        cl.fsOptions.log))
+            rc = kExitCommitFailed;
+    }
     return rc;
 }
