@@ -150,14 +150,15 @@ std::string Drives::deletionAdvice(std::string_view drivePath) const {
     // The first pack, mounted alone: the file is in its folder, at its path in the pack.
     const Pack& first = packs_[std::size_t(held.front().pack)];
     const std::string& spelled = held.front().path;
-    const std::string inPack = spelled.substr(std::min(spelled.size(), spelled.find('/') + 1));
+    const std::size_t slash = spelled.find('/');
+    const std::string inPack = slash == std::string::npos ? "" : spelled.substr(slash + 1);
     const std::string pak = shellWord(first.pak->name());
     return std::string(drivePath) + " comes from " + (held.size() == 1 ? "pack " : "packs ") + who +
            ": to delete it, mount " +
            (held.size() == 1 ? "that pack" : "each of them (" + first.name + " first)") +
            " alone writable with a new overlay folder DIR, delete it there and commit: pakfs " +
            pak + " MOUNTPOINT -o overlay=DIR; rm " + (find(drivePath) ? "" : "-r ") +
-           shellWord("MOUNTPOINT/" + first.name + "/" + inPack) +
+           shellWord("MOUNTPOINT/" + first.name + (inPack.empty() ? "" : "/" + inPack)) +
            "; fusermount3 -u MOUNTPOINT; pak commit " + pak + " DIR --in-place";
 }
 
