@@ -56,6 +56,19 @@ archive::ChangePlan planPatch(const std::vector<Pack>& packs, const stdfs::path&
                     overlayRoot.string() + " --in-place");
     const archive::ChangeSet changes = readOverlayChanges(overlayRoot / std::string(kGameDrive));
     const Drives drives(packs);
+    // A pack loaded later only adds and replaces files: a deletion (from a mount older than the
+    // refusal at rm time) can only be made in the pack that holds the file.
+    auto refuse = [&](const stdfs::path& marker, const std::string& path, const char* what) {
+        const std::string drivePath = std::string(kGameDrive) + (path.empty() ? "" : "/" + path);
+        const std::string advice = drives.deletionAdvice(drivePath);
+        throw Error(marker.string() + ": a patch pack cannot " + what +
+                    " (a pack loaded later only adds and replaces files): remove " +
+                    marker.string() +
+                    (advice.empty() ? ", no pack holds " + drivePath : "; " + advice));
+    };
+    for (const auto& [path, marker] : changes.whiteouts) refuse(marker, path, "delete");
+    for (const auto& [path, marker] : changes.opaque)
+        refuse(marker, path, "hide the files of a folder");
     auto shown = [&](const std::string& path) -> std::optional<archive::ShownEntry> {
         const DriveFile* file = drives.find(std::string(kGameDrive) + "/" + path);
         if (!file) return std::nullopt;

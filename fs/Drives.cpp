@@ -58,9 +58,21 @@ std::vector<std::string> packListOrder(const std::vector<std::filesystem::path>&
 }
 
 Drives::Drives(std::vector<Pack> packs) : packs_(std::move(packs)) {
+    // Each folder of `path` (all of it when `isFolder`) is held by pack p.
+    auto addFolders = [&](const std::string& path, bool isFolder, int p) {
+        auto parts = splitPath(path);
+        std::string folder;
+        for (std::size_t i = 0; i + (isFolder ? 0 : 1) < parts.size(); ++i) {
+            folder += (i ? "/" : "") + parts[i];
+            auto& holders = folders_[foldCase(folder)];
+            if (holders.empty() || holders.back().pack != p) holders.push_back({p, folder});
+        }
+    };
     // Later packs replace earlier ones' files: walk in load order, overwrite on collision.
     for (std::size_t p = 0; p < packs_.size(); ++p) {
         std::string drive(driveOf(packs_[p].name));
+        for (const auto& folder : packs_[p].pak->folders())
+            if (!folder.path.empty()) addFolders(drive + "/" + folder.path, true, int(p));
         for (const auto& e : packs_[p].pak->entries()) {
             if (!packs_[p].pak->whole(e)) continue;  // -o salvage: named when loaded
             std::string path = drive + "/" + e.path;
@@ -71,14 +83,10 @@ Drives::Drives(std::vector<Pack> packs) : packs_(std::move(packs)) {
             } else {
                 DriveFile& old = files_[it->second];
                 shadowed_.push_back({old.path, packs_[std::size_t(old.pack)].name, packs_[p].name});
+                hidden_[key].push_back({old.pack, old.path});
                 old = {path, int(p), &e};
             }
-            auto parts = splitPath(path);
-            std::string folder;
-            for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
-                folder += (i ? "/" : "") + parts[i];
-                folders_[foldCase(folder)] = true;
-            }
+            addFolders(path, false, int(p));
         }
     }
     for (std::size_t p = 0; p < packs_.size(); ++p) {
@@ -98,6 +106,60 @@ const DriveFile* Drives::find(std::string_view drivePath) const {
 
 bool Drives::hasFolder(std::string_view drivePath) const {
     return folders_.count(foldCase(joinPath(splitPath(drivePath)))) > 0;
+}
+
+std::vector<Drives::Holder> Drives::holders(std::string_view drivePath) const {
+    const std::string key = foldCase(joinPath(splitPath(drivePath)));
+    if (auto file = byKey_.find(key); file != byKey_.end()) {
+        std::vector<Holder> out;
+        if (auto h = hidden_.find(key); h != hidden_.end()) out = h->second;
+        const DriveFile& shown = files_[file->second];
+        out.push_back({shown.pack, shown.path});
+        return out;
+    }
+    if (auto folder = folders_.find(key); folder != folders_.end()) return folder->second;
+    return {};
+}
+
+namespace {
+
+// `text` as one word for a shell: as it is when nothing in it is special, else in single quotes.
+std::string shellWord(const std::string& text) {
+    if (!text.empty() &&
+        text.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                               "_-./+,:=@%") == std::string::npos)
+        return text;
+    std::string out = "'";
+    for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+}  // namespace
+
+std::string Drives::deletionAdvice(std::string_view drivePath) const {
+    const std::vector<Holder> held = holders(drivePath);
+    if (held.empty()) return {};
+    std::string who;
+    for (std::size_t i = 0; i < held.size(); ++i) {
+        const Pack& pack = packs_[std::size_t(held[i].pack)];
+        who += std::string(i == 0                 ? ""
+                           : i + 1 == held.size() ? " and "
+                                                  : ", ") +
+               pack.name + " (" + pack.pak->name() + ")";
+    }
+    // The first pack, mounted alone: the file is in its folder, at its path in the pack.
+    const Pack& first = packs_[std::size_t(held.front().pack)];
+    const std::string& spelled = held.front().path;
+    const std::size_t slash = spelled.find('/');
+    const std::string inPack = slash == std::string::npos ? "" : spelled.substr(slash + 1);
+    const std::string pak = shellWord(first.pak->name());
+    return std::string(drivePath) + " comes from " + (held.size() == 1 ? "pack " : "packs ") + who +
+           ": to delete it, mount " +
+           (held.size() == 1 ? "that pack" : "each of them (" + first.name + " first)") +
+           " alone writable with a new overlay folder DIR, delete it there and commit: pakfs " +
+           pak + " MOUNTPOINT -o overlay=DIR; rm " + (find(drivePath) ? "" : "-r ") +
+           shellWord("MOUNTPOINT/" + first.name + (inPack.empty() ? "" : "/" + inPack)) +
+           "; fusermount3 -u MOUNTPOINT; pak commit " + pak + " DIR --in-place";
 }
 
 std::optional<std::string> Drives::drivePathOf(int pack, const archive::PakEntry& entry) const {

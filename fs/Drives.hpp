@@ -48,11 +48,27 @@ public:
     std::vector<const DriveFile*> files() const;  // every visible file, sorted by path
     const std::vector<ShadowedFile>& shadowed() const { return shadowed_; }
 
+    // A pack that holds a drive path, and how it spells the path.
+    struct Holder {
+        int pack = -1;     // index into packs()
+        std::string path;  // "Game/Media/x.dds"
+    };
+    // The packs that hold `drivePath` (case-insensitively), a file or a folder, in load order:
+    // for a file, the packs whose file it hides, then the one whose file shows.
+    std::vector<Holder> holders(std::string_view drivePath) const;
+    // How to delete `drivePath` of the Game drive, which a patch pack cannot (a pack loaded
+    // later only adds and replaces files): the packs that hold it and the commands that delete
+    // it from the first of them, paths quoted for a shell. "" when no pack holds it.
+    std::string deletionAdvice(std::string_view drivePath) const;
+
 private:
     std::vector<Pack> packs_;
     std::vector<DriveFile> files_;
     std::map<std::string, std::size_t> byKey_;  // folded path -> index into files_
-    std::map<std::string, bool> folders_;       // folded folder paths
+    // Folded folder paths, with the packs that hold each (a pack's folder table included).
+    std::map<std::string, std::vector<Holder>> folders_;
+    // Folded file paths held by more than one pack: the packs whose file is hidden.
+    std::map<std::string, std::vector<Holder>> hidden_;
     std::vector<const DriveFile*> resources_;
     std::vector<ShadowedFile> shadowed_;
 };

@@ -18,19 +18,20 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <sstream>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "archive/pak/Version.hpp"
+#include "fs/MountPaths.hpp"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -470,27 +471,8 @@ fuse_lowlevel_ops makeOperations() {
 // The kernel's number of the mount at `mountpoint` (major:minor of its device, as
 // /proc/self/mountinfo lists it), or 0 when none is there. The newest mount at a path wins.
 dev_t mountDevice(const std::string& mountpoint) {
-    std::ifstream in("/proc/self/mountinfo");
-    dev_t found = 0;
-    for (std::string line; std::getline(in, line);) {
-        std::istringstream fields(line);
-        std::string id, parent, device, root, point;
-        if (!(fields >> id >> parent >> device >> root >> point)) continue;
-        // Spaces, tabs, newlines and backslashes in a path are written as \ooo.
-        std::string path;
-        for (std::size_t i = 0; i < point.size(); ++i) {
-            if (point[i] == '\\' && i + 3 < point.size()) {
-                path += char(std::stoi(point.substr(i + 1, 3), nullptr, 8));
-                i += 3;
-            } else {
-                path += point[i];
-            }
-        }
-        unsigned devMajor = 0, devMinor = 0;
-        if (path == mountpoint && std::sscanf(device.c_str(), "%u:%u", &devMajor, &devMinor) == 2)
-            found = makedev(devMajor, devMinor);
-    }
-    return found;
+    const std::optional<MountEntry> m = mountAt(mountpoint);
+    return m ? m->device : 0;
 }
 
 // Runs fusermount3 with `args`; whether it exited with 0 within 10 seconds.
@@ -740,6 +722,79 @@ int serve(View& view, PackView& packs, const std::string& program,
     fuse_session_destroy(session);
     // A loop ended by a signal is a clean exit.
     return rc == 0 || signalled ? 0 : 1;
+}
+
+namespace {
+
+// What libfuse logs while options are tried (one thread: before anything is mounted).
+std::string* g_fuseLog = nullptr;
+
+void keepFuseLog(enum fuse_log_level, const char* fmt, va_list ap) {
+    char line[1024];
+    std::vsnprintf(line, sizeof line, fmt, ap);
+    if (g_fuseLog) *g_fuseLog += line;
+}
+
+// libfuse's complaint about `option` alone, as serve() would parse it ("" when it takes it).
+std::string tryFuseArgs(const std::vector<std::string>& option) {
+    Args args;
+    args.add("pakfs");
+    for (const auto& a : option) args.add(a);
+    std::string said;
+    g_fuseLog = &said;
+    fuse_set_log_func(keepFuseLog);
+    fuse_cmdline_opts opts{};
+    bool taken = fuse_parse_cmdline(args.get(), &opts) == 0;
+    std::free(opts.mountpoint);
+    if (taken) {
+        fuse_lowlevel_ops ops{};
+        if (fuse_session* session = fuse_session_new(args.get(), &ops, sizeof ops, nullptr))
+            fuse_session_destroy(session);
+        else
+            taken = false;
+    }
+    fuse_set_log_func(nullptr);  // back to stderr
+    g_fuseLog = nullptr;
+    if (taken) return {};
+    while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+    if (said.rfind("fuse: ", 0) == 0) said.erase(0, 6);
+    return said.empty() ? "refused by libfuse" : said;
+}
+
+}  // namespace
+
+std::string checkFuseArgs(const std::vector<std::string>& fuseArgs) {
+    for (std::size_t i = 0; i < fuseArgs.size(); ++i) {
+        if (fuseArgs[i] != "-o" || i + 1 == fuseArgs.size()) {
+            const std::string said = tryFuseArgs({fuseArgs[i]});
+            if (said.empty()) continue;
+            if (said.find("unknown option") != std::string::npos)
+                return "unknown option: " + fuseArgs[i];
+            return fuseArgs[i] + ": " + said;
+        }
+        // Each of a list on its own, split as libfuse splits it (a backslash escapes the
+        // character after it, a comma too), and left escaped for libfuse to read.
+        const std::string& list = fuseArgs[++i];
+        std::string option;
+        for (std::size_t c = 0; c <= list.size(); ++c) {
+            if (c < list.size() && list[c] == '\\' && c + 1 < list.size()) {
+                option += list.substr(c++, 2);
+                continue;
+            }
+            if (c < list.size() && list[c] != ',') {
+                option += list[c];
+                continue;
+            }
+            if (!option.empty()) {
+                const std::string said = tryFuseArgs({"-o", option});
+                if (said.find("unknown option") != std::string::npos)
+                    return "unknown mount option: " + option;
+                if (!said.empty()) return "mount option " + option + ": " + said;
+            }
+            option.clear();
+        }
+    }
+    return {};
 }
 
 void printFuseHelp(const std::string& program) {

@@ -22,6 +22,11 @@ int serve(View& view, PackView& packs, const std::string& program,
           const std::vector<std::string>& fuseArgs, const std::string& mountpoint,
           const std::function<void(const std::string&)>& log);
 
+// Tries each of `fuseArgs` (libfuse's options, as serve takes them) with libfuse's own parsers,
+// mounting nothing: "" when libfuse takes them all, else the first it refuses, in a line naming
+// it ("unknown mount option: bogus", "unknown option: -x", or libfuse's reason).
+std::string checkFuseArgs(const std::vector<std::string>& fuseArgs);
+
 // libfuse's help for its own options (mount options, -f, -d, -s ...).
 void printFuseHelp(const std::string& program);
 // "pakfs VERSION (libfuse VERSION)".

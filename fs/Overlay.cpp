@@ -688,6 +688,17 @@ void Overlay::markGone(Ino ino, Ino parent, std::string_view name, bool dir) {
     names_.erase({parent, gone.name});
 }
 
+int Overlay::refuseDeletion(const char* op, Ino parent, std::string_view name) {
+    const Entry* p = entryOf(parent);
+    if (p && (!p->below || p->opaque)) return 0;  // nothing below shows in this folder
+    struct stat st;
+    if (below_.lookup(parent, name, &st) != 0) return 0;
+    const std::string why = below_.whyNotDeletable(st.st_ino);
+    if (why.empty()) return 0;
+    log(std::string(op) + " " + pathOf(parent) + "/" + std::string(name) + ": " + why);
+    return -EPERM;
+}
+
 int Overlay::unlink(Ino parent, std::string_view name) {
     std::lock_guard lock(mutex_);
     Ino ino = 0;
@@ -695,6 +706,7 @@ int Overlay::unlink(Ino parent, std::string_view name) {
     if (int rc = resolve(parent, name, &ino, &st); rc != 0) return rc;
     if (S_ISDIR(st.st_mode)) return -EISDIR;
     if (parent == kRootIno) return -EPERM;
+    if (int rc = refuseDeletion("unlink", parent, name); rc != 0) return rc;
     Entry* e = entryOf(ino);
     bool kept = false;
     if (e && e->upper) {
@@ -723,6 +735,7 @@ int Overlay::rmdir(Ino parent, std::string_view name) {
         return -EPERM;
     }
     if (!isEmptyDir(ino)) return -ENOTEMPTY;
+    if (int rc = refuseDeletion("rmdir", parent, name); rc != 0) return rc;
     if (hasUpperDir(ino)) {
         const std::filesystem::path disk = diskOf(ino);
         if (int rc = clearLayoutFiles(disk); rc != 0) return rc;
@@ -764,6 +777,11 @@ int Overlay::rename(Ino parent, std::string_view name, Ino newParent, std::strin
         if (!dir && S_ISDIR(tst.st_mode)) return -EISDIR;
         if (S_ISDIR(tst.st_mode) && !isEmptyDir(target)) return -ENOTEMPTY;
     }
+    // The old name is whited out; a folder moved over one of the view below hides what it
+    // held (a file moved over a file only replaces it, as a changed file does).
+    if (int rc = refuseDeletion("rename", parent, name); rc != 0) return rc;
+    if (dir)
+        if (int rc = refuseDeletion("rename", newParent, newName); rc != 0) return rc;
     if (!dir)
         if (int rc = copyUp(ino); rc != 0) return rc;
     if (int rc = ensureUpperDir(newParent); rc != 0) return rc;

@@ -128,6 +128,9 @@ private:
     Ino newIno() { return nextIno_++; }
     int openFd(Ino ino, int flags);
     bool isEmptyDir(Ino ino);
+    // -EPERM, with a log line naming `op` and the path, when the view below holds `name` in
+    // `parent` and says it may not be deleted (View::whyNotDeletable); 0 otherwise.
+    int refuseDeletion(const char* op, Ino parent, std::string_view name);
     // Records that `ino`, called `name` in `parent`, was deleted.
     void markGone(Ino ino, Ino parent, std::string_view name, bool dir);
     int readdirLocked(Ino ino, std::int64_t offset, const FillDirAt& fill);

@@ -548,4 +548,17 @@ int PackView::access(Ino ino, int mask) {
     return 0;
 }
 
+std::string PackView::whyNotDeletable(Ino ino) {
+    const Node* node = tree_.byIno(ino);
+    if (!options_.drives || !node) return {};
+    // The Resource drive is Resource.pak alone: its deletions are committed into it.
+    const std::string path = tree_.pathOf(*node).substr(1);  // "Game/..."
+    if (path.size() <= kGameDrive.size() || path.compare(0, kGameDrive.size(), kGameDrive) != 0 ||
+        path[kGameDrive.size()] != '/')
+        return {};
+    return "a deletion in the Game drive can never be committed (pak commit --patch only adds "
+           "and replaces files); " +
+           drives().deletionAdvice(path);
+}
+
 }  // namespace pakfs::fs

@@ -121,6 +121,10 @@ public:
     long listxattr(Ino ino, char* list, std::size_t size) override;
     int statfs(struct statvfs* st) override;
     int access(Ino ino, int mask) override;
+    // With -o drives, a file or folder of the Game drive: a deletion there could never be
+    // committed (a patch pack only adds and replaces files), and which pack holds it is the
+    // drive's business. The line says which packs hold it and how to delete it from them.
+    std::string whyNotDeletable(Ino ino) override;
 
     // Files decoded ahead (see PackViewOptions::readAheadFiles) are also handed to `store`, called
     // on the read-ahead thread: the mount pushes them into the kernel's page cache, so that

@@ -95,6 +95,13 @@ public:
         return -EROFS;
     }
 
+    // Why a view over this one may not delete `ino` of this view, nor hide it by a rename (a
+    // whiteout, or an opaque folder made over it): one line for the log, "" when it may.
+    virtual std::string whyNotDeletable(Ino ino) {
+        (void)ino;
+        return {};
+    }
+
     // The kernel holds `ino` no more (no name, no open file leads to it).
     virtual void forget(Ino ino) { (void)ino; }
 

@@ -1270,9 +1270,26 @@ TEST_CASE("commit --patch: what a patch pack cannot express is an error naming t
     const stdfs::path packs = f.packs;
     const std::set<std::string> names = namesIn(packs);
     const Bytes listBefore = readFile(packs / "packlist.dat");
-    const std::string deletes =
-        ": a patch pack cannot delete (a pack loaded later only adds and replaces files); commit "
-        "into the pack that holds it instead";
+    // Which packs hold the path deleted, and how to delete it from the first of them.
+    auto deletes = [&](const std::string& marker, const std::string& drivePath,
+                       const std::string& holders, const std::string& pack,
+                       const std::string& inPack, bool folder) {
+        const std::string pak = (packs / (pack + ".pak")).string();
+        const bool one = holders.find(" and ") == std::string::npos;
+        return std::string(": a patch pack cannot ") +
+               (marker.ends_with(".wh..wh..opq") ? "hide the files of a folder" : "delete") +
+               " (a pack loaded later only adds and replaces files): remove OVERLAY/Game/" +
+               marker + "; " + drivePath + " comes from " + (one ? "pack " : "packs ") + holders +
+               ": to delete it, mount " +
+               (one ? "that pack" : "each of them (" + pack + " first)") +
+               " alone writable with a new overlay folder DIR, delete it there and commit: "
+               "pakfs " +
+               pak + " MOUNTPOINT -o overlay=DIR; rm " + (folder ? "-r " : "") + "MOUNTPOINT/" +
+               pack + "/" + inPack + "; fusermount3 -u MOUNTPOINT; pak commit " + pak +
+               " DIR --in-place";
+    };
+    const std::string stadium = "Stadium (" + (packs / "Stadium.pak").string() + ")",
+                      common = "Common (" + (packs / "Common.pak").string() + ")";
     struct Case {
         std::string what;
         // Makes the overlay in the folder given; returns the path the error names.
@@ -1290,20 +1307,23 @@ TEST_CASE("commit --patch: what a patch pack cannot express is an error naming t
              touch(ov / "Game/.wh.shared.TXT");
              return ov / "Game/.wh.shared.TXT";
          },
-         deletes},
+         deletes(".wh.shared.TXT", "Game/shared.TXT", stadium + " and " + common, "Stadium",
+                 "Shared.txt", false)},
         {"whiteout of a folder",
          [](const stdfs::path& ov) {
              touch(ov / "Game/Stadium/Media/.wh.Solid");
              return ov / "Game/Stadium/Media/.wh.Solid";
          },
-         deletes},
+         deletes("Stadium/Media/.wh.Solid", "Game/Stadium/Media/Solid", stadium, "Stadium",
+                 "Stadium/Media/Solid", true)},
         {"opaque folder",
          [](const stdfs::path& ov) {
              touch(ov / "Game/Stadium/Media/.wh..wh..opq");
              writeFile(ov / "Game/Stadium/Media/x.txt", text("x\n"));
              return ov / "Game/Stadium/Media/.wh..wh..opq";
          },
-         deletes},
+         deletes("Stadium/Media/.wh..wh..opq", "Game/Stadium/Media", stadium + " and " + common,
+                 "Stadium", "Stadium/Media", true)},
         {"Resource file changed",
          [](const stdfs::path& ov) {
              writeFile(ov / "Game/new.txt", text("new\n"));
@@ -1357,9 +1377,11 @@ TEST_CASE("commit --patch: what a patch pack cannot express is an error naming t
         INFO(c.what);
         const stdfs::path overlay = f.dir / ("overlay" + std::to_string(n++));
         const stdfs::path named = c.make(overlay);
-        const std::string message =
+        std::string message =
             named.string() + c.reason +
             (c.overlayRootInReason ? overlay.string() + " --in-place" : std::string());
+        if (auto at = message.find("OVERLAY/"); at != std::string::npos)
+            message.replace(at, 7, overlay.string());
         try {
             fs::planPatch(packsOf(packs), overlay);
             FAIL("no error");

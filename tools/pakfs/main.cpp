@@ -48,7 +48,9 @@ const char* const kUsage =
     "refused, 2 bad usage).\n"
     "\n"
     "Refused before mounting: a MOUNTPOINT that is not an existing, empty folder (see -o\n"
-    "nonempty); a SOURCE that is missing or not a pak; any path pakfs reads or writes (a\n"
+    "nonempty), one pakfs is mounted on already (even with -o nonempty), or one whose mount\n"
+    "has died (fusermount3 -u MOUNTPOINT clears it); an option neither pakfs nor libfuse\n"
+    "knows; a SOURCE that is missing or not a pak; any path pakfs reads or writes (a\n"
     "SOURCE, the packlist, key file, name lists, overlay folder, $XDG_CACHE_HOME/pakfs/seek)\n"
     "inside the mount point, or the mount point inside the overlay: pakfs would wait on its\n"
     "own mount.\n"
@@ -384,9 +386,17 @@ int main(int argc, char** argv) {
         std::printf("%s\n", pakfs::fs::versionLine().c_str());
         return 0;
     }
+    // Usage errors in one line, before anything is opened: libfuse's options too, tried with
+    // its own parsers (one it does not know would otherwise stop the mount after the packs
+    // were loaded, with libfuse's message).
+    if (std::string problem = pakfs::fs::checkFuseArgs(cl.fuseArgs); !problem.empty()) {
+        std::fprintf(stderr, "pakfs: %s (pakfs --help lists the options)\n", problem.c_str());
+        return kExitUsage;
+    }
     if (cl.positional.size() < 2) {
-        std::fputs(kUsage, stderr);
-        std::fprintf(stderr, "pakfs: give at least one SOURCE and the MOUNTPOINT\n");
+        std::fprintf(stderr,
+                     "pakfs: give at least one SOURCE and the MOUNTPOINT (pakfs --help lists the "
+                     "options)\n");
         return kExitUsage;
     }
     std::string mountpoint = cl.positional.back();
