@@ -57,6 +57,9 @@ struct KeyOptions {
     std::string baseKeyHex;  // version 6+: the pack key is MD5(upper-case hex + "NadeoPak")
     std::string msKeyHex;    // version 6+: a master server key, combined with the checksum
 };
+// A key given as an option's value (--key, --base-key, --ms-key): 32 hex digits, else a
+// UsageError naming `option`.
+PakKey parseKeyOption(const std::string& hex, const std::string& option);
 PakKey resolveKey(const std::filesystem::path& pakPath, const KeyOptions& options,
                   std::vector<std::string>* warnings = nullptr);
 // The key as PakIndex::open takes it. A version 3 pak needs one (as resolveKey); a version 6+

@@ -15,7 +15,8 @@ inline constexpr int kExitUsage = 2;
 
 // Each group registers its subcommands on the app. A subcommand's callback does its work and
 // stores its exit code in `exitCode`; errors with input are thrown as pakfs::Error and printed
-// by main as "pak: <message>" with exit code 1.
+// by main as "pak: <message>" with exit code 1, an option given wrong as pakfs::UsageError
+// (exit code 2).
 void addInspectCommands(CLI::App& app, int& exitCode);   // info ls cat
 void addExtractCommands(CLI::App& app, int& exitCode);   // extract
 void addPackCommands(CLI::App& app, int& exitCode);      // pack
