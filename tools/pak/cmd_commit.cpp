@@ -41,9 +41,10 @@ void printChanges(const archive::ChangePlan& plan, const std::string& what, cons
 void commitPatch(const std::string& name, const std::string& packsDir, const std::string& overlay,
                  std::string out, const std::string& packListPath, const archive::KeyOptions& keys,
                  int level, int jobs, bool dryRun, bool json, bool inPlace) {
-    if (inPlace) throw Error("--in-place does not go with --patch (a patch pack is a new pack)");
+    if (inPlace)
+        throw UsageError("--in-place does not go with --patch (a patch pack is a new pack)");
     if (name.empty() || name.find_first_of("/\\") != std::string::npos)
-        throw Error("--patch takes a pack name (no folder), got \"" + name + "\"");
+        throw UsageError("--patch takes a pack name (no folder), got \"" + name + "\"");
     std::error_code ec;
     if (!std::filesystem::is_directory(packsDir, ec))
         throw Error(packsDir + ": not a folder (with --patch, give the Packs folder)");
@@ -85,7 +86,7 @@ void commitPatch(const std::string& name, const std::string& packsDir, const std
             throw Error(packListPath + ": its entry for " + name +
                         " has another key than the one given");
         if (key && added)
-            throw Error("--packlist makes the key of a new entry: give no --key with it");
+            throw UsageError("--packlist makes the key of a new entry: give no --key with it");
         key = entry.key();
     }
     if (!key) key = archive::resolveKey(out, keys);
@@ -193,11 +194,11 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
                         *jobs, *dryRun, *json, *inPlace);
             return;
         }
-        if (*inPlace && !out->empty()) throw Error("give OUT or --in-place, not both");
+        if (*inPlace && !out->empty()) throw UsageError("give OUT or --in-place, not both");
         if (!*inPlace && out->empty() && !*dryRun)
-            throw Error("give OUT, or --in-place to replace PAK");
+            throw UsageError("give OUT, or --in-place to replace PAK");
         if (!keys->msKeyHex.empty())
-            throw Error(
+            throw UsageError(
                 "--ms-key cannot be used to write a pack (the key would depend on the checksum "
                 "of what it encrypts); give --key or --base-key");
         std::error_code ec;
