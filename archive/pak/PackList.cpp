@@ -46,7 +46,16 @@ const PackListEntry* PackList::find(const std::string& packName) const {
     return nullptr;
 }
 
+std::optional<std::string> packNameProblem(std::string_view name) {
+    if (name.empty()) return "is empty";
+    if (name.find_first_of("/\\") != std::string_view::npos)
+        return "holds a path separator ('/' or '\\'): a packlist names packs, not their files";
+    if (name.size() > 255) return "is longer than 255 bytes";
+    return std::nullopt;
+}
+
 const PackListEntry& PackList::putLast(const std::string& packName, bool& added) {
+    if (auto why = packNameProblem(packName)) throw Error("pack name \"" + packName + "\" " + *why);
     PackListEntry entry{0, packName, {}};
     added = true;
     for (auto it = entries.begin(); it != entries.end(); ++it)

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "archive/cipher/Crypto.hpp"
@@ -29,11 +30,17 @@ struct PackList {
 
     const PackListEntry* find(const std::string& packName) const;  // case-insensitive
     // Moves the entry for `packName` last (the game loads packs in list order, so the last
-    // one's files win), or adds one there with a new key string; `added` says which.
+    // one's files win), or adds one there with a new key string; `added` says which. Throws
+    // Error for a name packNameProblem refuses.
     const PackListEntry& putLast(const std::string& packName, bool& added);
     // The names of the entries after the one for `packName` (none when it has none).
     std::vector<std::string> namesAfter(const std::string& packName) const;
 };
+
+// Why `name` cannot name a pack in a packlist.dat (nullopt: it can), to follow the name in a
+// message ("is empty"): empty, over 255 bytes, or holding a path separator ('/' or '\\': a
+// pack is named by its file's name alone).
+std::optional<std::string> packNameProblem(std::string_view name);
 
 // A new random key string: 32 upper-case hex digits.
 std::string newKeyString();
