@@ -57,7 +57,8 @@ void adviseHowItOpens(const std::filesystem::path& out, const archive::PakKey& k
 std::optional<std::string> keyStringOf(const std::filesystem::path& pakPath,
                                        const archive::KeyOptions& keys, const archive::PakKey& key);
 
-// pak check --refs PACKSDIR: every gbx file's references resolved; returns the exit code.
-int checkReferences(const std::string& packsDir, const archive::KeyOptions& keys);
+// pak check --refs PACKSDIR: every gbx file's references resolved, as text or (json) one JSON
+// object; returns the exit code.
+int checkReferences(const std::string& packsDir, const archive::KeyOptions& keys, bool json);
 
 }  // namespace pakfs::cli
