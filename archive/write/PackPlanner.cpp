@@ -168,6 +168,29 @@ void scan(const stdfs::path& root, PackPlan& plan, const PackOptions& options) {
         for (auto& f : group) plan.files.push_back(std::move(f));
 }
 
+// `pak pack`: no two names of the tree may differ only in case (folders first, then files, as
+// planChanges checks an overlay).
+void checkFolderCase(const stdfs::path& root, const PackPlan& plan) {
+    std::vector<std::string> folderPaths;
+    for (const auto& f : plan.folders) {
+        std::string name = f.name.substr(0, f.name.size() - 1);  // without its backslash
+        folderPaths.push_back(f.parent < 0 ? name
+                                           : folderPaths[std::size_t(f.parent)] + "/" + name);
+    }
+    std::vector<std::string> filePaths;
+    for (const auto& f : plan.files) filePaths.push_back(f.packPath);
+    std::sort(filePaths.begin(), filePaths.end());
+    std::map<std::string, std::string> folded;
+    CaseClashes clashes(root);
+    auto check = [&](const std::string& p) {
+        auto [it, fresh] = folded.emplace(foldCase(p), p);
+        if (!fresh) clashes.add(p, it->second, nullptr);
+    };
+    for (const auto& p : folderPaths) check(p);
+    for (const auto& p : filePaths) check(p);
+    clashes.throwIfAny();
+}
+
 // The base pak as planChanges sees it: paths of folders and files (views of the index's own
 // strings: a pack of 100000 files is not copied again), and folders that exist only as the
 // parents of a file named with a path (no folder row).
@@ -343,6 +366,7 @@ void planFiles(const std::shared_ptr<const PakIndex>& pak, const BaseNames& base
 PackPlan planFolder(const stdfs::path& root, const PakKey& key, const PackOptions& options) {
     PackPlan plan;
     scan(root, plan, options);
+    checkFolderCase(root, plan);
     if (options.base.empty()) return plan;
     // Repack: files whose content an entry of the base decodes to are copied as its original
     // encrypted bytes.

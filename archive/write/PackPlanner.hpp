@@ -50,7 +50,8 @@ struct ChangePlan {
 // `pak pack`: the folder tree under `root`: folders in depth-first pre-order, files at the
 // root first, then each folder's in folder order (the order the game's own packs use). With
 // options.base (opened with `key`, of the same version), files whose path the base holds get
-// it as their base candidate.
+// it as their base candidate. Throws Error listing every name that differs only in case from
+// another (the game would see one).
 PackPlan planFolder(const std::filesystem::path& root, const PakKey& key,
                     const PackOptions& options);
 
