@@ -21,4 +21,11 @@ public:
     using Error::Error;
 };
 
+// An option given wrong: a malformed value (a key that is not 32 hex digits), options that
+// exclude each other. Its message names the option; frontends exit with their usage status.
+class UsageError : public Error {
+public:
+    using Error::Error;
+};
+
 }  // namespace pakfs

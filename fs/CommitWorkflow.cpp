@@ -86,7 +86,7 @@ CommitResult commitOverlay(const CommitRequest& request) {
                                               "mount as -o overlay=)"
                                             : ": no such folder"));
     if (!request.keys.msKeyHex.empty() && !request.dryRun)
-        throw Error(
+        throw UsageError(
             "--ms-key cannot be used to write a pack (the key would depend on the checksum of "
             "what it encrypts); give --key or --base-key");
     // The overlay first, then the file written: every writer takes them in this order.
@@ -183,7 +183,7 @@ PatchResult commitPatch(const PatchRequest& request) {
     // As `pak packlist add` names a pack: its file name without the extension.
     result.name = archive::packNameOf(request.name);
     if (result.name.empty() || request.name.find_first_of("/\\") != std::string::npos)
-        throw Error("--patch takes a pack name (no folder), got \"" + request.name + "\"");
+        throw UsageError("--patch takes a pack name (no folder), got \"" + request.name + "\"");
     std::error_code ec;
     if (!stdfs::is_directory(request.packsDir, ec))
         throw Error(request.packsDir.string() +
@@ -232,7 +232,7 @@ PatchResult commitPatch(const PatchRequest& request) {
             throw Error(request.packList.string() + ": its entry for " + result.name +
                         " has another key than the one given");
         if (key && added)
-            throw Error("--packlist makes the key of a new entry: give no --key with it");
+            throw UsageError("--packlist makes the key of a new entry: give no --key with it");
         key = entry.key();
     }
     if (!key) key = archive::resolveKey(out, request.keys);

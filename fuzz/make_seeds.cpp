@@ -74,6 +74,124 @@ Bytes packGbxHeaderSeed(std::uint32_t version) {
     return out;
 }
 
+// Operations of fuzz_overlay_commit and fuzz_packlist_edit: an operation byte, a path or name
+// (length byte and bytes), then what the operation reads.
+class OpWriter {
+public:
+    explicit OpWriter(std::initializer_list<std::uint8_t> head) : out_(head) {}
+    OpWriter& op(std::uint8_t op, const std::string& path) {
+        out_.push_back(op);
+        out_.push_back(std::uint8_t(path.size()));
+        return text(path);
+    }
+    OpWriter& byte(std::uint8_t b) {
+        out_.push_back(b);
+        return *this;
+    }
+    OpWriter& text(const std::string& s) {
+        out_.insert(out_.end(), s.begin(), s.end());
+        return *this;
+    }
+    OpWriter& bytes(ByteSpan b) {
+        out_.insert(out_.end(), b.begin(), b.end());
+        return *this;
+    }
+    const Bytes& data() const { return out_; }
+
+private:
+    Bytes out_;
+};
+
+// fuzz_overlay_commit's operations (low 3 bits; 0xE0 puts one at the overlay's top).
+enum OverlayOp : std::uint8_t {
+    kMkdir = 0,
+    kFile = 1,
+    kWhiteout = 2,
+    kOpaque = 3,
+    kLink = 4,
+    kRecord = 5,
+    kLongName = 6,
+    kSpecialName = 7,
+    kAtTop = 0xE0
+};
+
+// The record file's text, padded with newlines to the harness's length unit (4 bytes).
+OpWriter& record(OpWriter& w, std::string text) {
+    while (text.size() % 4) text += '\n';
+    w.op(kRecord, "").byte(std::uint8_t(text.size() / 4)).text(text);
+    return w;
+}
+
+void overlaySeeds(const fs::path& dir) {
+    // Changes of every kind a mount makes, over the version 3 pak.
+    OpWriter edits({0});
+    edits.op(kFile, "Text/a.txt").byte(8).text("changed\n");
+    edits.op(kFile, "Media/Texture/c.dds").byte(0x80 | 2);  // a.dds's bytes: a.dds renamed
+    edits.op(kWhiteout, "Media/Texture/a.dds");
+    edits.op(kFile, "root.txt").byte(0x80 | 0);  // the same bytes: no change
+    edits.op(kMkdir, "New/Sub");
+    edits.op(kFile, "New/Sub/n.txt").byte(3).text("new");
+    edits.op(kOpaque, "Config");
+    edits.op(kFile, "Config/other.xml").byte(2).text("<>");
+    edits.op(kWhiteout, "Empty");
+    record(edits, "# made over\nBase\tmounted\tv3:md5:00\t/packs/Base.pak\n");
+    seed(dir, "edits", edits.data());
+    // The same over the version 18 pack, committed already.
+    OpWriter v18({1});
+    v18.op(kFile, "Text/a.txt").byte(4).text("v18!");
+    v18.op(kWhiteout, "root.txt");
+    record(v18, "Base\tcommitted\tv18:sha256:00\t/packs/Base.Pack.Gbx\n");
+    seed(dir, "v18", v18.data());
+    // What a pak cannot hold: links, pipes, layout names, long and case-only names, a damaged
+    // record.
+    OpWriter odd({0});
+    odd.op(kLink, "Media/link").byte(3);
+    odd.op(kLink, "up").byte(0);
+    odd.op(kSpecialName, "Text").byte(0).byte(1).byte(0);  // .wh..wh..opq as a file
+    odd.op(kAtTop | kSpecialName, "").byte(5).byte(0);     // .pakfs-packs as a folder
+    odd.op(kLongName, "Media").byte(40).byte(2).byte(1).byte(1).text("L");  // 240 bytes
+    odd.op(kFile, "media/x.txt").byte(1).text("x");
+    odd.op(kFile, "Text/A.TXT").byte(1).text("y");
+    odd.op(kFile, "back\\slash").byte(1).text("z");
+    odd.op(kSpecialName, "Media").byte(10).byte(2);  // a named pipe
+    record(odd, "Base\tmounted\n\tno pack\tx\ty\n");
+    seed(dir, "odd", odd.data());
+    // The overlay's top: the pack's folder as a link or a file, other packs, the work folder.
+    OpWriter top({0});
+    top.op(kAtTop | kLink, "Base").byte(1);  // the pack's folder: a link to the top
+    top.op(kAtTop | kFile, "Other/x.txt").byte(1).text("o");
+    top.op(kAtTop | kSpecialName, "").byte(6).byte(0);  // .pakfs-work
+    top.op(kFile, "a.txt").byte(1).text("a");
+    seed(dir, "top", top.data());
+    OpWriter file({1});
+    file.op(kAtTop | kFile, "Base").byte(4).text("file");
+    seed(dir, "pack-folder-file", file.data());
+}
+
+// fuzz_packlist_edit: u16 length and the list, then edits (the operation byte % 8).
+void packlistEditSeeds(const fs::path& dir, const archive::PackList& two) {
+    const Bytes list = archive::serializePackList(two);
+    OpWriter w({std::uint8_t(list.size()), std::uint8_t(list.size() >> 8)});
+    w.bytes(list);
+    const Bytes key(16, 0x5A);
+    w.op(0, "NewPack").byte(0).bytes(key);                 // add
+    w.op(0, "stadium").byte(0).bytes(key);                 // add of a listed name: refused
+    w.op(1, "STADIUM").byte(0x80).bytes(Bytes(32, 0xF0));  // --replace, a raw key string
+    w.op(2, "Resource");                                   // --patch --packlist: moved last
+    w.op(2, "Patch").byte(0).bytes(key);                   // --patch --packlist: added last
+    w.op(0, "bad/name").byte(0).bytes(key);                // refused
+    w.op(0, "Other.Pack.Gbx").byte(0).bytes(key);          // taken without its extension
+    w.op(4, "newpack");
+    w.op(5, "").byte(1).byte(3);  // entry 1 gets flags 3
+    w.op(3, "").byte(0);
+    w.op(6, "");
+    w.op(7, "");
+    seed(dir, "edits", w.data());
+    OpWriter fresh({0, 0});
+    fresh.op(0, "A").byte(0).bytes(key).op(0, "a.pak").byte(0).bytes(key).op(7, "");
+    seed(dir, "new", fresh.data());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -108,6 +226,8 @@ int main(int argc, char** argv) {
     list.entries.push_back({0, "Stadium", "0123456789abcdef0123456789abcdef"});
     list.entries.push_back({1, "Resource", "fedcba9876543210fedcba9876543210"});
     seed(out / "packlist", "two", archive::serializePackList(list));
+    packlistEditSeeds(out / "packlist_edit", list);
+    overlaySeeds(out / "overlay_commit");
     list.entries.clear();
     seed(out / "packlist", "none", archive::serializePackList(list));
 

@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET="${1:-20}"
 BUILD=build-sanitize
-TARGETS=(pak_header pack_gbx_header pack_header lz4 metadata packlist gbx_header gbx_body gbx_entry)
+TARGETS=(pak_header pack_gbx_header pack_header lz4 metadata packlist gbx_header gbx_body gbx_entry
+  overlay_commit packlist_edit)
 
 if [ -z "${FUZZ_NO_BUILD:-}" ]; then
   BUILD_TARGETS="fuzz_make_seeds ${TARGETS[*]/#/fuzz_}" scripts/build.sh --sanitize

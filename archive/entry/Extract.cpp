@@ -292,10 +292,15 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
                              const std::vector<const PakEntry*>& entries,
                              const std::filesystem::path& dir, const ExtractOptions& options,
                              const std::vector<const PakFolder*>& folders) {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
+    std::error_code made;
+    std::filesystem::create_directories(dir, made);
     Fd root(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (root.get() < 0) throw Error(dir.string() + ": cannot open target folder: " + errnoText());
+    if (root.get() < 0) {
+        // When the folder could not be made, that error is the cause (a read-only file system,
+        // no permission, a file in the way); the open would only say it is not there.
+        if (made) throw Error(dir.string() + ": cannot create target folder: " + made.message());
+        throw Error(dir.string() + ": cannot open target folder: " + errnoText());
+    }
 
     ExtractResult result;
     std::mutex lock;
@@ -321,8 +326,10 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
         std::string reason;
         auto parts = safeComponents(folder->path, &reason);
         if (!parts) {
-            report(pak->name() + ": " + folder->path + "/: unsafe folder name (" + reason +
-                   "), not created");
+            ++result.failedFolders;
+            if (options.error)
+                options.error(pak->name() + ": " + folder->path + "/: unsafe folder name (" +
+                              reason + "), not created");
             continue;
         }
         parts->push_back("");  // openParentDir creates every component but the last
@@ -332,7 +339,9 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
             stopAt(err.what());
             break;
         } catch (const Error& err) {
-            report(err.what());
+            std::lock_guard<std::mutex> g(lock);
+            ++result.failedFolders;  // not a file: counted apart from them
+            if (options.error) options.error(err.what());
         }
     }
 

@@ -30,7 +30,8 @@ struct ExtractOptions {
 
 struct ExtractResult {
     std::size_t written = 0;
-    std::size_t failed = 0;
+    std::size_t failed = 0;         // files
+    std::size_t failedFolders = 0;  // folders of the pak (empty ones too) not created
     std::uint64_t bytes = 0;
     std::size_t kept = 0;   // files already there, kept (overwrite off)
     std::string firstKept;  // the first of them, as targetName/path

@@ -46,7 +46,16 @@ const PackListEntry* PackList::find(const std::string& packName) const {
     return nullptr;
 }
 
+std::optional<std::string> packNameProblem(std::string_view name) {
+    if (name.empty()) return "is empty";
+    if (name.find_first_of("/\\") != std::string_view::npos)
+        return "holds a path separator ('/' or '\\'): a packlist names packs, not their files";
+    if (name.size() > 255) return "is longer than 255 bytes";
+    return std::nullopt;
+}
+
 const PackListEntry& PackList::putLast(const std::string& packName, bool& added) {
+    if (auto why = packNameProblem(packName)) throw Error("pack name \"" + packName + "\" " + *why);
     PackListEntry entry{0, packName, {}};
     added = true;
     for (auto it = entries.begin(); it != entries.end(); ++it)
@@ -205,22 +214,24 @@ PakKey keyFromBaseKey(const PakKey& baseKey) {
     return md5(hex + "NadeoPak");
 }
 
+PakKey parseKeyOption(const std::string& hex, const std::string& option) {
+    PakKey key{};
+    if (!parseHex(hex, key))
+        throw UsageError(option + " must be 32 hex digits (the 16 bytes of a key), got \"" + hex +
+                         "\"");
+    return key;
+}
+
 PakKeyInput resolvePakKey(const fs::path& pakPath, const KeyOptions& options,
                           std::vector<std::string>* warnings) {
     int given = !options.keyHex.empty() + !options.keyFile.empty() + !options.baseKeyHex.empty() +
                 !options.msKeyHex.empty();
     if (given > 1)
-        throw Error("give one of --key, --key-file, --base-key and --ms-key, not several");
-    auto parse16 = [](const std::string& hex, const char* option) {
-        PakKey k{};
-        if (!parseHex(hex, k))
-            throw Error(std::string(option) + " must be 32 hex digits (16 bytes), got \"" + hex +
-                        "\"");
-        return k;
-    };
+        throw UsageError("give one of --key, --key-file, --base-key and --ms-key, not several");
     if (!options.baseKeyHex.empty())
-        return PakKeyInput{keyFromBaseKey(parse16(options.baseKeyHex, "--base-key")), false};
-    if (!options.msKeyHex.empty()) return PakKeyInput{parse16(options.msKeyHex, "--ms-key"), true};
+        return PakKeyInput{keyFromBaseKey(parseKeyOption(options.baseKeyHex, "--base-key")), false};
+    if (!options.msKeyHex.empty())
+        return PakKeyInput{parseKeyOption(options.msKeyHex, "--ms-key"), true};
     std::uint32_t version = 3;
     try {
         version = readPakVersion(*InputFile::open(pakPath));
@@ -244,12 +255,7 @@ PakKeyInput resolvePakKey(const fs::path& pakPath, const KeyOptions& options,
 PakKey resolveKey(const fs::path& pakPath, const KeyOptions& options,
                   std::vector<std::string>* warnings) {
     PakKey key{};
-    if (!options.keyHex.empty()) {
-        if (!parseHex(options.keyHex, key))
-            throw Error("--key must be 32 hex digits (the 16-byte key), got \"" + options.keyHex +
-                        "\"");
-        return key;
-    }
+    if (!options.keyHex.empty()) return parseKeyOption(options.keyHex, "--key");
     if (!options.keyFile.empty()) {
         auto f = InputFile::open(options.keyFile);
         if (f->size() == 16) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "archive/cipher/Crypto.hpp"
@@ -29,11 +30,17 @@ struct PackList {
 
     const PackListEntry* find(const std::string& packName) const;  // case-insensitive
     // Moves the entry for `packName` last (the game loads packs in list order, so the last
-    // one's files win), or adds one there with a new key string; `added` says which.
+    // one's files win), or adds one there with a new key string; `added` says which. Throws
+    // Error for a name packNameProblem refuses.
     const PackListEntry& putLast(const std::string& packName, bool& added);
     // The names of the entries after the one for `packName` (none when it has none).
     std::vector<std::string> namesAfter(const std::string& packName) const;
 };
+
+// Why `name` cannot name a pack in a packlist.dat (nullopt: it can), to follow the name in a
+// message ("is empty"): empty, over 255 bytes, or holding a path separator ('/' or '\\': a
+// pack is named by its file's name alone).
+std::optional<std::string> packNameProblem(std::string_view name);
 
 // A new random key string: 32 upper-case hex digits.
 std::string newKeyString();
@@ -57,6 +64,9 @@ struct KeyOptions {
     std::string baseKeyHex;  // version 6+: the pack key is MD5(upper-case hex + "NadeoPak")
     std::string msKeyHex;    // version 6+: a master server key, combined with the checksum
 };
+// A key given as an option's value (--key, --base-key, --ms-key): 32 hex digits, else a
+// UsageError naming `option`.
+PakKey parseKeyOption(const std::string& hex, const std::string& option);
 PakKey resolveKey(const std::filesystem::path& pakPath, const KeyOptions& options,
                   std::vector<std::string>* warnings = nullptr);
 // The key as PakIndex::open takes it. A version 3 pak needs one (as resolveKey); a version 6+

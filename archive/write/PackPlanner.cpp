@@ -77,6 +77,38 @@ private:
     std::map<std::string, std::int32_t> byPath_;
 };
 
+// Names that differ only in case from another, which the game (it ignores case) would take
+// for one: gathered so that one Error names every one. A name inside a folder already named is
+// left out (renaming that folder settles it).
+class CaseClashes {
+public:
+    explicit CaseClashes(stdfs::path root) : root_(std::move(root)) {}
+
+    // `path` differs only in case from `other`, a name in the `where` ("pack", "overlay"; null:
+    // the same tree).
+    void add(const std::string& path, const std::string& other, const char* where) {
+        for (std::string p = parentOf(path); !p.empty(); p = parentOf(p))
+            if (named_.count(p)) return;
+        named_.insert(path);
+        lines_.push_back((root_ / path).string() + ": differs only in case from " + other +
+                         (where ? std::string(" in the ") + where : std::string()));
+    }
+    void throwIfAny() const {
+        const std::string why = ", which the game would not tell apart";
+        if (lines_.empty()) return;
+        if (lines_.size() == 1) throw Error(lines_.front() + why);
+        std::string m = root_.string() + ": " + std::to_string(lines_.size()) +
+                        " names differ only in case from another" + why + ":";
+        for (const auto& line : lines_) m += "\n  " + line;
+        throw Error(m);
+    }
+
+private:
+    stdfs::path root_;
+    std::set<std::string> named_;
+    std::vector<std::string> lines_;
+};
+
 bool decodesTo(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e,
                const stdfs::path& disk) {
     std::error_code ec;
@@ -134,6 +166,29 @@ void scan(const stdfs::path& root, PackPlan& plan, const PackOptions& options) {
     walk(root, -1, "");
     for (auto& group : filesByFolder)
         for (auto& f : group) plan.files.push_back(std::move(f));
+}
+
+// `pak pack`: no two names of the tree may differ only in case (folders first, then files, as
+// planChanges checks an overlay).
+void checkFolderCase(const stdfs::path& root, const PackPlan& plan) {
+    std::vector<std::string> folderPaths;
+    for (const auto& f : plan.folders) {
+        std::string name = f.name.substr(0, f.name.size() - 1);  // without its backslash
+        folderPaths.push_back(f.parent < 0 ? name
+                                           : folderPaths[std::size_t(f.parent)] + "/" + name);
+    }
+    std::vector<std::string> filePaths;
+    for (const auto& f : plan.files) filePaths.push_back(f.packPath);
+    std::sort(filePaths.begin(), filePaths.end());
+    std::map<std::string, std::string> folded;
+    CaseClashes clashes(root);
+    auto check = [&](const std::string& p) {
+        auto [it, fresh] = folded.emplace(foldCase(p), p);
+        if (!fresh) clashes.add(p, it->second, nullptr);
+    };
+    for (const auto& p : folderPaths) check(p);
+    for (const auto& p : filePaths) check(p);
+    clashes.throwIfAny();
 }
 
 // The base pak as planChanges sees it: paths of folders and files (views of the index's own
@@ -203,19 +258,20 @@ void checkCase(const PakIndex& pak, const BaseNames& base, const ChangeSet& chan
     for (const auto& p : base.implied) noteBase(p, true);
     for (const auto& e : pak.entries()) noteBase(e.path, false);
     std::map<std::string, std::string> foldedChanges;
+    CaseClashes clashes(changes.root);
     auto check = [&](const std::string& p) {
         const std::string folded = foldCase(p);
         const auto& kept = baseByFolded.at(folded);
-        if (kept && *kept != p)
-            throw Error((changes.root / p).string() + ": differs only in case from " + *kept +
-                        " in the pack, which the game would not tell apart");
+        if (kept && *kept != p) {
+            clashes.add(p, *kept, "pack");
+            return;
+        }
         auto [other, fresh] = foldedChanges.emplace(folded, p);
-        if (!fresh && other->second != p)
-            throw Error((changes.root / p).string() + ": differs only in case from " +
-                        other->second + " in the overlay, which the game would not tell apart");
+        if (!fresh && other->second != p) clashes.add(p, other->second, "overlay");
     };
     for (const auto& p : changes.folders) check(p);
     for (const auto& [p, disk] : changes.files) check(p);
+    clashes.throwIfAny();
 }
 
 // The base's folders that stay, then the new ones.
@@ -310,6 +366,7 @@ void planFiles(const std::shared_ptr<const PakIndex>& pak, const BaseNames& base
 PackPlan planFolder(const stdfs::path& root, const PakKey& key, const PackOptions& options) {
     PackPlan plan;
     scan(root, plan, options);
+    checkFolderCase(root, plan);
     if (options.base.empty()) return plan;
     // Repack: files whose content an entry of the base decodes to are copied as its original
     // encrypted bytes.
@@ -374,14 +431,14 @@ ChangePlan planPatch(const ChangeSet& changes, const ShownEntryLookup& shown,
     // Case-insensitive names, as the game compares them: two names for one path refused.
     // Folders first, then files, as planChanges does.
     std::map<std::string, std::string> folded;
+    CaseClashes clashes(changes.root);
     auto checkCase = [&](const std::string& p) {
         auto [it, fresh] = folded.emplace(foldCase(p), p);
-        if (!fresh)
-            throw Error((changes.root / p).string() + ": differs only in case from " + it->second +
-                        " in the overlay, which the game would not tell apart");
+        if (!fresh) clashes.add(p, it->second, "overlay");
     };
     for (const auto& p : changes.folders) checkCase(p);
     for (const auto& [p, disk] : changes.files) checkCase(p);
+    clashes.throwIfAny();
     FolderTable table(result.plan.folders);
     for (const auto& [p, disk] : changes.files) {
         const std::optional<ShownEntry> was = shown(p);

@@ -50,7 +50,8 @@ struct ChangePlan {
 // `pak pack`: the folder tree under `root`: folders in depth-first pre-order, files at the
 // root first, then each folder's in folder order (the order the game's own packs use). With
 // options.base (opened with `key`, of the same version), files whose path the base holds get
-// it as their base candidate.
+// it as their base candidate. Throws Error listing every name that differs only in case from
+// another (the game would see one).
 PackPlan planFolder(const std::filesystem::path& root, const PakKey& key,
                     const PackOptions& options);
 
@@ -58,7 +59,8 @@ PackPlan planFolder(const std::filesystem::path& root, const PakKey& key,
 // their encrypted slots; a changed file whose content is the base's is no change; a new file
 // with the bytes of a deleted one is that file renamed and keeps its slot. Throws Error naming
 // the path on disk for what a pak cannot express: a whiteout of what the base does not hold,
-// a path both deleted and changed, a name that differs only in case from another.
+// a path both deleted and changed, names that differ only in case from another (one Error
+// lists every one).
 ChangePlan planChanges(const std::shared_ptr<const PakIndex>& base, const ChangeSet& changes);
 
 // A file a patch pack would replace: the entry a game's merged view shows at a path.

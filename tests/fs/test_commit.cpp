@@ -653,11 +653,11 @@ TEST_CASE("commit: pak commit --dry-run lists the changes, --json, OUT and --in-
     // OUT and --in-place together, or neither: usage errors, nothing written.
     stdfs::remove(out);
     r = run(kPak + " commit " + args + q(out) + " --in-place" + key);
-    CHECK(r.code == 1);
-    CHECK(r.err == "pak: give OUT or --in-place, not both\n");
+    CHECK(r.code == 2);
+    CHECK(r.err == "pak: give OUT or --in-place, not both (pak commit --help)\n");
     r = run(kPak + " commit " + args + key);
-    CHECK(r.code == 1);
-    CHECK(r.err == "pak: give OUT, or --in-place to replace PAK\n");
+    CHECK(r.code == 2);
+    CHECK(r.err == "pak: give OUT, or --in-place to replace PAK (pak commit --help)\n");
     r = run(kPak + " commit " + q(p.pak) + " " + q(p.dir->path() / "nowhere") + " " + q(out) + key);
     CHECK(r.code == 1);
     CHECK(r.err == "pak: " + (p.dir->path() / "nowhere").string() + ": no such folder\n");
@@ -1203,8 +1203,10 @@ TEST_CASE("commit --patch: version 18 packs, the key of an existing entry or giv
     CHECK(r.err == "pak: " + (packs / "packlist.dat").string() +
                        ": its entry for Patch has another key than the one given\n");
     r = run(kPak + " commit --patch Other " + args + " --key " + kTestKeyHex);
-    CHECK(r.code == 1);
-    CHECK(r.err == "pak: --packlist makes the key of a new entry: give no --key with it\n");
+    CHECK(r.code == 2);
+    CHECK(r.err ==
+          "pak: --packlist makes the key of a new entry: give no --key with it (pak commit "
+          "--help)\n");
     CHECK(readFile(packs / "packlist.dat") == listBefore);
     CHECK(namesIn(packs) ==
           std::set<std::string>{"Base.Pack.Gbx", "Resource.Pack.Gbx", "packlist.dat"});
@@ -1414,9 +1416,17 @@ TEST_CASE("commit --patch: what a patch pack cannot express is an error naming t
           (packs / "Common.pak").string() + ": a pack named Common" + taken);
     fails("--patch common " + ok + " -n",
           (packs / "Common.pak").string() + ": a pack named common" + taken);
-    fails("--patch a/b " + ok, "--patch takes a pack name (no folder), got \"a/b\"");
-    fails("--patch 'a\\b' " + ok, "--patch takes a pack name (no folder), got \"a\\b\"");
-    fails("--patch Patch " + ok + " --in-place",
+    // Options given wrong: usage errors (exit 2).
+    auto usage = [&](const std::string& args, const std::string& message) {
+        INFO(args);
+        auto r = run(kPak + " commit " + args);
+        CHECK(r.code == 2);
+        CHECK(r.out.empty());
+        CHECK(r.err == "pak: " + message + " (pak commit --help)\n");
+    };
+    usage("--patch a/b " + ok, "--patch takes a pack name (no folder), got \"a/b\"");
+    usage("--patch 'a\\b' " + ok, "--patch takes a pack name (no folder), got \"a\\b\"");
+    usage("--patch Patch " + ok + " --in-place",
           "--in-place does not go with --patch (a patch pack is a new pack)");
     fails("--patch Patch " + q(packs / "Common.pak") + " " + q(overlay),
           (packs / "Common.pak").string() + ": not a folder (with --patch, give the Packs folder)");

@@ -11,6 +11,8 @@
 #include <thread>
 
 #include "archive/pak/PackList.hpp"
+#include "archive/write/PackPlanner.hpp"
+#include "archive/write/PakWriter.hpp"
 #include "fs/Overlay.hpp"
 #include "fs/Sources.hpp"
 #include "gbx/GbxBuilder.hpp"
@@ -700,9 +702,19 @@ TEST_CASE("pakfs: a file that fails to decode ahead gives EIO and one log line w
 }
 
 TEST_CASE("pakfs: icase makes lookups case-insensitive and keeps names distinct", "[fs]") {
-    auto files = smallFiles();
-    files["Text/README.txt"] = Bytes{'u', 'p'};
-    TestPack t = makeTestPack(files);
+    // A pak with two names that differ only in case, as other tools write them (pak pack
+    // refuses them): README_.txt packed, then renamed in the plan.
+    TestPack t = makeTestPack(smallFiles());
+    writeFile(t.source / "Text/README_.txt", Bytes{'u', 'p'});
+    archive::PackOptions packOptions;
+    archive::PackPlan plan = archive::planFolder(t.source, kTestKey, packOptions);
+    for (auto& file : plan.files)
+        if (file.packPath == "Text/README_.txt") {
+            file.name = "README.txt";
+            file.packPath = "Text/README.txt";
+        }
+    archive::writePlan(plan, t.pak, kTestKey, packOptions);
+    t.files["Text/README.txt"] = Bytes{'u', 'p'};
     fs::PackViewOptions options;
     options.icase = true;
     auto f = mountDirect(t, options);

@@ -15,7 +15,8 @@ inline constexpr int kExitUsage = 2;
 
 // Each group registers its subcommands on the app. A subcommand's callback does its work and
 // stores its exit code in `exitCode`; errors with input are thrown as pakfs::Error and printed
-// by main as "pak: <message>" with exit code 1.
+// by main as "pak: <message>" with exit code 1, an option given wrong as pakfs::UsageError
+// (exit code 2).
 void addInspectCommands(CLI::App& app, int& exitCode);   // info ls cat
 void addExtractCommands(CLI::App& app, int& exitCode);   // extract
 void addPackCommands(CLI::App& app, int& exitCode);      // pack
@@ -56,7 +57,8 @@ void adviseHowItOpens(const std::filesystem::path& out, const archive::PakKey& k
 std::optional<std::string> keyStringOf(const std::filesystem::path& pakPath,
                                        const archive::KeyOptions& keys, const archive::PakKey& key);
 
-// pak check --refs PACKSDIR: every gbx file's references resolved; returns the exit code.
-int checkReferences(const std::string& packsDir, const archive::KeyOptions& keys);
+// pak check --refs PACKSDIR: every gbx file's references resolved, as text or (json) one JSON
+// object; returns the exit code.
+int checkReferences(const std::string& packsDir, const archive::KeyOptions& keys, bool json);
 
 }  // namespace pakfs::cli

@@ -1,25 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The options that name a pak's key (and --names), shared by the commands that open paks.
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
 
 #include "archive/pak/PackList.hpp"
 
 namespace pakfs::cli {
 
+// Checks a key option's value as it is parsed: a malformed one is a usage error before any
+// file is opened (archive::parseKeyOption throws UsageError, which CLI11 lets through).
+inline std::function<std::string(const std::string&)> keyHexCheck(const std::string& option) {
+    return [option](const std::string& hex) {
+        (void)archive::parseKeyOption(hex, option);
+        return std::string();
+    };
+}
+
 // --key / --key-file / --packlist / --base-key / --ms-key on a subcommand. A version 6+
 // pack lists without a key when its header allows; files that need it are refused.
 inline void addKeyOptions(CLI::App* cmd, archive::KeyOptions& keys) {
-    cmd->add_option("--key", keys.keyHex, "The pak's 16-byte Blowfish key as 32 hex digits");
+    cmd->add_option("--key", keys.keyHex, "The pak's 16-byte Blowfish key as 32 hex digits")
+        ->check(keyHexCheck("--key"));
     cmd->add_option("--key-file", keys.keyFile, "File holding the key (16 bytes or 32 hex digits)");
     cmd->add_option("--packlist", keys.packList,
                     "packlist.dat to take the key from (default: the one beside the pak)");
     cmd->add_option("--base-key", keys.baseKeyHex,
                     "Version 6+: a base key as 32 hex digits; the pack key is MD5 of its "
-                    "upper-case hex followed by \"NadeoPak\"");
+                    "upper-case hex followed by \"NadeoPak\"")
+        ->check(keyHexCheck("--base-key"));
     cmd->add_option("--ms-key", keys.msKeyHex,
                     "Version 6+: a master server key as 32 hex digits, combined with the pack's "
-                    "contents checksum");
+                    "contents checksum")
+        ->check(keyHexCheck("--ms-key"));
 }
 
 // --names FILE (repeatable): hash-to-name lists for the hashed names of version 6+ packs.

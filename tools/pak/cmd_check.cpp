@@ -103,9 +103,13 @@ void addCheckCommands(CLI::App& app, int& exitCode) {
                   "unreadable files and files hidden by another pack");
     auto json = std::make_shared<bool>(false);
     cmd->add_flag("--json", *json,
-                  "One JSON object: {file, files, plain, gbx: {parsed, exact, verified, "
+                  "One JSON object: {file, files, plain, gbx: {parsed, header, exact, verified, "
                   "refused}, counter_mode: {proven, unverified}, failed, entries: [{path, "
-                  "gbx, counter_mode, decode, detail, error}]}");
+                  "gbx, counter_mode, decode, detail, error}]}; with --refs: {packs, gbx_files, "
+                  "references, broken, unreadable, hidden, by_resource_index, "
+                  "broken_references: [{path, node_index, name | resource_index, resolved, "
+                  "problem}], unreadable_files: [{path, error}], hidden_files: [{path, pack, "
+                  "hidden_by}]}");
     auto quiet = std::make_shared<bool>(false);
     cmd->add_flag("-q,--quiet", *quiet,
                   "No progress line (shown on a terminal: files and bytes done, rate)");
@@ -119,7 +123,7 @@ void addCheckCommands(CLI::App& app, int& exitCode) {
     addKeyOptions(cmd, *keys);
     cmd->callback([=, &exitCode] {
         if (*refs) {
-            exitCode = checkReferences(*pakPath, *keys);
+            exitCode = checkReferences(*pakPath, *keys, *json);
             return;
         }
         auto pak = openAndWarn(*pakPath, *keys, !names->empty(), *names, *salvage);

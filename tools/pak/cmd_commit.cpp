@@ -121,15 +121,16 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
         auto warnLine = [](const std::string& m) { warn(m); };
         if (!patch->empty()) {
             if (*inPlace)
-                throw Error("--in-place does not go with --patch (a patch pack is a new pack)");
+                throw UsageError(
+                    "--in-place does not go with --patch (a patch pack is a new pack)");
             fs::PatchRequest request{*patch, *pakPath, *overlay, *out,  keys->packList, *keys,
                                      *level, *jobs,    *dryRun,  *wait, warnLine};
             printPatch(fs::commitPatch(request), *overlay, keys->packList.string(), *dryRun, *json);
             return;
         }
-        if (*inPlace && !out->empty()) throw Error("give OUT or --in-place, not both");
+        if (*inPlace && !out->empty()) throw UsageError("give OUT or --in-place, not both");
         if (!*inPlace && out->empty() && !*dryRun)
-            throw Error("give OUT, or --in-place to replace PAK");
+            throw UsageError("give OUT, or --in-place to replace PAK");
         fs::CommitRequest request;
         request.pak = *pakPath;
         request.overlay = *overlay;

@@ -111,6 +111,7 @@ void addExtractCommands(CLI::App& app, int& exitCode) {
                          r.failed + notSalvaged, todo.size() + notSalvaged);
             exitCode = kExitBadInput;
         }
+        if (r.failedFolders > 0) exitCode = kExitBadInput;  // each named on its line
     });
 }
 

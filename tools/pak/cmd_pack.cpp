@@ -79,10 +79,10 @@ void addPackCommands(CLI::App& app, int& /*exitCode*/) {
     addKeyOptions(cmd, *keys);
     cmd->callback([=] {
         if (options->version > 3 && options->version < 6)
-            throw Error("--version " + std::to_string(options->version) +
-                        ": pak writes versions 3 and 6 to 18");
+            throw UsageError("--version " + std::to_string(options->version) +
+                             ": pak writes versions 3 and 6 to 18");
         if (!keys->msKeyHex.empty())
-            throw Error(
+            throw UsageError(
                 "--ms-key cannot be used to write a pack (the key would depend on the "
                 "checksum of what it encrypts); give --key or --base-key");
         PakKey key = options->version >= 6

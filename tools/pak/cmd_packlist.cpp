@@ -106,7 +106,9 @@ void addPacklistCommands(CLI::App& app, int& exitCode) {
         auto keyString = std::make_shared<std::string>();
         auto replace = std::make_shared<bool>(false);
         cmd->add_option("FILE", *file, "The packlist.dat")->required();
-        cmd->add_option("NAME", *name, "Pack name (file name without .pak)")->required();
+        cmd->add_option("NAME", *name,
+                        "Pack name (file name without .pak; no folder: '/' and '\\' are refused)")
+            ->required();
         cmd->add_option("--key-string", *keyString,
                         "The 32-hex-digit key string (default: a new random one)");
         cmd->add_flag("--replace", *replace,
@@ -114,6 +116,11 @@ void addPacklistCommands(CLI::App& app, int& exitCode) {
                       "as FILE.bak)");
         cmd->callback([=] {
             std::string pack = *name;
+            auto refuse = [&](const std::string& why) {
+                throw UsageError("NAME \"" + *name + "\" " + why);
+            };
+            // Before the extension comes off, which would take a folder off with it.
+            if (name->find_first_of("/\\") != std::string::npos) refuse(*packNameProblem(pack));
             // NAME is the pack's name, not its file name: "Bar.pak" would add a pack named
             // "Bar.pak", which no pak file of that name would ever be looked up as.
             if (std::string stripped = packNameOf(pack); stripped != pack) {
@@ -123,12 +130,12 @@ void addPacklistCommands(CLI::App& app, int& exitCode) {
                              stripped.c_str(), pack.c_str());
                 pack = stripped;
             }
-            if (pack.empty() || pack.size() > 255) throw Error("pack name must be 1 to 255 bytes");
+            if (auto why = packNameProblem(pack)) refuse(*why);
             std::string ks = *keyString;
             if (ks.empty()) ks = newKeyString();
             std::uint8_t check[16];
             if (!parseHex(ks, check))
-                throw Error("--key-string must be 32 hex digits, got \"" + ks + "\"");
+                throw UsageError("--key-string must be 32 hex digits, got \"" + ks + "\"");
 
             // Read, changed and written under its lock: two edits never lose one another's.
             const WriterLock lock = WriterLock::acquire(*file, false);

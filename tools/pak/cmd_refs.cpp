@@ -148,9 +148,13 @@ void addRefsCommands(CLI::App& app, int& exitCode) {
     });
 }
 
-int checkReferences(const std::string& packsDir, const KeyOptions& keys) {
+int checkReferences(const std::string& packsDir, const KeyOptions& keys, bool json) {
     auto drives = loadDrives(packsDir, keys);
     std::size_t gbxFiles = 0, references = 0, broken = 0, unreadable = 0, unknown = 0;
+    // --json: the lines below as lists, the counts as fields.
+    nlohmann::ordered_json brokenRefs = nlohmann::ordered_json::array();
+    nlohmann::ordered_json unreadableFiles = nlohmann::ordered_json::array();
+    nlohmann::ordered_json hiddenFiles = nlohmann::ordered_json::array();
     for (const pakfs::fs::DriveFile* f : drives->files()) {
         const auto& pak = drives->packs()[std::size_t(f->pack)].pak;
         if (!isGbxEntry(*pak, *f->entry)) continue;
@@ -165,22 +169,58 @@ int checkReferences(const std::string& packsDir, const KeyOptions& keys) {
                     continue;
                 }
                 ++broken;
+                if (json) {
+                    nlohmann::ordered_json item = {{"path", f->path},
+                                                   {"node_index", r.ref.nodeIndex}};
+                    if (r.ref.byResource())
+                        item["resource_index"] = r.ref.resourceIndex;
+                    else
+                        item["name"] = r.ref.name;
+                    item["resolved"] = r.resolved ? nlohmann::ordered_json(*r.resolved)
+                                                  : nlohmann::ordered_json(nullptr);
+                    if (!r.resolved) item["problem"] = r.problem;
+                    brokenRefs.push_back(std::move(item));
+                    continue;
+                }
                 std::printf("%s: node %u: %s -> %s MISSING\n", f->path.c_str(), r.ref.nodeIndex,
                             describeRef(r.ref).c_str(),
                             r.resolved ? r.resolved->c_str() : ("nowhere: " + r.problem).c_str());
             }
         } catch (const Error& e) {
             ++unreadable;
-            std::printf("%s: unreadable: %s\n", f->path.c_str(), e.what());
+            if (json)
+                unreadableFiles.push_back({{"path", f->path}, {"error", e.what()}});
+            else
+                std::printf("%s: unreadable: %s\n", f->path.c_str(), e.what());
         }
     }
-    for (const auto& s : drives->shadowed())
-        std::printf("%s: the file of pack %s is hidden by pack %s\n", s.path.c_str(),
-                    s.hiddenPack.c_str(), s.winnerPack.c_str());
-    std::printf(
-        "%zu gbx files, %zu references, %zu broken, %zu unreadable, %zu hidden by "
-        "another pack, %zu by resource index (not resolved)\n",
-        gbxFiles, references, broken, unreadable, drives->shadowed().size(), unknown);
+    for (const auto& s : drives->shadowed()) {
+        if (json)
+            hiddenFiles.push_back(
+                {{"path", s.path}, {"pack", s.hiddenPack}, {"hidden_by", s.winnerPack}});
+        else
+            std::printf("%s: the file of pack %s is hidden by pack %s\n", s.path.c_str(),
+                        s.hiddenPack.c_str(), s.winnerPack.c_str());
+    }
+    if (json) {
+        nlohmann::ordered_json j;
+        j["packs"] = packsDir;
+        j["gbx_files"] = gbxFiles;
+        j["references"] = references;
+        j["broken"] = broken;
+        j["unreadable"] = unreadable;
+        j["hidden"] = drives->shadowed().size();
+        j["by_resource_index"] = unknown;
+        j["broken_references"] = std::move(brokenRefs);
+        j["unreadable_files"] = std::move(unreadableFiles);
+        j["hidden_files"] = std::move(hiddenFiles);
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::printf(
+            "%zu gbx files, %zu references, %zu broken, %zu unreadable, %zu hidden by "
+            "another pack, %zu by resource index (not resolved)\n",
+            gbxFiles, references, broken, unreadable, drives->shadowed().size(), unknown);
+    }
     return broken || unreadable ? kExitBadInput : kExitOk;
 }
 

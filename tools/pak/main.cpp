@@ -9,6 +9,23 @@
 #include "common/Interrupt.hpp"
 #include "tools/pak/Commands.hpp"
 
+namespace {
+
+// "pak" and the subcommands the command line named, as far as they were parsed ("pak packlist
+// add"), for the pointer to --help after a usage error.
+std::string commandPath(const CLI::App& app) {
+    std::string path = "pak";
+    const CLI::App* at = &app;
+    while (true) {
+        const auto used = at->get_subcommands();
+        if (used.empty()) return path;
+        at = used.front();
+        path += " " + at->get_name();
+    }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     CLI::App app{
         "pak: list, extract, check and build TrackMania .pak archives (version 3) and "
@@ -52,6 +69,10 @@ int main(int argc, char** argv) {
         if (e.get_exit_code() == 0) return app.exit(e);
         std::fprintf(stderr, "pak: %s (pak%s --help)\n", e.what(),
                      argc > 1 && argv[1][0] != '-' ? (std::string(" ") + argv[1]).c_str() : "");
+        return pakfs::cli::kExitUsage;
+    } catch (const pakfs::UsageError& e) {
+        // An option's value or combination a command found wrong: a usage error too.
+        std::fprintf(stderr, "pak: %s (%s --help)\n", e.what(), commandPath(app).c_str());
         return pakfs::cli::kExitUsage;
     } catch (const pakfs::Error& e) {
         std::fprintf(stderr, "pak: %s\n", e.what());
