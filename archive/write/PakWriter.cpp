@@ -26,6 +26,7 @@
 #include "archive/write/EntryEncoder.hpp"
 #include "archive/write/PackPlanner.hpp"
 #include "common/Cpus.hpp"
+#include "common/File.hpp"
 
 namespace fs = std::filesystem;
 
@@ -34,14 +35,13 @@ namespace pakfs::archive {
 namespace {
 
 Bytes readWholeFile(const fs::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw Error(path.string() + ": cannot open");
+    // A FIFO or device put where the plan saw a file is refused, not waited on.
+    struct stat st {};
+    const int fd = openRegularForReading(path, st);
     struct Closer {
         int fd;
         ~Closer() { ::close(fd); }
     } closer{fd};
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) throw Error(path.string() + ": read error");
     // The size is checked before anything is allocated; a file that grows while it is read
     // is read as far as it goes, still within the limit.
     constexpr std::uint64_t kLimit = 0xFFFFFFFFu;
