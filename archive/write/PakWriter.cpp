@@ -528,20 +528,29 @@ PackResult writePackGbx(const PackPlan& plan, const fs::path& output, const PakK
 
 }  // namespace
 
+void checkPackOutput(const fs::path& output) {
+    std::error_code ec;
+    if (fs::is_directory(output, ec))
+        throw Error(output.string() + ": is a folder; give the pak file to write (e.g. " +
+                    (output / "NAME.pak").string() + ")");
+}
+
 PackResult writePak(const fs::path& sourceDir, const fs::path& output, const PakKey& key,
                     const PackOptions& options) {
     if (options.version != 3 && (options.version < 6 || options.version > 18))
         throw Error("pack --version " + std::to_string(options.version) +
                     ": pakfs writes versions 3 and 6 to 18");
-    const PackPlan plan = planFolder(sourceDir, key, options);
-    if (!options.unplannableAdvice.empty()) return writePlan(plan, output, key, options);
-    PackOptions withAdvice = options;
-    withAdvice.unplannableAdvice =
+    checkPackOutput(output);
+    PackOptions opts = options;
+    opts.leaveOut.push_back(output);  // an earlier output in the tree is not packed again
+    const PackPlan plan = planFolder(sourceDir, key, opts);
+    if (!opts.unplannableAdvice.empty()) return writePlan(plan, output, key, opts);
+    opts.unplannableAdvice =
         "To go on: store them with --raw GLOB (the game will not read them right), write a "
         "version 6+ pack with --version N (6 to 18), where they are flagged DontUseDummyWrite "
         "(node reads do not mix the cipher), which the game reads right, or remove them from " +
         sourceDir.string() + ".";
-    return writePlan(plan, output, key, withAdvice);
+    return writePlan(plan, output, key, opts);
 }
 
 PackResult writePlan(const PackPlan& plan, const fs::path& output, const PakKey& key,
