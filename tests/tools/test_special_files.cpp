@@ -107,9 +107,11 @@ TEST_CASE("special files: a FIFO given as a name list is refused at once", "[cli
     CHECK(r.err == "pak: " + (s.dir / "src").string() + ": is a folder, not a name list\n");
 }
 
-TEST_CASE("special files: a FIFO given to pak gbx info is refused at once", "[cli][special]") {
+TEST_CASE("special files: a FIFO given to pak gbx info or gbx refs is refused at once",
+          "[cli][special]") {
     PipeSetup s;
     refusedAsNotRegular("gbx info " + q(s.fifo), s.fifo);
+    refusedAsNotRegular("gbx refs " + q(s.fifo), s.fifo);
 }
 
 TEST_CASE("special files: openRegularFile opens regular files only, and never waits",
