@@ -22,23 +22,62 @@ std::string sysError(const std::string& what, const std::string& name) {
 }
 }  // namespace
 
+RegularFileOpen openRegularFile(const std::filesystem::path& path, int flags) noexcept {
+    RegularFileOpen r;
+    // A look first, so that a device is never opened (opening one may act: a tape rewinds, a
+    // terminal becomes the controlling one) and a FIFO never waited on.
+    if (::stat(path.c_str(), &r.st) != 0) {
+        r.error = errno;
+        return r;
+    }
+    if (!S_ISREG(r.st.st_mode)) return r;
+    const int base = flags | O_CLOEXEC | O_NOCTTY;
+    int fd = ::open(path.c_str(), base | O_NONBLOCK);
+    // A regular file under a lease another holds answers EWOULDBLOCK instead of waiting for
+    // the lease to break; a FIFO never does (read or read-write), so waiting is safe then.
+    if (fd < 0 && errno == EWOULDBLOCK) fd = ::open(path.c_str(), base);
+    if (fd < 0) {
+        r.error = errno;
+        return r;
+    }
+    if (::fstat(fd, &r.st) != 0) {
+        r.error = errno;
+        ::close(fd);
+        return r;
+    }
+    if (!S_ISREG(r.st.st_mode)) {  // something else put there since the look
+        ::close(fd);
+        return r;
+    }
+    const int fl = ::fcntl(fd, F_GETFL);
+    if (fl < 0 || ((fl & O_NONBLOCK) && ::fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0)) {
+        r.error = errno;
+        ::close(fd);
+        return r;
+    }
+    r.fd = fd;
+    return r;
+}
+
+int openRegularForReading(const std::filesystem::path& path, struct stat& st) {
+    const std::string name = path.string();
+    RegularFileOpen r = openRegularFile(path, O_RDONLY);
+    st = r.st;
+    if (r.fd >= 0) return r.fd;
+    if (r.error == ENOENT) throw Error(name + ": no such file");
+    if (r.error != 0) {
+        errno = r.error;
+        throw Error(sysError("cannot open", name));
+    }
+    throw Error(name +
+                (S_ISDIR(r.st.st_mode) ? ": is a folder, not a file" : ": not a regular file"));
+}
+
 std::shared_ptr<InputFile> InputFile::open(const std::filesystem::path& path) {
-    std::string name = path.string();
-    int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0 && errno == ENOENT) throw Error(name + ": no such file");
-    if (fd < 0) throw Error(sysError("cannot open", name));
     struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-        ::close(fd);
-        throw Error(sysError("cannot stat", name));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        ::close(fd);
-        throw Error(name +
-                    (S_ISDIR(st.st_mode) ? ": is a folder, not a file" : ": not a regular file"));
-    }
+    const int fd = openRegularForReading(path, st);
     return std::shared_ptr<InputFile>(
-        new InputFile(fd, name, std::uint64_t(st.st_size), std::int64_t(st.st_mtime)));
+        new InputFile(fd, path.string(), std::uint64_t(st.st_size), std::int64_t(st.st_mtime)));
 }
 
 InputFile::InputFile(int fd, std::string name, std::uint64_t size, std::int64_t mtime)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -9,6 +11,24 @@
 #include "common/Bytes.hpp"
 
 namespace pakfs {
+
+// What openRegularFile found: an open regular file, or why not.
+struct RegularFileOpen {
+    int fd = -1;        // the open file (the caller closes it), or -1
+    int error = 0;      // with fd -1: errno of the failed stat or open; 0: not a regular file
+    struct stat st {};  // what is at the path (with fd >= 0, the open file's)
+};
+
+// Opens `path` with `flags` (O_RDONLY or O_RDWR; O_CLOEXEC and O_NOCTTY are added) only when it
+// is a regular file, without ever waiting on what is not one: a FIFO, socket or device is not
+// opened at all, and one put in its place between the look and the open is opened without
+// blocking (O_NONBLOCK, cleared again on a regular file), seen and closed. Never throws.
+RegularFileOpen openRegularFile(const std::filesystem::path& path, int flags) noexcept;
+
+// openRegularFile for reading, with the user-facing refusals thrown as Error naming the path:
+// "no such file", "is a folder, not a file", "not a regular file", "cannot open: REASON".
+// Returns the descriptor (the caller closes it); `st` gets the file's stat.
+int openRegularForReading(const std::filesystem::path& path, struct stat& st);
 
 // A read-only file opened once and read with pread, so many threads can share it.
 class InputFile {

@@ -204,7 +204,7 @@ _pak() {
     cat) flags='--unverified' argopts="--names $keyopts" pos='pak inside' ;;
     extract) flags='-q --quiet --unverified --overwrite --salvage' argopts="-j --jobs --names $keyopts" pos='pak dir inside...' ;;
     pack)
-      flags='--fold-skippable -q --quiet --data-public'
+      flags='--fold-skippable -L --dereference -q --quiet --data-public'
       argopts="-j --jobs --level --raw --base --version --header-key --public --author-login --author-nick"
       argopts+=" --author-zone --comment --title-id $keyopts" pos='dir pak'
       ;;

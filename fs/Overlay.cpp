@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/Error.hpp"
+#include "common/File.hpp"
 #include "fs/OverlayLayout.hpp"
 
 namespace pakfs::fs {
@@ -448,8 +449,18 @@ int Overlay::copyUp(Ino ino, std::uint64_t limit) {
 }
 
 int Overlay::openFd(Ino ino, int flags) {
-    int fd = ::open(diskOf(ino).c_str(), O_RDWR | O_CLOEXEC | (flags & O_TRUNC));
-    return fd < 0 ? errnoResult() : fd;
+    return openUpper(diskOf(ino), O_RDWR | (flags & O_TRUNC));
+}
+
+int Overlay::openUpper(const std::filesystem::path& disk, int flags) const {
+    // A FIFO or device put in the overlay folder where a file was is refused, never waited on
+    // by a thread that serves the mount.
+    const RegularFileOpen r = openRegularFile(disk, flags);
+    if (r.fd >= 0) return r.fd;
+    if (r.error != 0) return -r.error;
+    if (S_ISDIR(r.st.st_mode)) return -EISDIR;
+    log(disk.string() + ": not a regular file, which a pak cannot hold: not opened");
+    return -EIO;
 }
 
 int Overlay::open(Ino ino, int flags, std::uint64_t* fh) {
@@ -512,8 +523,8 @@ long Overlay::read(Ino ino, std::uint64_t fh, char* buf, std::size_t size, std::
         lock.unlock();
         return below_.read(ino, 0, buf, size, offset);
     }
-    int fd = ::open(diskOf(ino).c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return errnoResult();
+    int fd = openUpper(diskOf(ino), O_RDONLY);
+    if (fd < 0) return fd;
     ssize_t n = ::pread(fd, buf, size, offset);
     long rc = n < 0 ? errnoResult() : long(n);
     ::close(fd);
@@ -577,8 +588,8 @@ int Overlay::fsync(Ino ino, std::uint64_t fh, bool dataOnly) {
         }
         // Without a handle (no OPEN is sent): the overlay file's data, by a descriptor of
         // its own (fsync flushes the file, whichever descriptor asks).
-        int fd = ::open(disk.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) return errnoResult();
+        int fd = openUpper(disk, O_RDONLY);
+        if (fd < 0) return fd;
         int rc = dataOnly ? ::fdatasync(fd) : ::fsync(fd);
         rc = rc == 0 ? 0 : errnoResult();
         ::close(fd);

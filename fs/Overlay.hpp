@@ -127,6 +127,9 @@ private:
     int checkNewName(Ino parent, std::string_view name, const char* op);
     Ino newIno() { return nextIno_++; }
     int openFd(Ino ino, int flags);
+    // A file of the overlay folder opened (flags: O_RDONLY or O_RDWR, O_TRUNC) only when it is
+    // a regular file; -errno, or -EIO (logged) for a FIFO, socket or device.
+    int openUpper(const std::filesystem::path& disk, int flags) const;
     bool isEmptyDir(Ino ino);
     // -EPERM, with a log line naming `op` and the path, when the view below holds `name` in
     // `parent` and says it may not be deleted (View::whyNotDeletable); 0 otherwise.

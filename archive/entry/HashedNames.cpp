@@ -2,8 +2,6 @@
 #include "archive/entry/HashedNames.hpp"
 
 #include <algorithm>
-#include <fstream>
-
 #include <unordered_map>
 #include <unordered_set>
 
@@ -11,6 +9,7 @@
 #include "archive/entry/GbxEntry.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "common/File.hpp"
 #include "gbx/References.hpp"
 
 namespace pakfs::archive {
@@ -157,11 +156,12 @@ HashList readHashListFile(const std::filesystem::path& path, std::size_t* reject
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         throw Error(path.string() + ": is a folder, not a name list");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path.string() + ": cannot open the name list");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw Error(path.string() + ": cannot read the name list");
-    HashList list = readHashList(text, rejected);
+    if (!std::filesystem::exists(path, ec))
+        throw Error(path.string() + ": cannot open the name list");
+    // A FIFO or device given as the list is refused ("not a regular file"), not waited on.
+    auto file = InputFile::open(path);
+    const Bytes bytes = file->readAt(0, std::size_t(file->size()));
+    HashList list = readHashList(std::string(bytes.begin(), bytes.end()), rejected);
     if (list.empty())
         throw Error(path.string() +
                     ": no name in it hashes to its hash (lines: HASH NAME, or HASH then NAME)");

@@ -33,8 +33,15 @@ struct PackOptions {
     // gbx files encrypted without the per-node ivXor: in version 3 the game misreads them; in
     // version 6+ they are flagged DontUseDummyWrite, which the game reads right.
     std::vector<std::string> rawGlobs;
-    GbxPipelineRules gbxRules;                     // the open skippable-chunk rule, for planning
-    std::filesystem::path base;                    // repack: copy unchanged entries from this pak
+    GbxPipelineRules gbxRules;   // the open skippable-chunk rule, for planning
+    std::filesystem::path base;  // repack: copy unchanged entries from this pak
+    // pak pack (planFolder): symbolic links in the folder are followed (else left out, all
+    // named in one warning). A link to a folder that holds it is an error, as is a dangling one.
+    bool followLinks = false;
+    // pak pack (planFolder): files never packed though they are in the folder, each with its
+    // temporary files (.NAME.tmp-XXXXXX beside it): the packlist.dat holding the key. writePak
+    // adds the pak it writes.
+    std::vector<std::filesystem::path> leaveOut;
     std::function<void(const std::string&)> warn;  // warnings (stderr in the CLI)
     // The last line of the error that lists the gbx files a version 3 pak cannot plan: how
     // to go on (empty: kUnplannableAdvice; writePak: pak pack's options).

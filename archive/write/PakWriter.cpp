@@ -26,6 +26,7 @@
 #include "archive/write/EntryEncoder.hpp"
 #include "archive/write/PackPlanner.hpp"
 #include "common/Cpus.hpp"
+#include "common/File.hpp"
 #include "common/FileLock.hpp"
 
 namespace fs = std::filesystem;
@@ -35,14 +36,13 @@ namespace pakfs::archive {
 namespace {
 
 Bytes readWholeFile(const fs::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw Error(path.string() + ": cannot open");
+    // A FIFO or device put where the plan saw a file is refused, not waited on.
+    struct stat st {};
+    const int fd = openRegularForReading(path, st);
     struct Closer {
         int fd;
         ~Closer() { ::close(fd); }
     } closer{fd};
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) throw Error(path.string() + ": read error");
     // The size is checked before anything is allocated; a file that grows while it is read
     // is read as far as it goes, still within the limit.
     constexpr std::uint64_t kLimit = 0xFFFFFFFFu;
@@ -529,26 +529,37 @@ PackResult writePackGbx(const PackPlan& plan, const fs::path& output, const PakK
 
 }  // namespace
 
+void checkPackOutput(const fs::path& output) {
+    std::error_code ec;
+    if (fs::is_directory(output, ec))
+        throw Error(output.string() + ": is a folder; give the pak file to write (e.g. " +
+                    (output / "NAME.pak").string() + ")");
+}
+
 PackResult writePak(const fs::path& sourceDir, const fs::path& output, const PakKey& key,
                     const PackOptions& options) {
     if (options.version != 3 && (options.version < 6 || options.version > 18))
         throw Error("pack --version " + std::to_string(options.version) +
                     ": pakfs writes versions 3 and 6 to 18");
+    checkPackOutput(output);
     // Held until the pak is in place: a second writer of `output` is refused meanwhile.
     const WriterLock lock = WriterLock::acquire(output, false);
     if (options.warn)
         for (const auto& mount : lock.servingMounts())
             options.warn(lock.target().string() + " is served by the writable mount at " + mount +
                          ": it keeps showing the old pak until it is mounted again");
-    const PackPlan plan = planFolder(sourceDir, key, options);
-    if (!options.unplannableAdvice.empty()) return writePlan(plan, output, key, options);
-    PackOptions withAdvice = options;
-    withAdvice.unplannableAdvice =
+    PackOptions opts = options;
+    // An earlier output in the tree is not packed again, nor its lock file.
+    opts.leaveOut.push_back(output);
+    opts.leaveOut.push_back(lockFileOf(lock.target()));
+    const PackPlan plan = planFolder(sourceDir, key, opts);
+    if (!opts.unplannableAdvice.empty()) return writePlan(plan, output, key, opts);
+    opts.unplannableAdvice =
         "To go on: store them with --raw GLOB (the game will not read them right), write a "
         "version 6+ pack with --version N (6 to 18), where they are flagged DontUseDummyWrite "
         "(node reads do not mix the cipher), which the game reads right, or remove them from " +
         sourceDir.string() + ".";
-    return writePlan(plan, output, key, withAdvice);
+    return writePlan(plan, output, key, opts);
 }
 
 PackResult writePlan(const PackPlan& plan, const fs::path& output, const PakKey& key,

@@ -24,9 +24,14 @@ struct PackResult {
 };
 
 // Builds a pak (version 3, or 6 to 18 with options.version) from a folder tree (planned by
-// planFolder, PackPlanner.hpp); writes to a temp file and renames it into place.
+// planFolder, PackPlanner.hpp); writes to a temp file and renames it into place. `output` and
+// its temporary files are never packed, though they are in the tree.
 PackResult writePak(const std::filesystem::path& sourceDir, const std::filesystem::path& output,
                     const PakKey& key, const PackOptions& options);
+
+// Refuses an `output` that is a folder (or a link to one), before any file is read: the pak
+// to write is a file in it.
+void checkPackOutput(const std::filesystem::path& output);
 
 // Writes the pack a plan describes (options.base is not read: the plan says what is copied).
 // The output goes to a temp file in its folder, fsynced and renamed into place: an

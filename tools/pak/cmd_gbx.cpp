@@ -37,8 +37,11 @@ struct GbxInfoArgs {
 // FILE on disk, or PAK:PATH: the entry decoded from the pak (only when its bytes are proven).
 Bytes readTarget(const GbxInfoArgs& args) {
     auto colon = args.file.find(':');
-    if (std::filesystem::is_regular_file(args.file) || colon == std::string::npos ||
-        !std::filesystem::is_regular_file(args.file.substr(0, colon)))
+    std::error_code ec;
+    const auto onDisk = std::filesystem::status(args.file, ec);
+    // A FIFO or device is read as a file, which refuses it ("not a regular file").
+    if ((std::filesystem::exists(onDisk) && !std::filesystem::is_directory(onDisk)) ||
+        colon == std::string::npos || !std::filesystem::is_regular_file(args.file.substr(0, colon)))
         return readGbxFileOnDisk(args.file);
     std::string inner = args.file.substr(colon + 1);
     auto pak = openAndWarn(args.file.substr(0, colon), args.keys);

@@ -22,8 +22,12 @@ void addPackCommands(CLI::App& app, int& /*exitCode*/) {
     auto options = std::make_shared<PackOptions>();
     auto base = std::make_shared<std::string>();
     auto quiet = std::make_shared<bool>(false);
-    cmd->add_option("SRCDIR", *src, "Folder to pack")->required();
-    cmd->add_option("OUT", *out, "The .pak to write (written to a temp file, then renamed)")
+    cmd->add_option("SRCDIR", *src,
+                    "Folder to pack (without OUT, its temporary files and the packlist.dat "
+                    "OUT's key is looked up in, when they are in it)")
+        ->required();
+    cmd->add_option("OUT", *out,
+                    "The .pak file to write (written to a temp file, then renamed); not a folder")
         ->required();
     cmd->add_option(
            "--level", options->level,
@@ -75,9 +79,14 @@ void addPackCommands(CLI::App& app, int& /*exitCode*/) {
     cmd->add_option("--author-zone", options->header.authorZone, "Version 7+: author zone");
     cmd->add_option("--comment", options->header.comment, "Version 7+: comment");
     cmd->add_option("--title-id", options->header.titleId, "Version 12+: title ID");
+    cmd->add_flag("-L,--dereference", options->followLinks,
+                  "Follow symbolic links in SRCDIR, to files and folders, also out of it "
+                  "(default: they are left out, named in one warning). A link to a folder "
+                  "that holds it, or to nothing, is an error");
     cmd->add_flag("-q,--quiet", *quiet, "No progress line");
     addKeyOptions(cmd, *keys);
     cmd->callback([=] {
+        checkPackOutput(*out);  // before any key or file is read
         if (options->version > 3 && options->version < 6)
             throw UsageError("--version " + std::to_string(options->version) +
                              ": pak writes versions 3 and 6 to 18");
@@ -103,6 +112,10 @@ void addPackCommands(CLI::App& app, int& /*exitCode*/) {
                                   (*dataPublic ? 0 : kHeaderDataPrivate);
         opts.base = *base;
         opts.warn = warn;
+        // The packlist.dat OUT's key is looked up in is never packed (writePak leaves OUT out).
+        if (!keys->packList.empty()) opts.leaveOut.push_back(keys->packList);
+        if (auto list = findPackList(std::filesystem::path(*out).parent_path()))
+            opts.leaveOut.push_back(*list);
         Progress progress(*quiet);
         opts.progress = progress.callback();
         PackResult r = writePak(*src, *out, key, opts);

@@ -96,7 +96,10 @@ void addRefsCommands(CLI::App& app, int& exitCode) {
         std::vector<pakfs::fs::ResolvedReference> resolved;
         auto colon = target->find(':');
         std::string pakPart = colon == std::string::npos ? "" : target->substr(0, colon);
-        if (stdfs::is_regular_file(*target)) {
+        std::error_code ec;
+        const auto onDisk = stdfs::status(*target, ec);
+        // A FIFO or device is read as a file, which refuses it ("not a regular file").
+        if (stdfs::exists(onDisk) && !stdfs::is_directory(onDisk)) {
             Bytes data = readGbxFileOnDisk(*target);
             MemorySource src(data);
             try {
