@@ -213,7 +213,7 @@ _pak() {
       # With --patch NAME: PACKSDIR OVERLAY [OUT] (the first a folder, see below).
       argopts="-j --jobs --level --patch $keyopts" pos='pak dir pak'
       ;;
-    check) flags='--refs --json -q --quiet --salvage' argopts="--names $keyopts" pos='pak' ;;
+    check) flags='--refs --json -q --quiet --strict --salvage' argopts="--names $keyopts" pos='pak' ;;
     'packlist ls') pos='file' ;;
     'packlist add') flags='--replace' argopts='--key-string' pos='file name' ;;
     'gbx info') flags='--nodes --json' argopts=$keyopts pos='gbx' ;;
