@@ -164,7 +164,7 @@ _pak() {
   [[ $prog == */* ]] || prog=pak
 
   local keyopts='--key --key-file --packlist --base-key --ms-key' help='-h --help --help-all'
-  local subcommands='info ls cat extract pack commit check packlist gbx'
+  local subcommands='info ls cat extract pack commit check diff packlist gbx'
 
   # The subcommand (and that of packlist and gbx) before the word being completed.
   local cmd='' at=0
@@ -213,7 +213,12 @@ _pak() {
       # With --patch NAME: PACKSDIR OVERLAY [OUT] (the first a folder, see below).
       argopts="-j --jobs --level --patch $keyopts" pos='pak dir pak'
       ;;
-    check) flags='--refs --json -q --quiet --salvage' argopts="--names $keyopts" pos='pak' ;;
+    check) flags='--refs --json -q --quiet --strict --salvage' argopts="--names $keyopts" pos='pak' ;;
+    diff)
+      flags='--json --fields -q --quiet'
+      argopts="--names $keyopts --key-b --key-file-b --packlist-b --base-key-b --ms-key-b"
+      pos='pak pak'
+      ;;
     'packlist ls') pos='file' ;;
     'packlist add') flags='--replace' argopts='--key-string' pos='file name' ;;
     'gbx info') flags='--nodes --json' argopts=$keyopts pos='gbx' ;;
@@ -286,6 +291,7 @@ _pak() {
     case $role in
       option) _pak_words "$help $flags $argopts" ;;
       value:--key-file | value:--packlist | value:--base | value:--names) what='file' ;;
+      value:--key-file-b | value:--packlist-b) what='file' ;;
       value:--packs) what='dir' ;;
       value:--level) what='level' ;;
       value:-j | value:--jobs) what='jobs' ;;

@@ -26,11 +26,16 @@ struct CheckedEntry {
     std::string decode;  // a gbx decode kind (gbxDecodeKindName) or counterModeKind; empty: none
     std::string detail;  // with `decode`: how the bytes are proven, or why they are refused
     std::string error;   // empty: none
+    // A plain entry that reads whole but whose bytes no checksum covers: why (e.g. "stored, no
+    // checksum covers its bytes"); empty otherwise.
+    std::string unverified;
 };
 
 struct CheckReport {
-    std::size_t files = 0;             // entries in the pak
-    std::size_t plain = 0;             // plain (not gbx, not counter-mode) entries read whole
+    std::size_t files = 0;  // entries in the pak
+    std::size_t plain = 0;  // plain (not gbx, not counter-mode) entries read whole
+    // Of them, those no checksum covers (read as any file; not counted as failed).
+    std::size_t plainUnverified = 0;
     std::array<std::size_t, 6> gbx{};  // gbx entries by GbxDecodeKind
     // Counter-mode entries (gbx or not): proven by zlib's Adler-32, or decoded without proof
     // (counted as failed: cat, extract and the mount refuse them without --unverified).

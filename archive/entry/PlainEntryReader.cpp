@@ -832,6 +832,7 @@ bool PlainEntryReader::decodeWhole() {
     // way, which accepts exactly what it always did and says what is wrong.
     if (rc != LIBDEFLATE_SUCCESS || outMade != size) return false;
     whole_ = std::move(out);
+    adlerChecked_ = true;  // libdeflate checks it
     return true;
 }
 
@@ -868,6 +869,9 @@ std::size_t PlainEntryReader::read(std::uint8_t* dst, std::size_t n) {
                 isalTrailer();
             else
                 checkTrailer();
+            // ISA-L (ISAL_ZLIB) and zlib check the Adler-32 as they reach the stream's end.
+            adlerChecked_ =
+                !rawInflate_ && (isal_ ? isal_->block_state == ISAL_BLOCK_FINISH : zlibEnded_);
         }
     } else {
         while (done < n) {

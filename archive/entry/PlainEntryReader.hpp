@@ -85,6 +85,10 @@ public:
     // Whether the bytes come from a counter-mode decode nothing proves (only when constructed
     // with `unverified`): callers say so (counterModeDetail).
     bool unproven() const { return entry_.counterMode && !counterModeProven(entry_); }
+    // Whether a compressed entry was decoded from its start to the end of its zlib stream, so
+    // that the stream's Adler-32 was checked (not for a stream that stops without an end, nor
+    // for a reader resumed at a seek point).
+    bool adlerChecked() const { return adlerChecked_; }
     // Bytes decoded so far, including skipped ones (for tests and statistics).
     std::uint64_t decodedBytes() const { return decoded_; }
     // Whether ISA-L is streaming this entry (for tests): it starts with the first read and is
@@ -209,6 +213,7 @@ private:
     std::unique_ptr<Ahead> ahead_;  // the chunks ahead, decrypted on another thread
     bool pipelined_ = false;
     bool isalRefused_ = false;  // ISA-L rejected something: zlib decodes from then on
+    bool adlerChecked_ = false;
 };
 
 // The game's pipeline for an entry (Streams.hpp): its ciphertext, cipher, IV and codec.

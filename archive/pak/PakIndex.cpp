@@ -387,7 +387,8 @@ void PakIndex::checkContents() {
     }
     std::array<std::uint8_t, 32> digest;
     sha.Final(digest.data());
-    if (digest != packHeader_->contentsChecksum)
+    contentsChecksumMatches_ = digest == packHeader_->contentsChecksum;
+    if (!contentsChecksumMatches_)
         warnings_.push_back(f.name() +
                             ": contents checksum (SHA-256) does not match: the file was changed "
                             "or damaged after it was written");

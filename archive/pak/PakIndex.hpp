@@ -147,6 +147,9 @@ public:
     const std::optional<PackGbxHeader>& packHeader() const { return packHeader_; }
     // Problems that do not stop the pak from being read (checksums that differ).
     const std::vector<std::string>& warnings() const { return warnings_; }
+    // Version 6+: whether the contents checksum (SHA-256 of the file after it) matched on open,
+    // so that every byte of the file is as its writer sealed it. Version 3 has none: false.
+    bool contentsChecksumMatches() const { return contentsChecksumMatches_; }
     // Hashed names replaced by real ones (by the namer given to open).
     std::size_t resolvedNames() const { return resolvedNames_; }
     std::uint64_t headerIv() const { return headerIv_; }
@@ -198,6 +201,7 @@ private:
     std::optional<PackGbxHeader> packHeader_;
     std::vector<std::string> warnings_;
     std::optional<Md5Digest> gbxHeadersMd5_;  // version 14+
+    bool contentsChecksumMatches_ = false;
     std::size_t resolvedNames_ = 0;
     std::uint64_t headerIv_ = 0;
     Md5Digest headerMd5_{};

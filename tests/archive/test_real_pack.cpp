@@ -187,9 +187,21 @@ TEST_CASE("game's pack: pak check reports every gbx entry parsed and the counts"
                      "the end, every node slot filled; Adler-32 and size match\n") !=
           std::string::npos);
     CHECK(r.out.find("gbx refused") == std::string::npos);
-    CHECK(r.out.find(
-              "\n27 files: 13 plain, 14 gbx (14 parsed, 0 header, 0 exact, 0 verified, 0 refused), "
-              "0 undecodable\n") != std::string::npos);
+    // Its four stored plain files have no checksum (version 3 keeps none of a file's bytes):
+    // each is named, counted, and the pack still checks clean.
+    for (const char* path :
+         {"Media/Texture/Image/NoBitmap.dds", "Media/Text/Vsh/SpritesOrtho.vsh.txt",
+          "Media/Text/Vsh/Sprites.vsh.txt", "Media/Text/Vsh/Projector1.vsh.txt"})
+        CHECK(r.out.find(std::string("plain unverified ") + path +
+                         ": stored, no checksum covers its bytes\n") != std::string::npos);
+    CHECK(r.out.find("\n27 files: 13 plain (4 unverified), 14 gbx (14 parsed, 0 header, 0 exact, 0 "
+                     "verified, 0 refused), 0 undecodable\n") != std::string::npos);
+    // --strict counts them as failures.
+    r = test::run(command + " --strict -q");
+    CHECK(r.code == 1);
+    CHECK(
+        r.out.ends_with("\n27 files: 13 plain (4 unverified), 14 gbx (14 parsed, 0 header, 0 "
+                        "exact, 0 verified, 0 refused), 0 undecodable\n"));
 }
 
 TEST_CASE("game's pack: pak check --json and pak ls --json carry how each gbx file decodes",
@@ -202,6 +214,7 @@ TEST_CASE("game's pack: pak check --json and pak ls --json carry how each gbx fi
     auto j = nlohmann::json::parse(r.out);
     CHECK(j["files"] == 27);
     CHECK(j["plain"] == 13);
+    CHECK(j["plain_unverified"] == 4);
     CHECK(j["gbx"] ==
           nlohmann::json{
               {"parsed", 14}, {"header", 0}, {"exact", 0}, {"verified", 0}, {"refused", 0}});

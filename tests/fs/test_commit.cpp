@@ -1128,8 +1128,10 @@ TEST_CASE("commit --patch: what a drives overlay adds or changes, as a new pack 
     r = run(kPak + " check " + q(patch));  // the key from the packlist beside it
     CHECK(r.code == 0);
     CHECK(r.out ==
-          "3 files: 3 plain, 0 gbx (0 parsed, 0 header, 0 exact, 0 verified, 0 refused), 0 "
-          "undecodable\n");
+          "plain unverified New/Deep/n.bin: stored, no checksum covers its bytes\n"
+          "plain unverified Stadium/Media/notes.txt: stored, no checksum covers its bytes\n"
+          "3 files: 3 plain (2 unverified), 0 gbx (0 parsed, 0 header, 0 exact, 0 verified, 0 "
+          "refused), 0 undecodable\n");
     r = run(kPak + " cat " + q(patch) + " Stadium/Media/notes.txt");
     CHECK(r.code == 0);
     CHECK(r.out == "notes\n");
@@ -1501,9 +1503,8 @@ TEST_CASE("commit: the game's pack with one plain file changed and one deleted c
     r = run(kPak + " check " + q(dir / "Resource.pak") + " --key " + keyHex);
     CHECK(r.code == 0);
     CHECK(r.out.find("gbx refused") == std::string::npos);
-    CHECK(r.out.find(
-              "\n26 files: 12 plain, 14 gbx (14 parsed, 0 header, 0 exact, 0 verified, 0 refused), "
-              "0 undecodable\n") != std::string::npos);
+    CHECK(r.out.find("\n26 files: 12 plain (4 unverified), 14 gbx (14 parsed, 0 header, 0 exact, 0 "
+                     "verified, 0 refused), 0 undecodable\n") != std::string::npos);
 
     auto after = archive::PakIndex::open(dir / "Resource.pak", pak->key());
     REQUIRE(after->entries().size() == 26);

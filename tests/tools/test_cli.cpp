@@ -103,8 +103,9 @@ TEST_CASE("cli: packlist, pack, ls, cat, extract", "[cli]") {
     r = run(kPak + " check " + q(dir / "MyPack.pak"));
     CHECK(r.code == 0);
     CHECK(r.out ==
-          "2 files: 2 plain, 0 gbx (0 parsed, 0 header, 0 exact, 0 verified, 0 refused), 0 "
-          "undecodable\n");
+          "plain unverified b.bin: stored, no checksum covers its bytes\n"
+          "2 files: 2 plain (1 unverified), 0 gbx (0 parsed, 0 header, 0 exact, 0 verified, 0 "
+          "refused), 0 undecodable\n");
     r = run(kPak + " packlist ls " + q(dir / "PackList.DAT"));
     CHECK(r.code == 0);
     CHECK(r.out.find("signature valid") != std::string::npos);
@@ -527,4 +528,76 @@ TEST_CASE("progress line: no rate before half a second, then MB/s", "[cli]") {
           "3/7 files, 150.0/2000.0 MB, 300.0 MB/s");
     CHECK(ProgressLine::text(7, 7, 2000000000, 2000000000, 8.0) ==
           "7/7 files, 2000.0/2000.0 MB, 250.0 MB/s");
+}
+
+TEST_CASE("cli: check names the plain files no checksum covers: unverified, exit 0 unless --strict",
+          "[cli][check]") {
+    test::TempDir dir;
+    const Bytes stored = test::randomBytes(300, 7);  // does not compress: stored
+    test::writeFile(dir / "src/M/r.bin", stored);
+    test::writeFile(dir / "src/M/z.txt", Bytes(2000, 'z'));  // zlib: its Adler-32 covers it
+    const std::string key = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+    // A byte of r.bin's data flipped: version 3 keeps no checksum of it, so cat returns other
+    // bytes and nothing can tell; check says so. Versions 6 and 14 cover it with the contents
+    // checksum until it is flipped, and version 14 with the slot's MD5 too.
+    auto flipped = [&](const fs::path& pak) {
+        archive::PakKey k{};
+        REQUIRE(parseHex(key, k));
+        auto index = archive::PakIndex::open(pak, archive::PakKeyInput{k});
+        const archive::PakEntry* e = nullptr;
+        for (const auto& entry : index->entries())
+            if (entry.path == "M/r.bin") e = &entry;
+        REQUIRE(e);
+        REQUIRE_FALSE(e->compressed());
+        Bytes bytes = test::readFile(pak);
+        bytes.at(std::size_t(index->entryOffset(*e)) + 8 + 100) ^= 0x10;
+        const fs::path out = pak.parent_path() / ("flipped-" + pak.filename().string());
+        test::writeFile(out, bytes);
+        return out;
+    };
+    const std::string clean =
+        "2 files: 2 plain, 0 gbx (0 parsed, 0 header, 0 exact, 0 verified, 0 refused), 0 "
+        "undecodable\n";
+    const std::string oneUnverified =
+        "2 files: 2 plain (1 unverified), 0 gbx (0 parsed, 0 header, 0 exact, 0 verified, 0 "
+        "refused), 0 undecodable\n";
+    for (const auto& [version, reason] : std::vector<std::pair<int, std::string>>{
+             {3, ""},
+             {6, " (the contents checksum does not match)"},
+             {14, " (neither the contents checksum nor its slot MD5 matches)"}}) {
+        INFO("version " << version);
+        const fs::path pak = dir / ("v" + std::to_string(version) + ".pak");
+        REQUIRE(run(kPak + " pack -q --key " + key + " --version " + std::to_string(version) + " " +
+                    q(dir / "src") + " " + q(pak))
+                    .code == 0);
+        const std::string line = "plain unverified M/r.bin: stored, no checksum covers its bytes";
+        auto r = run(kPak + " check -q --strict --key " + key + " " + q(pak));
+        if (version == 3) {
+            CHECK(r.out == line + "\n" + oneUnverified);
+            CHECK(r.code == 1);
+        } else {
+            CHECK(r.out == clean);
+            CHECK(r.code == 0);
+        }
+        const fs::path bad = flipped(pak);
+        r = run(kPak + " cat --key " + key + " " + q(bad) + " M/r.bin");
+        CHECK(r.code == 0);
+        CHECK(r.out.size() == stored.size());
+        CHECK(r.out != std::string(stored.begin(), stored.end()));
+        r = run(kPak + " check -q --key " + key + " " + q(bad));
+        CHECK(r.out == line + reason + "\n" + oneUnverified);
+        CHECK(r.code == 0);
+        r = run(kPak + " check -q --strict --key " + key + " " + q(bad));
+        CHECK(r.out == line + reason + "\n" + oneUnverified);
+        CHECK(r.code == 1);
+        r = run(kPak + " check -q --json --key " + key + " " + q(bad));
+        CHECK(r.code == 0);
+        auto j = nlohmann::json::parse(r.out);
+        CHECK(j["plain"] == 2);
+        CHECK(j["plain_unverified"] == 1);
+        CHECK(j["failed"] == 0);
+        CHECK(j["entries"][0]["path"] == "M/r.bin");
+        CHECK(j["entries"][0]["unverified"] == "stored, no checksum covers its bytes" + reason);
+        CHECK_FALSE(j["entries"][1].contains("unverified"));
+    }
 }

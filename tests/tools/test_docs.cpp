@@ -180,8 +180,8 @@ TEST_CASE("docs: every subcommand's --help exits 0 and prints its usage line", "
         auto group = run(kPak + " " + c + " --help");
         for (const auto& sub : subcommandsOf(group.out)) commands.push_back(c + " " + sub);
     }
-    for (const char* c : {"info", "ls", "cat", "extract", "pack", "check", "commit", "packlist",
-                          "packlist ls", "packlist add", "gbx", "gbx info", "gbx refs"})
+    for (const char* c : {"info", "ls", "cat", "extract", "pack", "check", "commit", "diff",
+                          "packlist", "packlist ls", "packlist add", "gbx", "gbx info", "gbx refs"})
         CHECK(std::find(commands.begin(), commands.end(), c) != commands.end());
     for (const auto& c : commands) {
         INFO("pak " << c << " --help");
@@ -196,9 +196,9 @@ TEST_CASE("docs: pak(1)'s SYNOPSIS names exactly the options of each subcommand'
           "[cli][docs]") {
     const std::string page = readText(test::sourceDir() / "doc/pak.1");
     const auto synopsis = synopsisOptions(page);
-    const std::set<std::string> expected = {"info",         "ls",       "cat",     "extract",
-                                            "pack",         "commit",   "check",   "packlist ls",
-                                            "packlist add", "gbx info", "gbx refs"};
+    const std::set<std::string> expected = {"info",        "ls",           "cat",      "extract",
+                                            "pack",        "commit",       "check",    "diff",
+                                            "packlist ls", "packlist add", "gbx info", "gbx refs"};
     std::set<std::string> listed;
     for (const auto& [command, options] : synopsis) listed.insert(command);
     CHECK(listed == expected);
@@ -228,7 +228,7 @@ TEST_CASE("docs: every long option of a --help is described in pak(1) past its S
     for (const char* section : {"DESCRIPTION", "OPTIONS", "VERSIONS 6 TO 18", "SUBCOMMANDS"})
         for (const auto& line : manSection(page, section)) body += unescape(line) + "\n";
     REQUIRE(!body.empty());
-    for (const char* command : {"info", "ls", "cat", "extract", "pack", "commit", "check",
+    for (const char* command : {"info", "ls", "cat", "extract", "pack", "commit", "check", "diff",
                                 "packlist ls", "packlist add", "gbx info", "gbx refs"}) {
         auto r = run(kPak + " " + std::string(command) + " --help");
         REQUIRE(r.code == 0);
@@ -293,6 +293,13 @@ TEST_CASE("docs: the exit codes of pak(1)'s EXIT STATUS are the ones the tool gi
     CHECK(command.err.rfind("pak: unknown command \"lst\" (commands: info, ls, ", 0) == 0);
     seen[2].push_back(command);
     seen[2].push_back(run(kPak));
+    // pak diff keeps diff(1)'s codes: trouble, a missing pak among them, is 2 (1: they differ).
+    auto trouble = run(kPak + " diff /nonexistent/a.pak /nonexistent/b.pak");
+    CHECK(trouble.err == "pak: /nonexistent/a.pak: no such file\n");
+    seen[2].push_back(trouble);
+    std::string exitText;
+    for (const auto& line : section) exitText += unescape(line) + "\n";
+    CHECK(exitText.find("pak diff") != std::string::npos);
 
     for (int code : documented) {
         INFO("exit status " << code);

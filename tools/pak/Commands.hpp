@@ -25,6 +25,7 @@ void addPacklistCommands(CLI::App& app, int& exitCode);  // packlist ls/add
 void addGbxCommands(CLI::App& app, int& exitCode);       // gbx info
 void addRefsCommands(CLI::App& app, int& exitCode);      // gbx refs (after addGbxCommands)
 void addCommitCommands(CLI::App& app, int& exitCode);    // commit
+void addDiffCommands(CLI::App& app, int& exitCode);      // diff
 
 // Opens a pak through the one opener (archive::openPak) with the key the options name (or the
 // packlist beside it), reading the --names files first; key and metadata warnings go to stderr.

@@ -16,9 +16,12 @@ namespace pakfs::cli {
 namespace {
 
 // The text line of a checked entry: how a gbx or counter-mode entry is proven (or why not),
-// and each entry that fails; none for a plain entry that reads whole.
+// each plain entry no checksum covers, and each entry that fails; none for a plain entry that
+// reads whole and is proven.
 void printCheckedLine(const CheckedEntry& e) {
-    if (e.incomplete)
+    if (!e.unverified.empty())
+        std::printf("plain unverified %s: %s\n", e.path.c_str(), e.unverified.c_str());
+    else if (e.incomplete)
         std::printf("not salvaged: %s\n", e.error.c_str());
     else if (!e.error.empty())
         std::printf("undecodable: %s\n", e.error.c_str());
@@ -38,10 +41,14 @@ void printCheckSummary(const CheckReport& r) {
         counter = ", " + std::to_string(r.counterProven + r.counterUnverified) + " counter mode (" +
                   std::to_string(r.counterProven) + " proven, " +
                   std::to_string(r.counterUnverified) + " unverified)";
+    // The plain files no checksum covers likewise.
+    std::string unverified;
+    if (r.plainUnverified > 0)
+        unverified = " (" + std::to_string(r.plainUnverified) + " unverified)";
     std::printf(
-        "%zu files: %zu plain, %zu gbx (%zu parsed, %zu header, %zu exact, %zu verified, "
+        "%zu files: %zu plain%s, %zu gbx (%zu parsed, %zu header, %zu exact, %zu verified, "
         "%zu refused)%s, %zu undecodable\n",
-        r.files, r.plain, r.gbxTotal(), r.gbxCount(GbxDecodeKind::Parsed),
+        r.files, r.plain, unverified.c_str(), r.gbxTotal(), r.gbxCount(GbxDecodeKind::Parsed),
         r.gbxCount(GbxDecodeKind::Header), r.gbxCount(GbxDecodeKind::Exact),
         r.gbxCount(GbxDecodeKind::Verified), r.gbxCount(GbxDecodeKind::Refused), counter.c_str(),
         r.undecodable());
@@ -62,12 +69,14 @@ nlohmann::ordered_json checkJson(const std::string& file, const CheckReport& r) 
             item["detail"] = e.detail;
         }
         if (!e.error.empty()) item["error"] = e.error;
+        if (!e.unverified.empty()) item["unverified"] = e.unverified;
         entries.push_back(std::move(item));
     }
     nlohmann::ordered_json j;
     j["file"] = file;
     j["files"] = r.files;
     j["plain"] = r.plain;
+    j["plain_unverified"] = r.plainUnverified;
     j["gbx"] = {{"parsed", r.gbxCount(GbxDecodeKind::Parsed)},
                 {"header", r.gbxCount(GbxDecodeKind::Header)},
                 {"exact", r.gbxCount(GbxDecodeKind::Exact)},
@@ -91,9 +100,11 @@ void addCheckCommands(CLI::App& app, int& exitCode) {
         "change a byte; verified: node reads found by the node scan, proven by zlib's Adler-32 "
         "and the size; refused, with the reason), one per version 6+ file encrypted in "
         "counter mode (counter: zlib's Adler-32 proves it; counter:unverified: it decodes but "
-        "nothing proves it), one per file that fails, then the counts (exit 1 if any is "
-        "refused, unverified or fails); with --refs, resolve the external references of "
-        "every gbx file in a Packs folder instead");
+        "nothing proves it), one per plain file no checksum covers (plain unverified, with "
+        "the reason: it reads as any file, but changed bytes could not be told), one per file "
+        "that fails, then the counts (exit 1 if any is refused, counter:unverified or fails; "
+        "with --strict also for a plain unverified file); with --refs, resolve the external "
+        "references of every gbx file in a Packs folder instead");
     auto keys = std::make_shared<KeyOptions>();
     auto pakPath = std::make_shared<std::string>();
     auto refs = std::make_shared<bool>(false);
@@ -103,13 +114,20 @@ void addCheckCommands(CLI::App& app, int& exitCode) {
                   "unreadable files and files hidden by another pack");
     auto json = std::make_shared<bool>(false);
     cmd->add_flag("--json", *json,
-                  "One JSON object: {file, files, plain, gbx: {parsed, header, exact, verified, "
-                  "refused}, counter_mode: {proven, unverified}, failed, entries: [{path, "
-                  "gbx, counter_mode, decode, detail, error}]}; with --refs: {packs, gbx_files, "
-                  "references, broken, unreadable, hidden, by_resource_index, "
-                  "broken_references: [{path, node_index, name | resource_index, resolved, "
-                  "problem}], unreadable_files: [{path, error}], hidden_files: [{path, pack, "
-                  "hidden_by}]}");
+                  "One JSON object: {file, files, plain, plain_unverified, gbx: {parsed, "
+                  "header, exact, verified, refused}, counter_mode: {proven, unverified}, "
+                  "failed, entries: [{path, gbx, counter_mode, decode, detail, error, "
+                  "unverified}]}; with --refs: {packs, gbx_files, references, broken, "
+                  "unreadable, hidden, by_resource_index, broken_references: [{path, "
+                  "node_index, name | resource_index, resolved, problem}], unreadable_files: "
+                  "[{path, error}], hidden_files: [{path, pack, hidden_by}]}");
+    auto strict = std::make_shared<bool>(false);
+    cmd->add_flag("--strict", *strict,
+                  "Exit 1 also when a plain file is unverified, that is no checksum covers its "
+                  "bytes: a file stored without compression in a version 3 pak; in a version "
+                  "6+ pack a stored or LZ4 file when neither the contents checksum nor (version "
+                  "14+) its slot MD5 matches; a zlib stream without an end (no Adler-32) where "
+                  "neither does");
     auto quiet = std::make_shared<bool>(false);
     cmd->add_flag("-q,--quiet", *quiet,
                   "No progress line (shown on a terminal: files and bytes done, rate)");
@@ -136,7 +154,9 @@ void addCheckCommands(CLI::App& app, int& exitCode) {
             std::cout << checkJson(pak->name(), report).dump(2) << "\n";
         else
             printCheckSummary(report);
-        if (report.failed > 0 || !pak->metadataError().empty()) exitCode = kExitBadInput;
+        if (report.failed > 0 || !pak->metadataError().empty() ||
+            (*strict && report.plainUnverified > 0))
+            exitCode = kExitBadInput;
     });
 }
 
