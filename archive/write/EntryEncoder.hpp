@@ -2,6 +2,8 @@
 #pragma once
 
 #include <optional>
+#include <span>
+#include <string_view>
 
 #include "archive/cipher/Crypto.hpp"
 #include "archive/write/PackOptions.hpp"
@@ -69,7 +71,22 @@ void encryptSegments(Bytes& data, std::uint64_t iv,
 // is re-encoded. Version 3: the bits the game tests for compression (0x7C).
 std::uint64_t encodingFlagBits(std::uint32_t version);
 
-// The pak file table's class ID for a plain file, from its extension.
+// A file class of the game's class tree and the end of a file name that gives it.
+struct FileClass {
+    std::string_view suffix;  // lower case, from its dot: ".vhlsl.txt"
+    std::uint32_t classId;
+    std::string_view className;
+};
+
+// CPlugFile: the class of a plain file no row of fileClasses() names.
+inline constexpr std::uint32_t kClassPlugFile = 0x09020000;
+
+// The table classIdForExtension reads (doc/FORMAT.md §2.5 gives each row's evidence).
+std::span<const FileClass> fileClasses();
+
+// The pak file table's class ID for a plain file, as the game gives it: the class of the row
+// whose suffix ends the name, without regard to case, the longest when several do
+// ("Common.VHlsl.Txt" is CPlugFileVHlsl, not CPlugFileText); kClassPlugFile when none does.
 std::uint32_t classIdForExtension(const std::string& fileName);
 
 }  // namespace pakfs::archive
