@@ -220,6 +220,7 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
     encryptSegments(cipherText, loadLE64(ivBytes), ivXor, cipher);
     e.blob.assign(ivBytes, ivBytes + 8);
     e.blob.insert(e.blob.end(), cipherText.begin(), cipherText.end());
+    if (!v6) e.flags |= kFlagV3Game;
     return e;
 }
 

@@ -71,6 +71,11 @@ void encryptSegments(Bytes& data, std::uint64_t iv,
 // is re-encoded. Version 3: the bits the game tests for compression (0x7C).
 std::uint64_t encodingFlagBits(std::uint32_t version);
 
+// Version 3: a flag bit the game's writer sets on every file of its pack, plain or gbx, stored or
+// compressed (doc/FORMAT.md §2.5); what it means is unknown. pakfs sets it on every file it
+// encodes for a version 3 pak.
+inline constexpr std::uint64_t kFlagV3Game = 0x02;
+
 // A file class of the game's class tree and the end of a file name that gives it.
 struct FileClass {
     std::string_view suffix;  // lower case, from its dot: ".vhlsl.txt"

@@ -28,8 +28,8 @@ struct PlanFolder {
 // anew in place of an entry (`was`, else the base candidate: pak commit of a changed file, a
 // patch replacing a file) keeps that entry's class ID (unless the content is a gbx file of
 // another class), its unexplained table field and, in a pak of the same kind (3, or 6+), every
-// flag bit that does not describe the encoding (encodingFlagBits): what the game knows of the
-// file stays as it was.
+// flag bit that does not describe the encoding (encodingFlagBits; version 3 adds kFlagV3Game):
+// what the game knows of the file stays as it was.
 struct PlanFile {
     std::int32_t folder = -1;
     std::string name;      // as the pak stores it

@@ -137,6 +137,9 @@ EncodedEntry produceEntry(const PackPlan& plan, const PlanFile& f, const Blowfis
             e.flags = (was.flags & ~encoding) | (e.flags & encoding);
             e.unknown = was.unknown;
         }
+        // Whatever the entry it replaces had, a file encoded for version 3 has the bit the
+        // game sets on every file.
+        if (options.version < 6) e.flags |= kFlagV3Game;
     }
     return e;
 }

@@ -28,19 +28,21 @@ std::map<std::string, const PakEntry*> byPath(const PakIndex& pak) {
 }
 
 // The game's pack, and the same files extracted with `pak extract` and packed again with
-// `pak pack` (no --base), the key from a copy of the game's packlist beside the new pak.
+// `pak pack` (no --base; `packArgs` added), the key from a copy of the game's packlist beside
+// the new pak.
 struct Repacked {
     std::shared_ptr<const PakIndex> game, ours;
 };
 
-Repacked repackGamePack(const test::TempDir& dir) {
+Repacked repackGamePack(const test::TempDir& dir, const std::string& packArgs = "") {
     const auto real = test::sharedDir("fixtures/real");
     const auto gamePak = real / "Resource.pak";
     std::filesystem::create_directories(dir / "new");
     std::filesystem::copy_file(real / "packlist.dat", dir / "new/packlist.dat");
     auto r = test::run(test::kPak + " extract -q " + q(gamePak) + " " + q(dir / "out"));
     REQUIRE(r.code == 0);
-    r = test::run(test::kPak + " pack -q " + q(dir / "out") + " " + q(dir / "new/Resource.pak"));
+    r = test::run(test::kPak + " pack -q " + packArgs + " " + q(dir / "out") + " " +
+                  q(dir / "new/Resource.pak"));
     INFO(r.err);
     REQUIRE(r.code == 0);
     Repacked p;
@@ -101,4 +103,30 @@ TEST_CASE("game's pack repacked without --base: every file has the class ID the 
         same += o.classId == g.classId;
     }
     CHECK(same == 27);
+}
+
+TEST_CASE("game's pack repacked without --base: flag bit 0x02 on every file, as the game's",
+          "[game-fields][fixtures]") {
+    std::set<std::string> kinds;  // plain and gbx, stored and compressed
+    for (const std::string args : {"", "--level 0"}) {
+        INFO(args);
+        test::TempDir dir;
+        const Repacked p = repackGamePack(dir, args);
+        const auto ours = byPath(*p.ours);
+        int set = 0;
+        for (const auto& g : p.game->entries()) {
+            INFO(g.path);
+            REQUIRE(g.flags & kFlagV3Game);
+            const PakEntry& o = *ours.at(g.path);
+            CHECK((o.flags & kFlagV3Game) != 0);
+            set += (o.flags & kFlagV3Game) != 0;
+            // Nothing else is set but the compression bits pakfs writes.
+            CHECK((o.flags & ~kFlagV3Game) == (o.compressed() ? kFlagZlib : 0));
+            kinds.insert(std::string(p.ours->metadata().count(o.index) ? "gbx " : "plain ") +
+                         (o.compressed() ? "compressed" : "stored"));
+        }
+        CHECK(set == 27);
+    }
+    CHECK(kinds == std::set<std::string>{"gbx compressed", "gbx stored", "plain compressed",
+                                         "plain stored"});
 }
