@@ -24,7 +24,9 @@ struct EncodedEntry {
     std::uint32_t compressedSize = 0;
     std::uint64_t flags = 0;
     std::uint32_t classId = 0;
-    std::uint32_t unknown = 0;  // the file table's unexplained field, kept on repack
+    // The file table's field after the name: version 3 writes the offset of the file's metadata
+    // record there (PakWriter, from the section it writes); 6+ keeps it on repack.
+    std::uint32_t unknown = 0;
     bool compressed = false;
     Bytes metadata;  // dataless gbx record, gbx entries only
 };
