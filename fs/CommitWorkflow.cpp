@@ -120,6 +120,7 @@ CommitResult commitOverlay(const CommitRequest& request) {
     }
     if (!request.force) checkOverlayRecord(overlay, packName, *pak, request.pak.string());
     result.plan = planCommit(pak, result.packOverlay);
+    for (const auto& w : result.plan.warnings) warnOf(request.warn, w);
     if (request.dryRun) return result;
     if (result.plan.changes.empty() && (inPlace || !request.allowEmpty)) return result;
     if (inPlace) warnServingMounts(*writerLock, request.ownMount, request.warn);
@@ -207,6 +208,7 @@ PatchResult commitPatch(const PatchRequest& request) {
     for (const auto& w : loaded.warnings) warnOf(request.warn, w);
     auto packs = orderPacks(std::move(loaded.packs), packListOrder({request.packsDir}));
     result.plan = planPatch(packs, request.overlay);
+    for (const auto& w : result.plan.warnings) warnOf(request.warn, w);
     const std::string ext = result.plan.options.version >= 6 ? ".Pack.Gbx" : ".pak";
     const stdfs::path out =
         request.out.empty() ? request.packsDir / (result.name + ext) : request.out;

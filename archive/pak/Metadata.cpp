@@ -46,6 +46,17 @@ std::map<std::uint32_t, Bytes> readMetadataRecords(ByteSource& source, std::size
     return records;
 }
 
+std::map<std::uint32_t, std::uint32_t> metadataRecordOffsets(
+    const std::map<std::uint32_t, Bytes>& records) {
+    std::map<std::uint32_t, std::uint32_t> offsets;
+    std::uint64_t at = 0;
+    for (const auto& [index, gbx] : records) {
+        offsets.emplace_hint(offsets.end(), index, std::uint32_t(at));
+        at += 4 + gbx.size();
+    }
+    return offsets;
+}
+
 Bytes writeMetadataRecords(const std::map<std::uint32_t, Bytes>& records) {
     Bytes out;
     ByteWriter w(out);

@@ -52,6 +52,8 @@ struct PakEntry {
     std::int32_t folder = -1;  // -1 = root
     std::string name;          // as stored
     std::string path;          // folder path + "/" + name
+    // The field after the name. Version 3: the offset of the file's record in the plaintext
+    // metadata section, FFFFFFFF for none, in the game's pack (doc/FORMAT.md §2.3); 6+: unknown.
     std::uint32_t unknown = 0;
     std::uint32_t uncompressedSize = 0;
     std::uint32_t compressedSize = 0;

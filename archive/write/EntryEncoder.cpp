@@ -220,6 +220,7 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
     encryptSegments(cipherText, loadLE64(ivBytes), ivXor, cipher);
     e.blob.assign(ivBytes, ivBytes + 8);
     e.blob.insert(e.blob.end(), cipherText.begin(), cipherText.end());
+    if (!v6) e.flags |= kFlagV3Game;
     return e;
 }
 
@@ -229,17 +230,39 @@ std::uint64_t encodingFlagBits(std::uint32_t version) {
            kFlagForceNoCrypt;
 }
 
+namespace {
+
+// doc/FORMAT.md §2.5 gives each row's evidence (the game's pack, a public source, or only the
+// class's name); the IDs are those of the game's class tree (gbx/data/classes.tsv).
+constexpr FileClass kFileClasses[] = {
+    {".tga", 0x09023000, "CPlugFileTga"},         {".dds", 0x09024000, "CPlugFileDds"},
+    {".jpg", 0x09022000, "CPlugFileJpg"},         {".png", 0x0903D000, "CPlugFilePng"},
+    {".vsh.txt", 0x09042000, "CPlugFileVsh"},     {".vsh", 0x09042000, "CPlugFileVsh"},
+    {".psh.txt", 0x09045000, "CPlugFilePsh"},     {".psh", 0x09045000, "CPlugFilePsh"},
+    {".vhlsl.txt", 0x09074000, "CPlugFileVHlsl"}, {".vhlsl.cry", 0x09074000, "CPlugFileVHlsl"},
+    {".phlsl.txt", 0x09077000, "CPlugFilePHlsl"}, {".phlsl.cry", 0x09077000, "CPlugFilePHlsl"},
+    {".vso", 0x09095000, "CPlugFileVso"},         {".pso", 0x09096000, "CPlugFilePso"},
+    {".fx", 0x09093000, "CPlugFileGpuFx"},        {".txt", 0x09041000, "CPlugFileText"},
+    {".xml", 0x09041000, "CPlugFileText"},        {".ini", 0x09041000, "CPlugFileText"},
+    {".wav", 0x09031000, "CPlugFileWav"},         {".ogg", 0x0905A000, "CPlugFileOggVorbis"},
+    {".bik", 0x0905F000, "CPlugFileBink"},        {".avi", 0x09032000, "CPlugFileAvi"},
+    {".ttf", 0x0902D000, "CPlugFileFont"},        {".zip", 0x09084000, "CPlugFileZip"},
+    {".obj", 0x09099000, "CPlugFileModelObj"},    {".3ds", 0x0909B000, "CPlugFileModel3ds"},
+};
+
+}  // namespace
+
+std::span<const FileClass> fileClasses() {
+    return kFileClasses;
+}
+
 std::uint32_t classIdForExtension(const std::string& fileName) {
-    static const std::pair<const char*, std::uint32_t> table[] = {
-        {".txt", 0x09041000}, {".xml", 0x09041000}, {".ini", 0x09041000}, {".dds", 0x09024000},
-        {".tga", 0x09023000}, {".jpg", 0x09022000}, {".png", 0x0903D000}, {".wav", 0x09031000},
-        {".ogg", 0x0905A000}, {".bik", 0x0905F000}, {".zip", 0x09084000},
-    };
-    const auto dot = fileName.rfind('.');
-    const std::string ext = dot == std::string::npos ? "" : foldCase(fileName.substr(dot));
-    for (auto& [e, id] : table)
-        if (ext == e) return id;
-    return 0x09020000;  // CPlugFile
+    const std::string name = foldCase(fileName);
+    const FileClass* best = nullptr;
+    for (const auto& row : kFileClasses)
+        if (name.ends_with(row.suffix) && (!best || row.suffix.size() > best->suffix.size()))
+            best = &row;
+    return best ? best->classId : kClassPlugFile;
 }
 
 void encryptSegments(Bytes& data, std::uint64_t iv,

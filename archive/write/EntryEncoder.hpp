@@ -2,6 +2,8 @@
 #pragma once
 
 #include <optional>
+#include <span>
+#include <string_view>
 
 #include "archive/cipher/Crypto.hpp"
 #include "archive/write/PackOptions.hpp"
@@ -22,7 +24,9 @@ struct EncodedEntry {
     std::uint32_t compressedSize = 0;
     std::uint64_t flags = 0;
     std::uint32_t classId = 0;
-    std::uint32_t unknown = 0;  // the file table's unexplained field, kept on repack
+    // The file table's field after the name: version 3 writes the offset of the file's metadata
+    // record there (PakWriter, from the section it writes); 6+ keeps it on repack.
+    std::uint32_t unknown = 0;
     bool compressed = false;
     Bytes metadata;  // dataless gbx record, gbx entries only
 };
@@ -69,7 +73,27 @@ void encryptSegments(Bytes& data, std::uint64_t iv,
 // is re-encoded. Version 3: the bits the game tests for compression (0x7C).
 std::uint64_t encodingFlagBits(std::uint32_t version);
 
-// The pak file table's class ID for a plain file, from its extension.
+// Version 3: a flag bit the game's writer sets on every file of its pack, plain or gbx, stored or
+// compressed (doc/FORMAT.md §2.5); what it means is unknown. pakfs sets it on every file it
+// encodes for a version 3 pak.
+inline constexpr std::uint64_t kFlagV3Game = 0x02;
+
+// A file class of the game's class tree and the end of a file name that gives it.
+struct FileClass {
+    std::string_view suffix;  // lower case, from its dot: ".vhlsl.txt"
+    std::uint32_t classId;
+    std::string_view className;
+};
+
+// CPlugFile: the class of a plain file no row of fileClasses() names.
+inline constexpr std::uint32_t kClassPlugFile = 0x09020000;
+
+// The table classIdForExtension reads (doc/FORMAT.md §2.5 gives each row's evidence).
+std::span<const FileClass> fileClasses();
+
+// The pak file table's class ID for a plain file, as the game gives it: the class of the row
+// whose suffix ends the name, without regard to case, the longest when several do
+// ("Common.VHlsl.Txt" is CPlugFileVHlsl, not CPlugFileText); kClassPlugFile when none does.
 std::uint32_t classIdForExtension(const std::string& fileName);
 
 }  // namespace pakfs::archive

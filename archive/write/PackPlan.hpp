@@ -27,9 +27,10 @@ struct PlanFolder {
 // `baseCandidate` when that entry decodes to exactly the same bytes (--base). A file encoded
 // anew in place of an entry (`was`, else the base candidate: pak commit of a changed file, a
 // patch replacing a file) keeps that entry's class ID (unless the content is a gbx file of
-// another class), its unexplained table field and, in a pak of the same kind (3, or 6+), every
-// flag bit that does not describe the encoding (encodingFlagBits): what the game knows of the
-// file stays as it was.
+// another class), its unexplained table field (6+; version 3 writes it from the metadata
+// section) and, in a pak of the same kind (3, or 6+), every
+// flag bit that does not describe the encoding (encodingFlagBits; version 3 adds kFlagV3Game):
+// what the game knows of the file stays as it was.
 struct PlanFile {
     std::int32_t folder = -1;
     std::string name;      // as the pak stores it

@@ -12,6 +12,7 @@
 
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/PakOpener.hpp"
+#include "archive/write/WindowsNames.hpp"
 #include "common/File.hpp"
 
 namespace stdfs = std::filesystem;
@@ -120,6 +121,20 @@ bool decodesTo(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e,
     if (ec) throw Error(disk.string() + ": " + ec.message());
     if (size != e.uncompressedSize) return false;  // not read at all
     return entryDecodesTo(pak, e, InputFile::open(disk)->readAt(0, std::size_t(size)));
+}
+
+// The "/"-joined paths of a plan's folders (parents come first), then of its files.
+std::vector<std::string> planPaths(const PackPlan& plan) {
+    std::vector<std::string> out;
+    out.reserve(plan.folders.size() + plan.files.size());
+    for (const auto& f : plan.folders) {
+        std::string name = f.name;
+        if (!name.empty() && name.back() == '\\') name.pop_back();
+        std::replace(name.begin(), name.end(), '\\', '/');
+        out.push_back(f.parent < 0 ? name : out[std::size_t(f.parent)] + "/" + name);
+    }
+    for (const auto& f : plan.files) out.push_back(f.packPath);
+    return out;
 }
 
 void sortChanges(std::vector<PlanChange>& changes) {
@@ -509,6 +524,8 @@ PackPlan planFolder(const stdfs::path& root, const PakKey& key, const PackOption
     PackPlan plan;
     FolderScan(plan, options).run(root, plan);
     checkFolderCase(root, plan);
+    if (options.warn)
+        if (auto w = windowsNamesWarning(planPaths(plan))) options.warn(*w);
     if (options.base.empty()) return plan;
     // Repack: files whose content an entry of the base decodes to are copied as its original
     // encrypted bytes.
@@ -543,6 +560,7 @@ ChangePlan planChanges(const std::shared_ptr<const PakIndex>& pak, const ChangeS
     planFolders(*pak, base, changes, table, result);
     planFiles(pak, base, changes, table, result);
     sortChanges(result.changes);
+    if (auto w = windowsNamesWarning(planPaths(result.plan))) result.warnings.push_back(*w);
 
     PackOptions& o = result.options;
     o.version = pak->version();
@@ -606,6 +624,7 @@ ChangePlan planPatch(const ChangeSet& changes, const ShownEntryLookup& shown,
         result.changes.push_back({was ? 'M' : 'A', p});
     }
     sortChanges(result.changes);
+    if (auto w = windowsNamesWarning(planPaths(result.plan))) result.warnings.push_back(*w);
     result.options.version = version;
     return result;
 }

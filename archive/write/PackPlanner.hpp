@@ -45,10 +45,14 @@ struct ChangePlan {
     PackPlan plan;
     std::vector<PlanChange> changes;  // sorted by path
     PackOptions options;
+    // What the pack would hold that the game may not read (names the game on Windows cannot
+    // open: windowsNamesWarning), for the frontend to show before anything is written.
+    std::vector<std::string> warnings;
 };
 
 // `pak pack`: the folder tree under `root`: folders in depth-first pre-order, files at the
-// root first, then each folder's in folder order (the order the game's own packs use). With
+// root first, then each folder's in folder order (the order the game's own packs use). Names
+// the game on Windows cannot open get one warning (options.warn: windowsNamesWarning). With
 // options.base (opened with `key`, of the same version), files whose path the base holds get
 // it as their base candidate. Throws Error listing every name that differs only in case from
 // another (the game would see one).

@@ -135,8 +135,11 @@ EncodedEntry produceEntry(const PackPlan& plan, const PlanFile& f, const Blowfis
         if ((wasVersion >= 6) == (options.version >= 6)) {
             const std::uint64_t encoding = encodingFlagBits(options.version);
             e.flags = (was.flags & ~encoding) | (e.flags & encoding);
-            e.unknown = was.unknown;
+            e.unknown = was.unknown;  // version 3 writes it anew (writePlan)
         }
+        // Whatever the entry it replaces had, a file encoded for version 3 has the bit the
+        // game sets on every file.
+        if (options.version < 6) e.flags |= kFlagV3Game;
     }
     return e;
 }
@@ -635,6 +638,15 @@ PackResult writePlan(const PackPlan& plan, const fs::path& output, const PakKey&
 
     // Metadata section: zlib stream padded to whole segments, then encrypted.
     Bytes metaPlain = writeMetadataRecords(metadata);
+    if (metaPlain.size() > 0xFFFFFFFFu)
+        throw Error(output.string() + ": the metadata section would exceed 4 GiB");
+    // The field after each file's name, as the game fills it: where the file's record lies in
+    // this section, or kNoMetadataRecord. Every entry's, copied ones too: the section is new.
+    const auto recordAt = metadataRecordOffsets(metadata);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        auto found = recordAt.find(std::uint32_t(i));
+        rows[i].unknown = found == recordAt.end() ? kNoMetadataRecord : found->second;
+    }
     Bytes metaZ = zlibCompress(metaPlain, 9, output.string() + ": metadata");
     std::uint32_t metaCompressedSize = std::uint32_t(metaZ.size());
     metaZ.resize((metaZ.size() + kSegmentSize - 1) / kSegmentSize * kSegmentSize, 0);

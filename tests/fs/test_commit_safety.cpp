@@ -83,7 +83,7 @@ TEST_CASE("commit safety: an edited shader keeps its class ID and flags, a renam
     const Bytes fontBytes = archive::readEntry(pak, *font);
     writeFile(up / "Media/Font/Renamed.Font.Gbx", fontBytes);  // mv through the mount
     writeFile(up / "Media/Font/.wh.Arial.Font.Gbx", Bytes{});
-    // A new text file gets the class its extension gives, as pak pack does.
+    // A new shader gets the class the end of its name gives, as pak pack does.
     writeFile(up / "Media/Text/Vsh/New.vsh.txt", text("new\n"));
 
     auto r = run(kPak + " commit -q " + q(real) + " " + q(dir / "overlay") + " " +
@@ -106,8 +106,9 @@ TEST_CASE("commit safety: an edited shader keeps its class ID and flags, a renam
     CHECK(f->compressedSize == font->compressedSize);
     const archive::PakEntry* n = entryAt(*after, "Media/Text/Vsh/New.vsh.txt");
     REQUIRE(n);
-    CHECK(n->classId == 0x09041000);  // CPlugFileText, from .txt
-    CHECK((n->flags & ~std::uint64_t(0x7C)) == 0);
+    CHECK(n->classId == 0x09042000);  // CPlugFileVsh, from .vsh.txt (not .txt's class)
+    // Only the bit the game sets on every file (0x02), besides the compression field.
+    CHECK((n->flags & ~std::uint64_t(0x7C)) == 0x02);
 }
 
 TEST_CASE(
@@ -145,7 +146,9 @@ TEST_CASE(
     const auto& e = out->entries()[0];
     CHECK(archive::readEntry(out, e) == compressibleText(5000, 1));
     CHECK(e.classId == 0x09042000);
-    CHECK(e.unknown == 77);
+    // Version 3 writes the field where the game's writer puts a file's metadata record
+    // (none: FFFFFFFF); 6+ keeps it.
+    CHECK(e.unknown == (version >= 6 ? 77u : 0xFFFFFFFFu));
     CHECK(e.compressed());
     CHECK(e.encrypted);
     CHECK(e.flags == (version >= 6 ? 0x0001ABCC00000006ull : 0x54000000ffdfff86ull));

@@ -350,8 +350,8 @@ TEST_CASE("pakfs: extended attributes come from the file table", "[fs]") {
         if (e.path == "Data/c100k.txt") entry = &e;
     REQUIRE(entry);
     const std::string path = "/Test/Data/c100k.txt";
-    CHECK(xattr(*f, path, fs::kXattrClassId) == "09041000");  // a .txt file
-    CHECK(xattr(*f, path, fs::kXattrFlags) == "0000000000000004");
+    CHECK(xattr(*f, path, fs::kXattrClassId) == "09041000");        // a .txt file
+    CHECK(xattr(*f, path, fs::kXattrFlags) == "0000000000000006");  // zlib, 0x02
     CHECK(xattr(*f, path, fs::kXattrCompressedSize) == std::to_string(entry->compressedSize));
     CHECK(xattr(*f, path, fs::kXattrGbxClass) == "errno " + std::to_string(ENODATA));  // not gbx
     CHECK(xattr(*f, path, "user.other") == "errno " + std::to_string(ENODATA));

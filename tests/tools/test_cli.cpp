@@ -86,7 +86,7 @@ TEST_CASE("cli: packlist, pack, ls, cat, extract", "[cli]") {
     CHECK(list[1]["size"] == 1000);
     CHECK(list[1]["compressed"] == true);
     CHECK(list[1]["class_id"] == "09041000");
-    CHECK(list[1]["flags"] == "0000000000000004");
+    CHECK(list[1]["flags"] == "0000000000000006");  // zlib, and the game's bit 0x02
     CHECK(list[1]["gbx"] == false);
     CHECK(list[0]["compressed"] == false);
     CHECK(list[0]["compressed_size"] == 8);

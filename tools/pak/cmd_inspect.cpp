@@ -211,6 +211,7 @@ nlohmann::json lsJson(const std::shared_ptr<const PakIndex>& pak) {
                                {"compressed_size", e.compressedSize},
                                {"class_id", hex32(e.classId)},
                                {"flags", hex64(e.flags)},
+                               {"record_offset", hex32(e.unknown)},
                                {"compressed", e.compressed()},
                                {"encrypted", e.encrypted},
                                {"gbx", gbx}};
@@ -248,7 +249,10 @@ void addLsCommand(CLI::App& app, int& exitCode) {
                   "file of the pack refers to them by (checked by hashing it); the hash "
                   "otherwise");
     cmd->add_flag("--json", *json,
-                  "JSON list of {path, size, compressed_size, class_id, flags, compressed, "
+                  "JSON list of {path, size, compressed_size, class_id, flags, record_offset (the "
+                  "file table's field after the name, as 8 hex digits: in version 3 where the "
+                  "file's record lies in the plaintext metadata section, FFFFFFFF for none; its "
+                  "meaning in 6+ is unknown), compressed, "
                   "gbx, decode (gbx files: parsed, header, exact, verified or refused; "
                   "counter-mode files: counter or counter:unverified, with counter_mode: "
                   "true)}");
