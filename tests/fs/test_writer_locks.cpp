@@ -2,6 +2,7 @@
 // Many hands at once: two commits of one pak, a commit while the mount is up, two mounts of one
 // overlay, packs of one name, paks and packlists behind symbolic links, and -o commit.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -352,4 +353,30 @@ TEST_CASE("locks: -o commit commits at unmount and empties the overlay, or keeps
     CHECK(
         r.err ==
         "pakfs: -o commit commits an overlay's changes at unmount: give -o overlay=DIR with it\n");
+}
+
+TEST_CASE("locks: a named pipe as the overlay's record is refused at once, by commit and mount",
+          "[commit][locks][mount]") {
+    skipUnlessFuse();
+    TempDir dir;
+    const stdfs::path pak = makePack(dir.path(), "P", {{"base.txt", "base\n"}});
+    writeFile(dir / "ov/P/new.txt", text("new\n"));
+    REQUIRE(::mkfifo((dir / "ov/.pakfs-packs").c_str(), 0644) == 0);
+    const std::string refusal = (dir / "ov/.pakfs-packs").string() + ": not a regular file\n";
+    auto r =
+        run("timeout 20 " + kPak + " commit -q " + q(pak) + " " + q(dir / "ov") + " --in-place");
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + refusal);
+    stdfs::create_directories(dir / "mnt");
+    r = run("timeout 20 " + kPakfs + " " + q(pak) + " " + q(dir / "mnt") +
+            " -o overlay=" + q(dir / "ov"));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pakfs: " + refusal);
+    CHECK_FALSE(isMounted(dir / "mnt"));
+    // A malformed key as a mount option is a usage error.
+    r = run("timeout 20 " + kPakfs + " " + q(pak) + " " + q(dir / "mnt") + " -o key=0011");
+    CHECK(r.code == 2);
+    CHECK(r.err ==
+          "pakfs: --key must be 32 hex digits (the 16 bytes of a key), got \"0011\" "
+          "(pakfs --help lists the options)\n");
 }

@@ -432,6 +432,10 @@ int main(int argc, char** argv) {
             pakfs::archive::readHashListFiles(cl.nameLists, listWarnings);
         for (const auto& w : listWarnings) warn(w);
         loaded = pakfs::fs::loadSources(sources, cl.keys, cl.resolveNames, lists, cl.salvage);
+    } catch (const pakfs::UsageError& e) {
+        // A malformed -o key= and the like: the usage, not the pack.
+        std::fprintf(stderr, "pakfs: %s (pakfs --help lists the options)\n", e.what());
+        return kExitUsage;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "pakfs: %s\n", e.what());
         return kExitMountFailed;
