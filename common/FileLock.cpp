@@ -134,6 +134,10 @@ WriterLock WriterLock::acquire(const stdfs::path& path, bool wait) {
     const stdfs::path lockFile = lockFileOf(target);
     for (;;) {
         const int fd = openLockFile(lockFile);
+        if (fd < 0 && errno == ENOENT)
+            throw Error(
+                target.string() + ": no such folder " +
+                (target.has_parent_path() ? target.parent_path() : stdfs::path(".")).string());
         if (fd < 0)
             throw Error(sysMessage(
                 target.string() + ": cannot make its lock file " + lockFile.string(), errno));
