@@ -164,7 +164,7 @@ _pak() {
   [[ $prog == */* ]] || prog=pak
 
   local keyopts='--key --key-file --packlist --base-key --ms-key' help='-h --help --help-all'
-  local subcommands='info ls cat extract pack commit check diff packlist gbx'
+  local subcommands='info ls cat extract pack commit check diff add rm mv packlist gbx'
 
   # The subcommand (and that of packlist and gbx) before the word being completed.
   local cmd='' at=0
@@ -218,6 +218,13 @@ _pak() {
       flags='--json --fields -q --quiet'
       argopts="--names $keyopts --key-b --key-file-b --packlist-b --base-key-b --ms-key-b"
       pos='pak pak'
+      ;;
+    add | rm | mv)
+      flags='-n --dry-run --json -q --quiet --wait'
+      argopts="-o --out -j --jobs --level $keyopts"
+      [[ $cmd == add ]] && argopts+=' --as'
+      pos='pak inside...'
+      [[ $cmd == add ]] && pos='pak file...'
       ;;
     'packlist ls') pos='file' ;;
     'packlist add') flags='--replace' argopts='--key-string' pos='file name' ;;

@@ -26,7 +26,14 @@ void warnOf(const std::function<void(const std::string&)>& warn, const std::stri
     if (warn) warn(line);
 }
 
-// Replacing a pak a writable mount serves: its overlay's changes were made over the old pak.
+std::string joined(const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+}  // namespace
+
 void warnServingMounts(const WriterLock& lock, const std::string& ownMount,
                        const std::function<void(const std::string&)>& warn) {
     for (const auto& mount : lock.servingMounts())
@@ -36,13 +43,29 @@ void warnServingMounts(const WriterLock& lock, const std::string& ownMount,
                              "pak commit refuses the changes made there over the old pak");
 }
 
-std::string joined(const std::vector<std::string>& names) {
-    std::string out;
-    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-    return out;
+std::shared_ptr<const archive::PakIndex> openForWriting(
+    const stdfs::path& path, const archive::KeyOptions& keys,
+    const std::function<void(const std::string&)>& warn) {
+    archive::OpenedPak opened = archive::openPak(path, keys);
+    for (const auto& w : opened.warnings) warnOf(warn, w);
+    if (!opened.pak->metadataError().empty()) warnOf(warn, opened.pak->metadataError());
+    if (!opened.pak->hasKey())
+        throw Error(path.string() + ": the pack key is needed to write it (--key, --base-key)");
+    return opened.pak;
 }
 
-}  // namespace
+void writeChangePlan(CommitResult& result, const WriterLock& lock, int level, int jobs,
+                     const std::function<void(const std::string&)>& warn,
+                     const archive::PackOptions::Progress& progress) {
+    archive::PackOptions options = result.plan.options;
+    options.level = level;
+    options.jobs = jobs;
+    options.warn = warn;
+    options.progress = progress;
+    result.pack = archive::writePlan(result.plan.plan, lock.target(), result.key, options);
+    result.target = lock.target();
+    result.written = true;
+}
 
 FolderLock lockOverlay(const stdfs::path& overlayRoot, const std::string& holder) {
     std::string heldBy;
@@ -97,13 +120,7 @@ CommitResult commitOverlay(const CommitRequest& request) {
         writerLock.emplace(WriterLock::acquire(inPlace ? request.pak : request.out, request.wait));
     }
     // Read only now: a commit that held the lock before has finished with it.
-    archive::OpenedPak opened = archive::openPak(request.pak, request.keys);
-    for (const auto& w : opened.warnings) warnOf(request.warn, w);
-    if (!opened.pak->metadataError().empty()) warnOf(request.warn, opened.pak->metadataError());
-    const auto& pak = opened.pak;
-    if (!pak->hasKey())
-        throw Error(request.pak.string() +
-                    ": the pack key is needed to write it (--key, --base-key)");
+    const auto pak = openForWriting(request.pak, request.keys, request.warn);
     CommitResult result;
     result.key = pak->key();
     result.packOverlay = overlayFolderOf(overlay, *pak);
@@ -124,14 +141,8 @@ CommitResult commitOverlay(const CommitRequest& request) {
     if (request.dryRun) return result;
     if (result.plan.changes.empty() && (inPlace || !request.allowEmpty)) return result;
     if (inPlace) warnServingMounts(*writerLock, request.ownMount, request.warn);
-    archive::PackOptions options = result.plan.options;
-    options.level = request.level;
-    options.jobs = request.jobs;
-    options.warn = request.warn;
-    options.progress = request.progress;
-    result.pack = archive::writePlan(result.plan.plan, writerLock->target(), pak->key(), options);
-    result.target = writerLock->target();
-    result.written = true;
+    writeChangePlan(result, *writerLock, request.level, request.jobs, request.warn,
+                    request.progress);
     // The overlay's changes are in the pak now: a second commit says so.
     if (inPlace)
         markCommitted(overlay, packName,

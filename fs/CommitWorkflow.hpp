@@ -55,6 +55,23 @@ struct CommitResult {
     archive::PakKey key;  // the key written with
 };
 
+// Replacing a pak a writable mount serves (other than `ownMount`): one warning per mount, its
+// overlay's changes were made over the old pak.
+void warnServingMounts(const WriterLock& lock, const std::string& ownMount,
+                       const std::function<void(const std::string&)>& warn);
+
+// The pak at `path` opened to be written anew: its warnings to `warn`; throws Error when its
+// key is not known.
+std::shared_ptr<const archive::PakIndex> openForWriting(
+    const std::filesystem::path& path, const archive::KeyOptions& keys,
+    const std::function<void(const std::string&)>& warn);
+
+// Writes `result.plan` with `result.key` to the file `lock` holds (temporary file, fsync,
+// rename) and fills in what was written.
+void writeChangePlan(CommitResult& result, const WriterLock& lock, int level, int jobs,
+                     const std::function<void(const std::string&)>& warn,
+                     const archive::PackOptions::Progress& progress);
+
 // Plans and, unless a dry run, writes `request.pak` with the overlay's changes: the overlay
 // folder is locked (refused while a writable mount or another commit holds it), then the
 // written file (refused while another pak command writes it, or waited for); the pak is read

@@ -47,7 +47,8 @@ struct PackOptions {
     // to go on (empty: kUnplannableAdvice; writePak: pak pack's options).
     std::string unplannableAdvice;
     // Files done, files in all, bytes done, bytes in all.
-    std::function<void(std::size_t, std::size_t, std::uint64_t, std::uint64_t)> progress;
+    using Progress = std::function<void(std::size_t, std::size_t, std::uint64_t, std::uint64_t)>;
+    Progress progress;
 };
 
 inline constexpr const char* kUnplannableAdvice =

@@ -162,7 +162,7 @@ TEST_CASE("cli safety: usage errors start with pak: and name an unknown command"
     auto r = run(kPak + " bogus");
     CHECK(r.code == 2);
     CHECK(r.err.rfind("pak: unknown command \"bogus\" (commands: info, ls, cat, extract, pack, "
-                      "check, packlist, gbx, commit, diff; pak --help)\n",
+                      "check, packlist, gbx, commit, diff, add, rm, mv; pak --help)\n",
                       0) == 0);
     r = run(kPak + " ls");
     CHECK(r.code == 2);

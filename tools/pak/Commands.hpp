@@ -5,6 +5,7 @@
 
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "fs/CommitWorkflow.hpp"
 
 namespace pakfs::cli {
 
@@ -26,6 +27,7 @@ void addGbxCommands(CLI::App& app, int& exitCode);       // gbx info
 void addRefsCommands(CLI::App& app, int& exitCode);      // gbx refs (after addGbxCommands)
 void addCommitCommands(CLI::App& app, int& exitCode);    // commit
 void addDiffCommands(CLI::App& app, int& exitCode);      // diff
+void addEditCommands(CLI::App& app, int& exitCode);      // add rm mv
 
 // Opens a pak through the one opener (archive::openPak) with the key the options name (or the
 // packlist beside it), reading the --names files first; key and metadata warnings go to stderr.
@@ -57,6 +59,15 @@ void adviseHowItOpens(const std::filesystem::path& out, const archive::PakKey& k
 // The key string of the packlist entry `pakPath` was opened with, when that entry gives `key`.
 std::optional<std::string> keyStringOf(const std::filesystem::path& pakPath,
                                        const archive::KeyOptions& keys, const archive::PakKey& key);
+
+// What a planned commit or edit changes, one "K PATH" line each on stdout and the count on
+// stderr (`what`: the pak, `from`: where the changes come from), or one JSON object.
+void printChanges(const archive::ChangePlan& plan, const std::string& what, const std::string& from,
+                  bool json);
+
+// The summary of a commit or edit that wrote `given` (named with the file its links lead to),
+// on stderr, or as JSON {out, files, folders, copied, encoded, changes} on stdout.
+void printWritten(const fs::CommitResult& result, const std::string& given, bool json);
 
 // pak check --refs PACKSDIR: every gbx file's references resolved, as text or (json) one JSON
 // object; returns the exit code.

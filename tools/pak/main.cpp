@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
     pakfs::cli::addRefsCommands(app, exitCode);
     pakfs::cli::addCommitCommands(app, exitCode);
     pakfs::cli::addDiffCommands(app, exitCode);
+    pakfs::cli::addEditCommands(app, exitCode);
     pakfs::installInterruptCleanup("pak");
     // A first word that names no command: say so (CLI11 would only say one is required).
     if (argc > 1 && argv[1][0] != '-') {

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// pak add, rm and mv end to end: the result read back, untouched entries' slots identical, a
+// replaced or moved file keeping what the game knows of it, the lock, and kill -9 mid-way.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "archive/entry/Diff.hpp"
+#include "archive/entry/EntryReader.hpp"
+#include "archive/pak/PackList.hpp"
+#include "archive/pak/PakIndex.hpp"
+#include "common/FileLock.hpp"
+#include "tests/fs/PakFixture.hpp"
+#include "tests/support/Shared.hpp"
+
+using namespace pakfs;
+using namespace pakfs::test;
+namespace stdfs = std::filesystem;
+
+namespace {
+
+const std::string kPakBinary = PAKFS_PAK_BINARY;
+
+std::string quoted(const stdfs::path& p) {
+    return "'" + p.string() + "'";
+}
+
+Bytes bytesOf(const std::string& s) {
+    return Bytes(s.begin(), s.end());
+}
+
+std::map<std::string, Bytes> contentsOf(const stdfs::path& pak) {
+    auto index = archive::PakIndex::open(pak, kTestKey);
+    std::map<std::string, Bytes> out;
+    for (const auto& e : index->entries()) out[e.path] = archive::readEntry(index, e);
+    return out;
+}
+
+const archive::PakEntry* entryAt(const archive::PakIndex& pak, const std::string& path) {
+    for (const auto& e : pak.entries())
+        if (e.path == path) return &e;
+    return nullptr;
+}
+
+// Every entry of `before` that `after` holds at `moved(path)` has the same slot there.
+void checkSlotsKept(
+    const stdfs::path& before, const stdfs::path& after, const std::set<std::string>& untouched,
+    const std::function<std::string(const std::string&)>& moved = [](const std::string& p) {
+        return p;
+    }) {
+    auto a = archive::PakIndex::open(before, kTestKey);
+    auto b = archive::PakIndex::open(after, kTestKey);
+    for (const auto& path : untouched) {
+        INFO(path);
+        const archive::PakEntry* ea = entryAt(*a, path);
+        const archive::PakEntry* eb = entryAt(*b, moved(path));
+        REQUIRE(ea);
+        REQUIRE(eb);
+        CHECK(archive::sameSlot(*a, *ea, *b, *eb));
+        CHECK(ea->classId == eb->classId);
+        CHECK(ea->flags == eb->flags);
+    }
+}
+
+std::string pakCommand(const std::string& args) {
+    return kPakBinary + " " + args + " --key " + kTestKeyHex;
+}
+
+}  // namespace
+
+TEST_CASE("pak add: files and folders in, a replaced file keeps its class ID, the rest copied",
+          "[edit][cli]") {
+    TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")},
+                               {"Media/b.dds", bytesOf("bbbb")},
+                               {"Media/c.txt", bytesOf("c\n")}});
+    const stdfs::path before = t.dir->path() / "before.pak";
+    stdfs::copy_file(t.pak, before);
+    writeFile(t.dir->path() / "in/new.txt", bytesOf("new\n"));
+    writeFile(t.dir->path() / "in/Tree/x.txt", bytesOf("x\n"));
+    writeFile(t.dir->path() / "in/Tree/Deep/y.txt", bytesOf("y\n"));
+    writeFile(t.dir->path() / "in/b2.dds", bytesOf("BBBB"));
+
+    auto r = run(pakCommand("add -q " + quoted(t.pak) + " " + quoted(t.dir->path() / "in/new.txt") +
+                            " " + quoted(t.dir->path() / "in/Tree")));
+    REQUIRE(r.code == 0);
+    CHECK(
+        r.err.ends_with(": 6 files in 4 folders (3 copied as they were, 3 encoded), 5 changes\n"));
+    std::set<std::string> folders;
+    for (const auto& f : archive::PakIndex::open(t.pak, kTestKey)->folders())
+        folders.insert(f.path);
+    // The test pack keeps an empty folder of its own.
+    CHECK(folders == std::set<std::string>{"EmptyFolder", "Media", "Tree", "Tree/Deep"});
+    // --as: one file at a path the pak holds: replaced, its class ID and flags kept.
+    r = run(pakCommand("add -q " + quoted(t.pak) + " " + quoted(t.dir->path() / "in/b2.dds") +
+                       " --as media/B.dds"));
+    REQUIRE(r.code == 0);
+    CHECK(contentsOf(t.pak) == std::map<std::string, Bytes>{{"a.txt", bytesOf("a\n")},
+                                                            {"Media/b.dds", bytesOf("BBBB")},
+                                                            {"Media/c.txt", bytesOf("c\n")},
+                                                            {"new.txt", bytesOf("new\n")},
+                                                            {"Tree/x.txt", bytesOf("x\n")},
+                                                            {"Tree/Deep/y.txt", bytesOf("y\n")}});
+    checkSlotsKept(before, t.pak, {"a.txt", "Media/c.txt"});
+    auto a = archive::PakIndex::open(before, kTestKey);
+    auto b = archive::PakIndex::open(t.pak, kTestKey);
+    CHECK(entryAt(*b, "Media/b.dds")->classId == entryAt(*a, "Media/b.dds")->classId);
+
+    // Usage: --as with two files, or with a folder.
+    r = run(pakCommand("add " + quoted(t.pak) + " " + quoted(t.dir->path() / "in/new.txt") + " " +
+                       quoted(t.dir->path() / "in/b2.dds") + " --as x.txt"));
+    CHECK(r.code == 2);
+    CHECK(r.err ==
+          "pak: --as names where one FILE goes in the pak: give one FILE with it (pak "
+          "add --help)\n");
+    // A symbolic link is refused, naming it; nothing is written.
+    stdfs::create_symlink("new.txt", t.dir->path() / "in/link.txt");
+    const Bytes now = readFile(t.pak);
+    r = run(pakCommand("add " + quoted(t.pak) + " " + quoted(t.dir->path() / "in/link.txt")));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (t.dir->path() / "in/link.txt").string() +
+                       ": a symbolic link, which a pak cannot hold (give the file it names)\n");
+    CHECK(readFile(t.pak) == now);
+}
+
+TEST_CASE("pak rm and mv: files and folders, slots kept, to OUT, errors named", "[edit][cli]") {
+    TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")},
+                               {"Media/b.txt", bytesOf("b\n")},
+                               {"Media/Sub/c.txt", bytesOf("c\n")},
+                               {"Tracks/d.txt", bytesOf("d\n")}});
+    const stdfs::path before = t.dir->path() / "before.pak";
+    stdfs::copy_file(t.pak, before);
+
+    auto r = run(pakCommand("rm -n " + quoted(t.pak) + " media/sub a.txt"));
+    REQUIRE(r.code == 0);
+    CHECK(r.out == "D Media/Sub/\nD Media/Sub/c.txt\nD a.txt\n");
+    CHECK(readFile(t.pak) == readFile(before));
+
+    // To OUT: PAK is left as it was.
+    const stdfs::path out = t.dir->path() / "Out.pak";
+    r = run(pakCommand("rm -q " + quoted(t.pak) + " media/sub a.txt -o " + quoted(out)));
+    REQUIRE(r.code == 0);
+    CHECK(readFile(t.pak) == readFile(before));
+    CHECK(contentsOf(out) == std::map<std::string, Bytes>{{"Media/b.txt", bytesOf("b\n")},
+                                                          {"Tracks/d.txt", bytesOf("d\n")}});
+    checkSlotsKept(before, out, {"Media/b.txt", "Tracks/d.txt"});
+
+    // mv of a folder: every file under it keeps its slot at the new path.
+    r = run(pakCommand("mv -q " + quoted(t.pak) + " Media Assets"));
+    REQUIRE(r.code == 0);
+    CHECK(contentsOf(t.pak) == std::map<std::string, Bytes>{{"a.txt", bytesOf("a\n")},
+                                                            {"Assets/b.txt", bytesOf("b\n")},
+                                                            {"Assets/Sub/c.txt", bytesOf("c\n")},
+                                                            {"Tracks/d.txt", bytesOf("d\n")}});
+    checkSlotsKept(before, t.pak, {"Media/b.txt", "Media/Sub/c.txt"},
+                   [](const std::string& p) { return "Assets" + p.substr(5); });
+    checkSlotsKept(before, t.pak, {"a.txt", "Tracks/d.txt"});
+    // mv of a file into a new folder.
+    r = run(pakCommand("mv -q " + quoted(t.pak) + " a.txt New/Place/a2.txt"));
+    REQUIRE(r.code == 0);
+    CHECK(contentsOf(t.pak).at("New/Place/a2.txt") == bytesOf("a\n"));
+
+    // Errors name the path in the pak; nothing is written.
+    const Bytes now = readFile(t.pak);
+    r = run(pakCommand("rm " + quoted(t.pak) + " nothere.txt"));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + t.pak.string() + ":nothere.txt: no such file or folder in the pak\n");
+    r = run(pakCommand("mv " + quoted(t.pak) + " Tracks/d.txt Assets/b.txt"));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + t.pak.string() +
+                       ":Assets/b.txt is there already: remove it first (pak rm), or move "
+                       "Tracks/d.txt elsewhere\n");
+    r = run(pakCommand("mv " + quoted(t.pak) + " Assets Assets/Sub/In"));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + t.pak.string() +
+                       ":Assets/Sub/In: inside Assets, which cannot move into itself\n");
+    r = run(pakCommand("rm " + quoted(t.pak) + " ../x"));
+    CHECK(r.code == 2);
+    CHECK(r.err == "pak: \"../x\": a path in a pak has no . or .. in it (pak rm --help)\n");
+    CHECK(readFile(t.pak) == now);
+
+    // The lock: another writer holds the pak.
+    {
+        const WriterLock held = WriterLock::acquire(t.pak, false);
+        r = run(pakCommand("rm " + quoted(t.pak) + " Tracks"));
+        CHECK(r.code == 1);
+        CHECK(r.err.starts_with("pak: " + t.pak.string() +
+                                ": another pak command is writing it now"));
+    }
+    CHECK(readFile(t.pak) == now);
+}
+
+TEST_CASE("pak mv in the game's pack keeps class ID, flags and metadata record",
+          "[edit][cli][real-pack]") {
+    const stdfs::path real = sharedDir("fixtures/real") / "Resource.pak";
+    TempDir dir;
+    stdfs::copy_file(real, dir / "Resource.pak");
+    stdfs::copy_file(real.parent_path() / "packlist.dat", dir / "packlist.dat");
+    auto r = run(kPakBinary + " mv -q " + quoted(dir / "Resource.pak") +
+                 " Media/Font/Arial.Font.Gbx Media/Font/Renamed.Font.Gbx");
+    REQUIRE(r.code == 0);
+    auto a = archive::PakIndex::open(real, archive::resolveKey(real, {}));
+    auto b = archive::PakIndex::open(dir / "Resource.pak", a->key());
+    const archive::PakEntry* ea = entryAt(*a, "Media/Font/Arial.Font.Gbx");
+    const archive::PakEntry* eb = entryAt(*b, "Media/Font/Renamed.Font.Gbx");
+    REQUIRE(ea);
+    REQUIRE(eb);
+    CHECK(archive::sameSlot(*a, *ea, *b, *eb));
+    CHECK(eb->classId == ea->classId);
+    CHECK(eb->flags == ea->flags);
+    CHECK(archive::readEntry(b, *eb) == archive::readEntry(a, *ea));
+    CHECK(b->entries().size() == a->entries().size());
+}
+
+TEST_CASE("pak add killed with SIGKILL leaves the pak as it was", "[edit][cli][kill]") {
+    TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")}});
+    const Bytes original = readFile(t.pak);
+    Bytes big = randomBytes(24 << 20, 7);
+    writeFile(t.dir->path() / "big.bin", big);
+    for (int delayMs : {5, 30, 80, 150}) {
+        INFO("killed after " << delayMs << " ms");
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            const int null = ::open("/dev/null", O_WRONLY);
+            ::dup2(null, 1);
+            ::dup2(null, 2);
+            ::execl(kPakBinary.c_str(), kPakBinary.c_str(), "add", "-q", "--level", "9",
+                    t.pak.c_str(), (t.dir->path() / "big.bin").c_str(), "--key", kTestKeyHex,
+                    nullptr);
+            ::_exit(127);
+        }
+        REQUIRE(pid > 0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+        ::kill(pid, SIGKILL);
+        int status = 0;
+        REQUIRE(::waitpid(pid, &status, 0) == pid);
+        const Bytes now = readFile(t.pak);
+        if (WIFEXITED(status)) {
+            // Done before the kill: whole, with the file.
+            CHECK(WEXITSTATUS(status) == 0);
+            CHECK(contentsOf(t.pak).at("big.bin") == big);
+            break;
+        }
+        CHECK(now == original);
+        // Nothing holds the lock now: the next edit goes through.
+        CHECK(run(pakCommand("rm -q " + quoted(t.pak) + " a.txt -n")).code == 0);
+    }
+}

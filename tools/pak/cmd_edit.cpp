@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// pak add, pak rm, pak mv: one-step edits of a pak without a mount (fs/PakEdits.hpp).
+#include <cstdio>
+#include <memory>
+
+#include "fs/PakEdits.hpp"
+#include "tools/pak/Commands.hpp"
+#include "tools/pak/KeyArgs.hpp"
+#include "tools/pak/Output.hpp"
+
+namespace pakfs::cli {
+
+namespace {
+
+// The options every edit takes, and what it does with its result.
+struct EditOptions {
+    std::string pak;
+    std::string out;
+    archive::KeyOptions keys;
+    int level = 6;
+    int jobs = 0;
+    bool dryRun = false;
+    bool json = false;
+    bool quiet = false;
+    bool wait = false;
+
+    void addTo(CLI::App* cmd) {
+        cmd->add_option("-o,--out", out,
+                        "Write the result to OUT instead of replacing PAK (atomically) in place");
+        cmd->add_flag("-n,--dry-run", dryRun,
+                      "Write nothing: list what would change, one line each (A added, M "
+                      "changed, D deleted; a folder's path ends in /)");
+        cmd->add_flag("--json", json,
+                      "With --dry-run: {pak, overlay, changes: [{change, path}]}; otherwise the "
+                      "summary as {out, files, folders, copied, encoded, changes}");
+        cmd->add_option("--level", level, "zlib level 0-9 for added and changed files (default 6)")
+            ->check(CLI::Range(0, 9));
+        cmd->add_option("-j,--jobs", jobs, "Threads encoding added files (default: one per CPU)")
+            ->check(CLI::Range(1, 256));
+        cmd->add_flag("-q,--quiet", quiet, "No progress line");
+        cmd->add_flag("--wait", wait,
+                      "When another pak command is writing the pak, wait for it instead of "
+                      "refusing at once");
+        addKeyOptions(cmd, keys);
+    }
+
+    fs::EditRequest request(Progress& progress) const {
+        fs::EditRequest r;
+        r.pak = pak;
+        r.out = out;
+        r.keys = keys;
+        r.level = level;
+        r.jobs = jobs;
+        r.dryRun = dryRun;
+        r.wait = wait;
+        r.warn = [](const std::string& m) { warn(m); };
+        r.progress = progress.callback();
+        return r;
+    }
+
+    void print(const fs::CommitResult& r, const std::string& what) const {
+        if (dryRun) {
+            printChanges(r.plan, pak, what, json);
+            return;
+        }
+        if (!r.written) {
+            std::fprintf(stderr, "%s: nothing to change (%s); left as it is\n", pak.c_str(),
+                         what.c_str());
+            return;
+        }
+        printWritten(r, out.empty() ? pak : out, json);
+        if (!out.empty()) adviseHowItOpens(out, r.key, keyStringOf(pak, keys, r.key));
+    }
+};
+
+}  // namespace
+
+void addEditCommands(CLI::App& app, int& exitCode) {
+    {
+        auto* cmd = app.add_subcommand(
+            "add",
+            "Add files or folders to PAK, or replace what it holds at their paths (keeping a "
+            "replaced file's class ID and flags), without a mount: written as pak commit "
+            "writes, under the same lock, untouched files copied as their encrypted bytes");
+        auto o = std::make_shared<EditOptions>();
+        auto items = std::make_shared<std::vector<std::string>>();
+        auto as = std::make_shared<std::string>();
+        cmd->add_option("PAK", o->pak, "The pak to change")->required();
+        cmd->add_option("FILE", *items,
+                        "Files and folders to add: a file goes to the top level under its name, "
+                        "a folder with its tree")
+            ->required();
+        cmd->add_option("--as", *as,
+                        "For one FILE: its full path in the pak (folders made as needed)");
+        o->addTo(cmd);
+        cmd->callback([=, &exitCode] {
+            Progress progress(o->quiet || o->json);
+            std::vector<std::filesystem::path> paths(items->begin(), items->end());
+            o->print(fs::addToPak(o->request(progress), paths, *as), "pak add");
+            (void)exitCode;
+        });
+    }
+    {
+        auto* cmd = app.add_subcommand(
+            "rm",
+            "Remove files or folders (with everything in them) from PAK, without a mount: "
+            "written as pak commit writes, under the same lock");
+        auto o = std::make_shared<EditOptions>();
+        auto paths = std::make_shared<std::vector<std::string>>();
+        cmd->add_option("PAK", o->pak, "The pak to change")->required();
+        cmd->add_option("PATH", *paths, "Paths in the pak (names compared without regard to case)")
+            ->required();
+        o->addTo(cmd);
+        cmd->callback([=, &exitCode] {
+            Progress progress(o->quiet || o->json);
+            o->print(fs::removeFromPak(o->request(progress), *paths), "pak rm");
+            (void)exitCode;
+        });
+    }
+    {
+        auto* cmd = app.add_subcommand(
+            "mv",
+            "Move (rename) a file or folder of PAK to a path it does not hold yet, without a "
+            "mount: each file keeps its encrypted bytes, class ID, flags and metadata record");
+        auto o = std::make_shared<EditOptions>();
+        auto from = std::make_shared<std::string>();
+        auto to = std::make_shared<std::string>();
+        cmd->add_option("PAK", o->pak, "The pak to change")->required();
+        cmd->add_option("FROM", *from, "The file or folder's path in the pak")->required();
+        cmd->add_option("TO", *to, "Its new path in the pak")->required();
+        o->addTo(cmd);
+        cmd->callback([=, &exitCode] {
+            Progress progress(o->quiet || o->json);
+            o->print(fs::moveInPak(o->request(progress), *from, *to), "pak mv");
+            (void)exitCode;
+        });
+    }
+}
+
+}  // namespace pakfs::cli
