@@ -27,23 +27,27 @@ FolderLock lockOverlay(const std::filesystem::path& overlayRoot, const std::stri
 std::vector<std::string> strayOverlayNames(const std::filesystem::path& overlayRoot,
                                            const std::vector<std::string>& packNames);
 
-struct CommitRequest {
-    std::filesystem::path pak;      // the pak the overlay was made over
-    std::filesystem::path overlay;  // the overlay folder given to the mount
-    std::filesystem::path out;      // the pak to write; empty: replace `pak` (in place)
+// What every command that writes a pak anew is given (commit, and the edits of PakEdits.hpp).
+struct WriteRequest {
+    std::filesystem::path pak;  // the pak read
+    std::filesystem::path out;  // the pak to write; empty: replace `pak` (in place)
     archive::KeyOptions keys;
     int level = 6;
     int jobs = 0;
-    bool dryRun = false;      // plan only: nothing is locked or written
-    bool allowEmpty = false;  // write `out` even without changes
-    bool force = false;       // apply the changes whatever the overlay's record says
-    bool wait = false;        // wait for another writer of the pak instead of refusing
+    bool dryRun = false;  // plan only: nothing is locked or written
+    bool wait = false;    // wait for another writer of the pak instead of refusing
+    std::function<void(const std::string&)> warn;
+    archive::PackOptions::Progress progress;
+};
+
+struct CommitRequest : WriteRequest {
+    std::filesystem::path overlay;  // the overlay folder given to the mount
+    bool allowEmpty = false;        // write `out` even without changes
+    bool force = false;             // apply the changes whatever the overlay's record says
     // The caller holds the overlay's lock already (the mount committing at unmount), and
     // `ownMount` is its mount point, not warned about as a mount that serves the pak.
     bool holdsOverlay = false;
     std::string ownMount;
-    std::function<void(const std::string&)> warn;
-    std::function<void(std::size_t, std::size_t, std::uint64_t, std::uint64_t)> progress;
 };
 
 struct CommitResult {

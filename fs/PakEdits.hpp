@@ -15,17 +15,7 @@
 
 namespace pakfs::fs {
 
-struct EditRequest {
-    std::filesystem::path pak;
-    std::filesystem::path out;  // empty: replace `pak` (in place)
-    archive::KeyOptions keys;
-    int level = 6;
-    int jobs = 0;
-    bool dryRun = false;
-    bool wait = false;
-    std::function<void(const std::string&)> warn;
-    archive::PackOptions::Progress progress;
-};
+using EditRequest = WriteRequest;
 
 // `pak add`: each of `items` (a file, or a folder with its tree) at the pak's top level under
 // its own name, or, for one file, at the pack path `as`. What the pak holds at a path is
