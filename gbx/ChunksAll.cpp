@@ -12,6 +12,7 @@ void registerAll(ChunkRegistry& reg) {
     registerPlug(reg);
     registerControl(reg);
     registerBlockInfo(reg);
+    registerMacroBlock(reg);
 }
 
 void registerAllHeader(ChunkRegistry& reg) {
