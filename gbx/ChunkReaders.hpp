@@ -17,6 +17,7 @@ void registerMisc(ChunkRegistry& reg);        // CMwNod, skins, profiles
 void registerPlug(ChunkRegistry& reg);        // solids, visuals, surfaces, shaders, bitmaps, fonts
 void registerControl(ChunkRegistry& reg);     // control styles and the icon lists they hold
 void registerBlockInfo(ChunkRegistry& reg);   // block infos, blocks of TM 1.0, scene mobils
+void registerItem(ChunkRegistry& reg);        // the models an item holds (GameData, 2E)
 void registerMacroBlock(ChunkRegistry& reg);  // macroblocks, waypoint properties
 
 void registerChallengeHeader(ChunkRegistry& reg);

@@ -13,6 +13,7 @@ void registerAll(ChunkRegistry& reg) {
     registerControl(reg);
     registerBlockInfo(reg);
     registerMacroBlock(reg);
+    registerItem(reg);
 }
 
 void registerAllHeader(ChunkRegistry& reg) {
