@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The models a ManiaPlanet or Trackmania 2020 item (CGameItemModel) holds, of the GameData engine
 // (2E): physics model (CGameObjectPhyModel 2E006000), visual model (CGameObjectVisModel
-// 2E007000), object model (CGameObjectModel 2E01D000), block item (CGameBlockItem 2E025000) and
-// common item entity model (CGameCommonItemEntityModel 2E027000).
+// 2E007000), object model (CGameObjectModel 2E01D000), block item (CGameBlockItem 2E025000),
+// placement parameters (CGameItemPlacementParam 2E020000), and the one Plug class only they hold,
+// the visual model's location animation (CPlugAnimLocSimple 090F8000).
 // Layouts: [G] GBX.NET, Engines/GameData/CGameObjectPhyModel.chunkl and .cs,
 // CGameObjectVisModel.chunkl and .cs, CGameObjectModel.chunkl, CGameBlockItem.chunkl and .cs,
-// CGameCommonItemEntityModel.chunkl, and the archives they name: Engines/Plug/
-// CPlugTriggerAction.chunkl, CPlugDynaPointModel.chunkl.
+// CGameItemModel.chunkl, CGameItemPlacementParam.chunkl, and Engines/Plug/
+// CPlugAnimLocSimple.chunkl with the archives they name, CPlugTriggerAction.chunkl and
+// CPlugDynaPointModel.chunkl.
 #include "gbx/ChunkReaders.hpp"
 
 namespace pakfs::gbx::chunks {
@@ -134,7 +136,12 @@ void visModel(NodeReader& r) {
     if (v >= 2) {
         if (v < 9) r.note("mesh", r.string("mesh"));
         r.nodeRef();  // location animation
-        r.u32();
+        // [G] reads the count of light ball states and nothing of them; the 24 bytes its item
+        // entity model edition gives a light ball state do not fit the one file at hand that
+        // has one. With no layout, a state stops the reader.
+        if (std::uint32_t balls = r.u32())
+            r.fail("visual model 2E007001: " + std::to_string(balls) +
+                   " light ball state(s), whose layout no source gives");
     }
     if (v < 17)
         for (int i = 0; i < 3; ++i) r.string("sound");  // spawn, unspawn, grab
@@ -334,9 +341,29 @@ void placementParam(ChunkRegistry& reg) {
     reg.add(0x2E020005, true, [](NodeReader& r) { r.nodeRef(); });  // placement class
 }
 
+// CPlugAnimLocSimple 000 ([G] Plug/CPlugAnimLocSimple.chunkl), the location animation of
+// 2E007001: an int before its version, rotation and translation periods, a height, then by
+// version an axis, the periods' maxima, a rotation function and angle.
+void animLocSimple(NodeReader& r) {
+    r.u32();
+    std::uint32_t v = version(r, 3, "simple location animation 090F8000");
+    r.u32();  // rotation period
+    r.u32();  // translation period
+    r.f32();  // translation height
+    if (v < 1) return;
+    r.u32();  // axis
+    if (v < 2) return;
+    r.u32();
+    r.u32();
+    if (v < 3) return;
+    r.u8();   // rotation function
+    r.f32();  // rotation angle
+}
+
 }  // namespace
 
 void registerItem(ChunkRegistry& reg) {
+    reg.add(0x090F8000, false, animLocSimple);
     objectModels(reg);
     reg.add(0x2E025000, false, blockItem);
     for (std::uint32_t cls : {0x0301C000u, 0x2E002000u}) itemModelLater(reg, cls);
