@@ -9,14 +9,16 @@ namespace pakfs::gbx::chunks {
 void registerAll(ChunkRegistry& reg);
 void registerAllHeader(ChunkRegistry& reg);
 
-void registerChallenge(ChunkRegistry& reg);  // CGameCtnChallenge and the classes of maps
-void registerCollector(ChunkRegistry& reg);  // collectors, object info, decoration, collection
-void registerMedia(ChunkRegistry& reg);      // media clips, tracks, blocks, CControlEffectSimi
-void registerGhost(ChunkRegistry& reg);      // ghosts and replays
-void registerMisc(ChunkRegistry& reg);       // CMwNod, skins, profiles
-void registerPlug(ChunkRegistry& reg);       // solids, visuals, surfaces, shaders, bitmaps, fonts
-void registerControl(ChunkRegistry& reg);    // control styles and the icon lists they hold
-void registerBlockInfo(ChunkRegistry& reg);  // block infos, blocks of TM 1.0, scene mobils
+void registerChallenge(ChunkRegistry& reg);   // CGameCtnChallenge and the classes of maps
+void registerCollector(ChunkRegistry& reg);   // collectors, object info, decoration, collection
+void registerMedia(ChunkRegistry& reg);       // media clips, tracks, blocks, CControlEffectSimi
+void registerGhost(ChunkRegistry& reg);       // ghosts and replays
+void registerMisc(ChunkRegistry& reg);        // CMwNod, skins, profiles
+void registerPlug(ChunkRegistry& reg);        // solids, visuals, surfaces, shaders, bitmaps, fonts
+void registerControl(ChunkRegistry& reg);     // control styles and the icon lists they hold
+void registerBlockInfo(ChunkRegistry& reg);   // block infos, blocks of TM 1.0, scene mobils
+void registerItem(ChunkRegistry& reg);        // the models an item holds (GameData, 2E)
+void registerMacroBlock(ChunkRegistry& reg);  // macroblocks, waypoint properties
 
 void registerChallengeHeader(ChunkRegistry& reg);
 void registerCollectorHeader(ChunkRegistry& reg);

@@ -12,6 +12,8 @@ void registerAll(ChunkRegistry& reg) {
     registerPlug(reg);
     registerControl(reg);
     registerBlockInfo(reg);
+    registerMacroBlock(reg);
+    registerItem(reg);
 }
 
 void registerAllHeader(ChunkRegistry& reg) {

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// ManiaPlanet and Trackmania 2020 items and macroblocks of ../shared/fixtures/assets2 through
+// `pak gbx info --nodes` (gbx/ChunksItem.cpp, gbx/ChunksMacroBlock.cpp): how far each reads, and
+// for those read whole, that a pak holding them with their bodies stored calls them parsed.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gbx/GbxFile.hpp"
+#include "tests/support/Cli.hpp"
+#include "tests/support/Shared.hpp"
+#include "tests/support/TestUtil.hpp"
+
+using namespace pakfs;
+using namespace pakfs::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kKey = "--key 0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+
+struct Whole {
+    const char* file;
+    int nodes;
+};
+
+// Files read whole: every chunk by a known reader, to the end of the body.
+const std::vector<Whole> kWhole = {
+    {"MP-CGameCtnMacroBlockInfo~AirCheckpoint.Macroblock.Gbx", 4},
+    {"TM2020-CGameCtnMacroBlockInfo~StadiumCircuitBorderCornerOut.Macroblock.Gbx", 1},
+    {"TM2020-CGameCtnMacroBlockInfo~StadiumCircuitBorderSlopeGTCurve3InLeftTop.Macroblock.Gbx", 1},
+    {"TM2020-CGameCtnMacroBlockInfo~StadiumCircuitBorderSlopeStraightRight.Macroblock.Gbx", 1},
+    {"MP-CGameItemModel~3_75x6_.Item.gbx", 4},
+    {"MP-CGameItemModel~Ceiling_Circular_W2__11_14x14.Item.gbx", 4},
+};
+
+struct Stop {
+    const char* file;
+    const char* nodesRead;
+    const char* reason;  // after "stopped in the nodes: "
+};
+
+// Items that now read further, to a class no reader here knows or to data no source describes.
+const std::vector<Stop> kStops = {
+    // The block item's variants are crystals.
+    {"MP-CGameItemModel~LauncherB1.Block.Gbx", "nodes read: 3, incomplete",
+     "unknown chunk 09003003 of CPlugCrystal (09003000) at body offset 352 is not skippable "
+     "(00000002 follows, not \"PIKS\"): cannot read further"},
+    {"MP-CGameItemModel~OffzoneShield.Item.gbx", "nodes read: 6, incomplete",
+     "chunk 2E007001 of CGameObjectVisModel (2E007000) (chunk at body offset 552): visual "
+     "model 2E007001: 1 light ball state(s), whose layout no source gives (stopped at body "
+     "offset 661)"},
+};
+
+// The file with its LZO body decompressed in place, as a pak stores a gbx file ('U' for the
+// format's third byte).
+Bytes storedForm(const fs::path& path) {
+    Bytes file = readFile(path);
+    MemorySource src(file);
+    gbx::ReadOptions opts;
+    opts.keepBody = true;
+    opts.readNodes = false;
+    gbx::GbxFile f = gbx::readGbx(src, nullptr, opts);
+    REQUIRE(f.body.compressed);
+    Bytes out(file.begin(), file.begin() + std::ptrdiff_t(f.body.offset));
+    REQUIRE(out[7] == 'C');
+    out[7] = 'U';
+    out.insert(out.end(), f.bodyData.begin(), f.bodyData.end());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("item fixtures: macroblocks and items read whole with pak gbx info --nodes",
+          "[gbx][item][fixtures]") {
+    fs::path dir = sharedDir("fixtures/assets2");
+    for (const auto& w : kWhole) {
+        INFO(w.file);
+        auto r = run(kPak + " gbx info --nodes " + q(dir / w.file));
+        CHECK(r.code == 0);
+        CHECK(r.err.empty());
+        CHECK(r.out.find("\nnodes read: " + std::to_string(w.nodes) + ", complete\n") !=
+              std::string::npos);
+        CHECK(r.out.find(", unknown") == std::string::npos);  // no chunk skipped unread
+    }
+}
+
+TEST_CASE("item fixtures: items that stop say exactly where and why", "[gbx][item][fixtures]") {
+    fs::path dir = sharedDir("fixtures/assets2");
+    for (const auto& s : kStops) {
+        INFO(s.file);
+        auto r = run(kPak + " gbx info --nodes " + q(dir / s.file));
+        CHECK(r.code == 1);
+        CHECK(r.out.find(std::string("\n") + s.nodesRead + "\n") != std::string::npos);
+        CHECK(r.err ==
+              "pak: " + (dir / s.file).string() + ": stopped in the nodes: " + s.reason + "\n");
+    }
+}
+
+TEST_CASE("item fixtures: stored in a pak, the items and macroblocks read whole are parsed",
+          "[gbx][item][fixtures]") {
+    fs::path dir = sharedDir("fixtures/assets2");
+    TempDir tmp;
+    std::string want;
+    for (const auto& w : kWhole)
+        writeFile(tmp / "src" / "Items" / w.file, storedForm(dir / w.file));
+    // pak check lists the entries in path order.
+    std::vector<std::string> names;
+    for (const auto& w : kWhole) names.push_back(w.file);
+    std::sort(names.begin(), names.end());
+    for (const auto& n : names)
+        want += "gbx parsed    Items/" + n +
+                ": parsed by known chunk readers to the end, every node slot filled (no "
+                "checksum: the parse is the proof)\n";
+    want +=
+        "6 files: 0 plain, 6 gbx (6 parsed, 0 header, 0 exact, 0 verified, 0 refused), 0 "
+        "undecodable\n";
+    const fs::path pak = tmp / "items.pak";
+    REQUIRE(run(kPak + " pack -q --level 0 " + kKey + " " + q(tmp / "src") + " " + q(pak)).code ==
+            0);
+    auto r = run(kPak + " check " + kKey + " " + q(pak));
+    CHECK(r.code == 0);
+    CHECK(r.out == want);
+    for (const auto& w : kWhole) {
+        INFO(w.file);
+        auto c =
+            run(kPak + " cat " + kKey + " " + q(pak) + " " + q(std::string("Items/") + w.file));
+        CHECK(c.code == 0);
+        CHECK(Bytes(c.out.begin(), c.out.end()) == readFile(tmp / "src" / "Items" / w.file));
+    }
+}
