@@ -16,12 +16,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "archive/pak/Version.hpp"
+#include "fs/ReadQueue.hpp"
 #include "fs/Unmount.hpp"
 
 #if defined(__has_feature)
@@ -67,19 +66,8 @@ struct Session {
     // for any file from then on, and reads and writes carry no handle). A writable view then
     // copies up at the first change (a write, a truncate) instead of at an open for writing.
     std::atomic<bool> openless{false};
-    // The reads of a file being answered (by inode and handle): those that come meanwhile, near
-    // them, wait here for the thread answering (ReadsInFlight).
-    struct PendingRead {
-        fuse_req_t req;
-        std::size_t size;
-        off_t offset;
-    };
-    struct ReadsInFlight {
-        std::uint64_t from = 0, to = 0;  // the bytes of the reads being answered and waiting
-        std::vector<PendingRead> pending;
-    };
-    std::mutex readsMutex;
-    std::map<std::pair<fuse_ino_t, std::uint64_t>, ReadsInFlight> reads;
+    // The reads of each file (by inode and handle) being answered.
+    ReadQueue reads;
 };
 
 Session& state(fuse_req_t req) {
@@ -247,72 +235,13 @@ void answerRead(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, std::
     fuse_reply_buf(req, buf.data(), std::size_t(n));
 }
 
-// Reads this close to those of a file being answered are answered by the same thread.
-constexpr std::uint64_t kNearRead = 2 << 20;
-
-// The kernel's readahead sends several reads of a file at once, each to a thread of its own,
-// and the view answers a file's reads one at a time: each thread would wait for the one
-// before (a thread switch per read, a sixth of a large file's `cat`). A read near those of
-// the same file being answered is left to the thread answering them instead, which takes
-// them in offset order when it is done; reads elsewhere in the file go on beside it.
+// The kernel's readahead sends several reads of a file at once: the queue has one thread
+// answer those near each other (fs/ReadQueue.hpp).
 void opRead(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info* fi) {
-    Session& s = state(req);
     const std::uint64_t fh = fi ? fi->fh : 0;
-    const auto key = std::make_pair(ino, fh);
-    const auto start = [](off_t at) { return std::uint64_t(std::max<off_t>(at, 0)); };
-    const std::uint64_t from = start(offset);
-    bool answering = true;  // this thread answers the file's reads near this one
-    {
-        std::lock_guard lock(s.readsMutex);
-        auto it = s.reads.find(key);
-        if (it == s.reads.end()) {
-            try {
-                s.reads.emplace(key, Session::ReadsInFlight{from, from + size, {}});
-            } catch (const std::bad_alloc&) {
-                answering = false;
-            }
-        } else if (from + size + kNearRead < it->second.from || from > it->second.to + kNearRead) {
-            answering = false;  // far from them: answered here, beside them
-        } else {
-            try {
-                Session::ReadsInFlight& r = it->second;
-                r.pending.push_back({req, size, offset});
-                r.from = std::min(r.from, from);
-                r.to = std::max(r.to, from + size);
-                return;
-            } catch (const std::bad_alloc&) {
-                answering = false;  // no room in the queue: answered here
-            }
-        }
-    }
-    answerRead(req, ino, size, offset, fh);
-    if (!answering) return;
-    for (;;) {
-        Session::PendingRead next;
-        {
-            std::lock_guard lock(s.readsMutex);
-            auto it = s.reads.find(key);
-            std::vector<Session::PendingRead>& pending = it->second.pending;
-            if (pending.empty()) {
-                s.reads.erase(it);
-                return;
-            }
-            auto first =
-                std::min_element(pending.begin(), pending.end(),
-                                 [](const auto& a, const auto& b) { return a.offset < b.offset; });
-            next = *first;
-            pending.erase(first);
-            // Near means near the reads still to answer.
-            Session::ReadsInFlight& r = it->second;
-            r.from = start(next.offset);
-            r.to = r.from + next.size;
-            for (const Session::PendingRead& p : pending) {
-                r.from = std::min(r.from, start(p.offset));
-                r.to = std::max(r.to, start(p.offset) + p.size);
-            }
-        }
-        answerRead(next.req, ino, next.size, next.offset, fh);
-    }
+    state(req).reads.serve({ino, fh}, {req, size, offset}, [&](const ReadQueue::Read& r) {
+        answerRead(static_cast<fuse_req_t>(r.request), ino, r.size, r.offset, fh);
+    });
 }
 
 void opRelease(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
