@@ -1,37 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The FUSE edge: each low-level operation translated to the View and its answer back to libfuse;
+// mounting, serving and libfuse's options.
 #define FUSE_USE_VERSION 314
 #include "fs/FuseOps.hpp"
 
 #include <fuse_lowlevel.h>
 
 #include <fcntl.h>
-#include <poll.h>
-#include <pthread.h>
-#include <sys/eventfd.h>
-#include <sys/mount.h>
-#include <sys/signalfd.h>
-#include <sys/sysmacros.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
-#include <chrono>
 #include <csignal>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <optional>
-#include <thread>
 #include <vector>
 
 #include "archive/pak/Version.hpp"
-#include "fs/MountPaths.hpp"
+#include "fs/ReadQueue.hpp"
+#include "fs/Unmount.hpp"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -42,7 +32,7 @@
 #define PAKFS_LEAK_CHECKED 1
 #endif
 #ifdef PAKFS_LEAK_CHECKED
-// Sanitizer builds only. When a signal had to unmount a busy mount here, libfuse's own
+// Sanitizer builds only. When a signal had the Unmounter unmount a busy mount, libfuse's own
 // fuse_session_unmount must not run (it would act on the path a second time), and it is what
 // frees the copy of the mount point fuse_session_mount made: one small string, once, at exit.
 extern "C" const char* __lsan_default_suppressions() {
@@ -76,19 +66,8 @@ struct Session {
     // for any file from then on, and reads and writes carry no handle). A writable view then
     // copies up at the first change (a write, a truncate) instead of at an open for writing.
     std::atomic<bool> openless{false};
-    // The reads of a file being answered (by inode and handle): those that come meanwhile, near
-    // them, wait here for the thread answering (ReadsInFlight).
-    struct PendingRead {
-        fuse_req_t req;
-        std::size_t size;
-        off_t offset;
-    };
-    struct ReadsInFlight {
-        std::uint64_t from = 0, to = 0;  // the bytes of the reads being answered and waiting
-        std::vector<PendingRead> pending;
-    };
-    std::mutex readsMutex;
-    std::map<std::pair<fuse_ino_t, std::uint64_t>, ReadsInFlight> reads;
+    // The reads of each file (by inode and handle) being answered.
+    ReadQueue reads;
 };
 
 Session& state(fuse_req_t req) {
@@ -256,72 +235,13 @@ void answerRead(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, std::
     fuse_reply_buf(req, buf.data(), std::size_t(n));
 }
 
-// Reads this close to those of a file being answered are answered by the same thread.
-constexpr std::uint64_t kNearRead = 2 << 20;
-
-// The kernel's readahead sends several reads of a file at once, each to a thread of its own,
-// and the view answers a file's reads one at a time: each thread would wait for the one
-// before (a thread switch per read, a sixth of a large file's `cat`). A read near those of
-// the same file being answered is left to the thread answering them instead, which takes
-// them in offset order when it is done; reads elsewhere in the file go on beside it.
+// The kernel's readahead sends several reads of a file at once: the queue has one thread
+// answer those near each other (fs/ReadQueue.hpp).
 void opRead(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info* fi) {
-    Session& s = state(req);
     const std::uint64_t fh = fi ? fi->fh : 0;
-    const auto key = std::make_pair(ino, fh);
-    const auto start = [](off_t at) { return std::uint64_t(std::max<off_t>(at, 0)); };
-    const std::uint64_t from = start(offset);
-    bool answering = true;  // this thread answers the file's reads near this one
-    {
-        std::lock_guard lock(s.readsMutex);
-        auto it = s.reads.find(key);
-        if (it == s.reads.end()) {
-            try {
-                s.reads.emplace(key, Session::ReadsInFlight{from, from + size, {}});
-            } catch (const std::bad_alloc&) {
-                answering = false;
-            }
-        } else if (from + size + kNearRead < it->second.from || from > it->second.to + kNearRead) {
-            answering = false;  // far from them: answered here, beside them
-        } else {
-            try {
-                Session::ReadsInFlight& r = it->second;
-                r.pending.push_back({req, size, offset});
-                r.from = std::min(r.from, from);
-                r.to = std::max(r.to, from + size);
-                return;
-            } catch (const std::bad_alloc&) {
-                answering = false;  // no room in the queue: answered here
-            }
-        }
-    }
-    answerRead(req, ino, size, offset, fh);
-    if (!answering) return;
-    for (;;) {
-        Session::PendingRead next;
-        {
-            std::lock_guard lock(s.readsMutex);
-            auto it = s.reads.find(key);
-            std::vector<Session::PendingRead>& pending = it->second.pending;
-            if (pending.empty()) {
-                s.reads.erase(it);
-                return;
-            }
-            auto first =
-                std::min_element(pending.begin(), pending.end(),
-                                 [](const auto& a, const auto& b) { return a.offset < b.offset; });
-            next = *first;
-            pending.erase(first);
-            // Near means near the reads still to answer.
-            Session::ReadsInFlight& r = it->second;
-            r.from = start(next.offset);
-            r.to = r.from + next.size;
-            for (const Session::PendingRead& p : pending) {
-                r.from = std::min(r.from, start(p.offset));
-                r.to = std::max(r.to, start(p.offset) + p.size);
-            }
-        }
-        answerRead(next.req, ino, next.size, next.offset, fh);
-    }
+    state(req).reads.serve({ino, fh}, {req, size, offset}, [&](const ReadQueue::Read& r) {
+        answerRead(static_cast<fuse_req_t>(r.request), ino, r.size, r.offset, fh);
+    });
 }
 
 void opRelease(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
@@ -468,172 +388,6 @@ fuse_lowlevel_ops makeOperations() {
     return ops;
 }
 
-// The kernel's number of the mount at `mountpoint` (major:minor of its device, as
-// /proc/self/mountinfo lists it), or 0 when none is there. The newest mount at a path wins.
-dev_t mountDevice(const std::string& mountpoint) {
-    const std::optional<MountEntry> m = mountAt(mountpoint);
-    return m ? m->device : 0;
-}
-
-// Runs fusermount3 with `args`; whether it exited with 0 within 10 seconds.
-bool runFusermount(const std::vector<std::string>& args) {
-    pid_t pid = fork();
-    if (pid < 0) return false;
-    if (pid == 0) {
-        sigset_t none;
-        sigemptyset(&none);
-        pthread_sigmask(SIG_SETMASK, &none, nullptr);
-        std::vector<char*> argv{const_cast<char*>("fusermount3")};
-        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-        argv.push_back(nullptr);
-        execvp(argv[0], argv.data());
-        _exit(127);
-    }
-    int status = 0;
-    for (int i = 0; i < 500; ++i) {
-        if (waitpid(pid, &status, WNOHANG) == pid)
-            return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    kill(pid, SIGKILL);
-    return false;
-}
-
-// SIGINT, SIGTERM and SIGHUP unmount, even when a request can never be answered (a handler
-// waiting on a request to this same mount). libfuse's own handlers only end its loop, which
-// then waits for every handler to return: a stuck one hangs pakfs, and the kernel calls the
-// mount busy. So the signals are blocked in every thread and taken by a thread of their own,
-// which unmounts; when the kernel says the mount is busy (a file open, or a request
-// waiting), it aborts the connection, which fails every request still waiting and ends the
-// loop, then detaches the mount.
-class Stopper {
-public:
-    // Blocks the signals in the calling thread and every thread started from it afterwards.
-    static void blockSignals() {
-        const sigset_t set = signals();
-        pthread_sigmask(SIG_BLOCK, &set, nullptr);
-    }
-
-    Stopper(fuse_session* session, std::string mountpoint,
-            std::function<void(const std::string&)> log)
-        : session_(session),
-          mountpoint_(std::move(mountpoint)),
-          log_(std::move(log)),
-          device_(mountDevice(mountpoint_)),
-          main_(pthread_self()) {
-        const sigset_t set = signals();
-        signals_ = signalfd(-1, &set, SFD_CLOEXEC);
-        done_ = eventfd(0, EFD_CLOEXEC);
-        // A thread-directed signal that only interrupts: the main thread's wait for libfuse's
-        // workers, so that it cancels the idle ones (see abortConnection).
-        struct sigaction wake {};
-        wake.sa_handler = [](int) {};
-        sigaction(SIGRTMIN, &wake, nullptr);
-        thread_ = std::thread([this] { run(); });
-    }
-    ~Stopper() {
-        finish();
-        close(signals_);
-        close(done_);
-    }
-    // Once the loop has ended: lets the thread finish what it does and end.
-    void finish() {
-        if (!thread_.joinable()) return;
-        std::uint64_t one = 1;
-        if (write(done_, &one, sizeof one) < 0) {
-        }
-        thread_.join();
-    }
-    Stopper(const Stopper&) = delete;
-    Stopper& operator=(const Stopper&) = delete;
-
-    bool signalled() const { return signal_ != 0; }
-    // Whether the mount was unmounted here (libfuse's unmount must not run again).
-    bool unmounted() const { return unmounted_; }
-
-private:
-    static sigset_t signals() {
-        sigset_t set;
-        sigemptyset(&set);
-        for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
-        return set;
-    }
-
-    void run() {
-        pollfd fds[2] = {{signals_, POLLIN, 0}, {done_, POLLIN, 0}};
-        while (poll(fds, 2, -1) < 0 && errno == EINTR) {
-        }
-        if (!(fds[0].revents & POLLIN)) return;  // the loop ended on its own
-        signalfd_siginfo info{};
-        if (read(signals_, &info, sizeof info) != ssize_t(sizeof info)) return;
-        signal_ = int(info.ssi_signo);
-        fuse_session_exit(session_);
-        const bool root = geteuid() == 0;
-        // A plain unmount: the kernel writes back what it keeps for the mount, then ends the
-        // connection, and libfuse's workers see the end.
-        if (root ? umount2(mountpoint_.c_str(), 0) == 0
-                 : runFusermount({"-u", "-q", "--", mountpoint_})) {
-            unmounted_ = true;
-            return;
-        }
-        if (mountDevice(mountpoint_) != device_) {  // unmounted meanwhile
-            unmounted_ = true;
-            return;
-        }
-        log(std::string(signal_ == SIGINT    ? "SIGINT"
-                        : signal_ == SIGTERM ? "SIGTERM"
-                                             : "SIGHUP") +
-            ": " + mountpoint_ +
-            " is busy (a file open or a request waiting): aborting the connection (requests "
-            "still waiting fail), then unmounting it lazily");
-        abortConnection(root);
-        if (root)
-            umount2(mountpoint_.c_str(), MNT_DETACH);
-        else
-            runFusermount({"-u", "-q", "-z", "--", mountpoint_});
-        unmounted_ = true;
-    }
-
-    // Every way there is, as each works only in some setups (each tried alone on Linux 6.18
-    // with libfuse 3.14): the connection's abort file (fusectl, when it is mounted on
-    // /sys/fs/fuse/connections; it belongs to the user who mounted), a forced unmount (root
-    // only: the kernel aborts the connection before it looks whether the mount is busy), and
-    // the device closed (the kernel aborts when its last descriptor goes; the idle workers'
-    // reads hold it until the main thread, woken, cancels them; not with -o clone_fd, where
-    // each worker holds a descriptor of its own).
-    void abortConnection(bool root) {
-        const std::string abortFile = "/sys/fs/fuse/connections/" +
-                                      std::to_string((major(device_) << 20) | minor(device_)) +
-                                      "/abort";
-        if (int fd = open(abortFile.c_str(), O_WRONLY | O_CLOEXEC); fd >= 0) {
-            if (write(fd, "1", 1) < 0) {
-            }
-            close(fd);
-        }
-        if (root) umount2(mountpoint_.c_str(), MNT_FORCE);
-        if (int null = open("/dev/null", O_RDWR | O_CLOEXEC); null >= 0) {
-            // Replies and reads then go to /dev/null; libfuse closes it at the end.
-            dup3(null, fuse_session_fd(session_), O_CLOEXEC);
-            close(null);
-        }
-        pthread_kill(main_, SIGRTMIN);
-    }
-
-    void log(const std::string& line) const {
-        if (log_) log_(line);
-    }
-
-    fuse_session* session_;
-    std::string mountpoint_;
-    std::function<void(const std::string&)> log_;
-    dev_t device_;
-    pthread_t main_;
-    int signals_ = -1, done_ = -1;
-    std::atomic<int> signal_{0};
-    std::atomic<bool> unmounted_{false};
-    std::thread thread_;
-};
-
 class Args {
 public:
     Args() = default;
@@ -684,9 +438,10 @@ int serve(View& view, PackView& packs, const std::string& program,
         return 1;
     }
     // No thread runs yet: every one started from here on has the signals blocked.
-    Stopper::blockSignals();
+    Unmounter::blockSignals();
     std::signal(SIGPIPE, SIG_IGN);  // a reply to a request whose caller is gone
-    auto stopper = std::make_unique<Stopper>(session, opts.mountpoint, log);
+    auto unmounter = std::make_unique<Unmounter>(
+        opts.mountpoint, fuse_session_fd(session), [session] { fuse_session_exit(session); }, log);
     // Files decoded ahead go into the kernel's page cache: reading them then needs no request.
     // A store the kernel refuses (an inode it dropped, an unmount under way) only costs the
     // request it would have saved.
@@ -715,10 +470,10 @@ int serve(View& view, PackView& packs, const std::string& program,
     // No request comes any more: once the read-ahead thread is idle, nothing stores.
     packs.settleReadAhead();
     packs.setStoreAhead({});
-    stopper->finish();
-    const bool signalled = stopper->signalled();
-    if (!stopper->unmounted()) fuse_session_unmount(session);
-    stopper.reset();
+    unmounter->finish();
+    const bool signalled = unmounter->signalled();
+    if (!unmounter->unmounted()) fuse_session_unmount(session);
+    unmounter.reset();
     fuse_session_destroy(session);
     // A loop ended by a signal is a clean exit.
     return rc == 0 || signalled ? 0 : 1;
