@@ -478,31 +478,48 @@ elif [ "$WRITE_MD" = 1 ]; then
     # The sections after the table (dated notes on single measurements) are kept.
     KEPT=$(awk '/^## / { on = 1 } on' "$ROOT/BENCHMARKS.md" 2> /dev/null || true)
     {
-        echo "# Benchmarks"
-        echo
-        echo "Made by \`bench/run.sh\`; see README.md, section Performance. Every MB is 10^6 bytes."
-        echo "Throughput is of output (decoded) bytes, packs read from the page cache, files"
-        echo "extracted to tmpfs. The limit is one core decrypting (Crypto++) and inflating the"
-        echo "same bytes from memory with zlib, measured in the same run; \"our limit\" is the"
-        echo "vector decryptor and libdeflate."
-        echo
-        echo "Which inflater: plain zlib entries read from their start (pak cat/extract/check, the"
-        echo "mount's whole-file decodes) inflate in one libdeflate call up to 64 MiB; larger ones"
-        echo "stream through ISA-L (Adler-32 checked; libdeflate cannot stream), as do the mount's"
-        echo "reads from the start of entries whose seek points come from the background pass or"
-        echo "an index file; the mount's seeks resume through ISA-L at a seek point; readers that"
-        echo "record seek points use zlib, whose state a seek point saves; gbx entries use zlib in"
-        echo "the game's 0x100/0x400 steps"
-        echo "(ZlibStage). The mount stores files decoded ahead in the kernel's page cache"
-        echo "(fuse_lowlevel_notify_store). Whatever libdeflate or ISA-L"
-        echo "rejects is decoded again by zlib, whose messages are the ones reported. libdeflate"
-        echo "and ISA-L measure within a few percent of each other here (rows below)."
-        echo
-        echo "Writing: trees are read from tmpfs and paks written into bench/out (on disk);"
-        echo "\`pak pack\` deflates plain files with libdeflate on -j threads (default level 6),"
-        echo "gbx files with zlib. \`pak commit\` includes the fsync it makes before its rename;"
-        echo "its row compares with \`cp\` and with \`cp\` then \`sync\` of the copy."
-        echo
+        cat << 'EOF'
+# Benchmarks
+
+Made by `bench/run.sh`: a whole run writes this part anew (the method, then the table of the
+run) and keeps the sections after it, which hold the earlier runs and the measurement notes,
+each with its date and revision.
+
+### Method
+
+- Data: `pakbench make-packs` writes many.pak, 100000 files of mixed sizes and kinds (1.3 GB at
+  `--scale 1`; `--entries`), and big.pak, one compressible entry (512 MiB at `--scale 1`);
+  `--scale` multiplies every size. `bench/randread.sh` (run by `run.sh` too, or alone at
+  `--scale 0.5`) reads one large text entry at random.
+- Units: a MB is 10^6 bytes; throughput counts output (decoded) bytes. Packs are read from the
+  page cache and files extracted into tmpfs; trees to pack are read from tmpfs and paks written
+  into bench/out, on disk.
+- The **limit** is one core decrypting (Crypto++) and inflating (zlib) the same bytes from
+  memory, measured in the same run; **our limit** is the vector decryptor and libdeflate. The
+  physical floor: reading the pak once, decrypting alone, writing the output into tmpfs once,
+  `cat` of the extracted files.
+- Mounts are fresh; two mounts compared run in interleaved rounds, and the row gives medians.
+  `pak commit` includes the fsync before its rename, and is compared with `cp` of the pak, and
+  with `cp` then `sync`.
+- Peers, on the same data in the same run: `mksquashfs -comp gzip`, `unsquashfs -p 1` and
+  `squashfuse_ll` on a gzip image (installed by the script when it runs as root). FUSE rows are
+  skipped without FUSE.
+- Code paths: plain zlib entries read from their start inflate in one libdeflate call up to 64
+  MiB, larger ones stream through ISA-L (Adler-32 checked), as do the mount's reads of entries
+  whose seek points are known; the mount's seeks resume through ISA-L at a seek point; readers
+  that record seek points use zlib; gbx entries use zlib in the game's 0x100/0x400 steps;
+  whatever libdeflate or ISA-L rejects is decoded again by zlib. `pak pack` deflates plain files
+  with libdeflate, gbx files with zlib. Blowfish-CBC decrypts 16 or 32 blocks at once with AVX2
+  or AVX-512 (`PAKFS_BLOWFISH` chooses). The mount stores the files it decodes ahead in the
+  kernel's page cache (`fuse_lowlevel_notify_store`).
+- The target column is the goal set for the row, met or NOT met in that run.
+- Noise: the machine's 2 cores are shared; figures move by 20-30% between runs, and its two CPUs
+  do not always run at the same speed. The notes compare ratios within one run, or builds run
+  alternately.
+
+### The last whole run
+
+EOF
         echo "$HEAD"
         echo
         echo "$TABLE"

@@ -280,7 +280,7 @@ TEST_CASE(
     auto loaded = std::make_shared<archive::SeekIndex>(e.index->span(), 4096);
     REQUIRE(fs::loadSeekIndex(file, *e.pak, *e.entry, *loaded));
     REQUIRE(loaded->size() == e.index->size());
-    // Per GiB of this text: what README.md states for the files.
+    // Per GiB of this text: what BENCHMARKS.md measures for the files.
     CHECK(std::filesystem::file_size(file) < e.index->size() * archive::kInflateWindow / 2);
 
     archive::PlainEntryReader reader(e.pak, *e.entry, loaded, false);
