@@ -92,8 +92,8 @@ TEST_CASE("pak add: files and folders in, a replaced file keeps its class ID, th
     CHECK(
         r.err.ends_with(": 6 files in 4 folders (3 copied as they were, 3 encoded), 5 changes\n"));
     std::set<std::string> folders;
-    for (const auto& f : archive::PakIndex::open(t.pak, kTestKey)->folders())
-        folders.insert(f.path);
+    const auto written = archive::PakIndex::open(t.pak, kTestKey);  // held while listed
+    for (const auto& f : written->folders()) folders.insert(f.path);
     // The test pack keeps an empty folder of its own.
     CHECK(folders == std::set<std::string>{"EmptyFolder", "Media", "Tree", "Tree/Deep"});
     // --as: one file at a path the pak holds: replaced, its class ID and flags kept.

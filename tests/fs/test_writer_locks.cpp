@@ -48,8 +48,8 @@ stdfs::path makePack(const stdfs::path& dir, const std::string& name,
 
 std::set<std::string> pathsIn(const stdfs::path& pak) {
     std::set<std::string> paths;
-    for (const auto& e : archive::PakIndex::open(pak, archive::resolveKey(pak, {}))->entries())
-        paths.insert(e.path);
+    const auto index = archive::PakIndex::open(pak, archive::resolveKey(pak, {}));
+    for (const auto& e : index->entries()) paths.insert(e.path);
     return paths;
 }
 
