@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The interface readers take their bytes from, read strictly in file order.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Byte buffers, little-endian loads and stores, hex, and the case fold the game uses for names.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// pakfs - read and write TrackMania .pak archives
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The errors every part of pakfs throws: Error, TruncatedError, UsageError.
 #pragma once
 
 #include <stdexcept>

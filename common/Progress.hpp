@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// A progress line on a terminal's stderr, for the long commands.
 #pragma once
 
 #include <chrono>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The game's class tree: names, parents, old-to-new class IDs, and the ivXor's special cases.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// What `pak gbx info` prints of a gbx file, as text and JSON.
 #pragma once
 
 #include <nlohmann/json.hpp>

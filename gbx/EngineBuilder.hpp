@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Whole gbx files of engine classes in the shapes the game's files have, for tests and benchmarks.
 #pragma once
 
 #include <array>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Writing gbx node data and whole gbx files of a known shape, for tests, benchmarks and fuzzers.
 #pragma once
 
 #include <cstdint>

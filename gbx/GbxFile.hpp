@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Reading a whole gbx file (header, references, body) and what stopped a read.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// A gbx file's header: its fields, header chunks and external reference table.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The header chunks' readers and what each header chunk holds.
 #pragma once
 
 #include <string>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// LZO1X, as gbx bodies use it.
 #pragma once
 
 #include "common/Bytes.hpp"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Reading a gbx body node by node with the chunk readers, as the game reads it.
 #pragma once
 
 #include <cstdint>

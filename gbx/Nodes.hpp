@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The nodes, chunks and references a body read yields.
 #pragma once
 
 #include <cstddef>

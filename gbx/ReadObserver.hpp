@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// What a reader reports while it reads, for the pak pipeline's cipher.
 #pragma once
 
 #include <cstdint>

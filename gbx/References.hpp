@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// External references of gbx files: where a path points, across the game's drives.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Little-endian primitives over a ByteSource, sizes checked before allocation.
 #pragma once
 
 #include <cstdint>

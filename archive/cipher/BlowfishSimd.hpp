@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Blowfish on many blocks at once with AVX2 or AVX-512: the key schedule and the vector CBC paths.
 #pragma once
 
 #include <array>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Blowfish as TrackMania uses it, the game's CalcIVXor, and what each pak version changes in
+// the cipher.
 #pragma once
 
 #include <array>

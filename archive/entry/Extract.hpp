@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// `pak extract`: entries written under a folder, each to a temporary file renamed into place, with
+// safe path components.
 #pragma once
 
 #include <filesystem>

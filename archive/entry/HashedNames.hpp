@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The hashed file names of version 6+ packs and the hash-to-name lists that give them back.
 #pragma once
 
 // Hashed file names of ManiaPlanet and Trackmania 2020 packs. A file may be stored under the

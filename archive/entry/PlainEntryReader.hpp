@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Reading a plain entry's bytes (stored, zlib, LZ4, counter mode) and the tuning of its strategies.
 #pragma once
 
 #include <zlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Little-endian fields of a pak's header and metadata, every length checked before allocation.
 #pragma once
 
 #include <string>

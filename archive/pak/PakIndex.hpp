@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// A pak's file table opened: its header, folders, entries and their flags, for every version.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The project's version and the versions of the libraries it runs with.
 #pragma once
 
 #include <string>

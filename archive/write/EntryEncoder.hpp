@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// One entry encoded for writing: its data blob (compressed, encrypted) and its file table fields.
 #pragma once
 
 #include <optional>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Writing a pak: from a folder (`pak pack`) or a plan (`pak commit`), to a temporary file renamed
+// into place.
 #pragma once
 
 #include <filesystem>

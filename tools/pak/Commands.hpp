@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The pak command's subcommand groups and the helpers they share.
 #pragma once
 
 #include <CLI/CLI.hpp>

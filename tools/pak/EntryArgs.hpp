@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Flags shared by the commands that read a pak's entries: --salvage and --unverified.
 #pragma once
 
 #include <CLI/CLI.hpp>
