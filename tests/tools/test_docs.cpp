@@ -180,8 +180,9 @@ TEST_CASE("docs: every subcommand's --help exits 0 and prints its usage line", "
         auto group = run(kPak + " " + c + " --help");
         for (const auto& sub : subcommandsOf(group.out)) commands.push_back(c + " " + sub);
     }
-    for (const char* c : {"info", "ls", "cat", "extract", "pack", "check", "commit", "diff",
-                          "packlist", "packlist ls", "packlist add", "gbx", "gbx info", "gbx refs"})
+    for (const char* c :
+         {"info", "ls", "cat", "extract", "pack", "check", "commit", "diff", "packlist",
+          "packlist ls", "packlist add", "gbx", "gbx info", "gbx refs", "gbx thumbnail"})
         CHECK(std::find(commands.begin(), commands.end(), c) != commands.end());
     for (const auto& c : commands) {
         INFO("pak " << c << " --help");
@@ -196,9 +197,9 @@ TEST_CASE("docs: pak(1)'s SYNOPSIS names exactly the options of each subcommand'
           "[cli][docs]") {
     const std::string page = readText(test::sourceDir() / "doc/pak.1");
     const auto synopsis = synopsisOptions(page);
-    const std::set<std::string> expected = {"info",        "ls",           "cat",      "extract",
-                                            "pack",        "commit",       "check",    "diff",
-                                            "packlist ls", "packlist add", "gbx info", "gbx refs"};
+    const std::set<std::string> expected = {
+        "info", "ls",          "cat",          "extract",  "pack",     "commit",       "check",
+        "diff", "packlist ls", "packlist add", "gbx info", "gbx refs", "gbx thumbnail"};
     std::set<std::string> listed;
     for (const auto& [command, options] : synopsis) listed.insert(command);
     CHECK(listed == expected);
@@ -228,8 +229,9 @@ TEST_CASE("docs: every long option of a --help is described in pak(1) past its S
     for (const char* section : {"DESCRIPTION", "OPTIONS", "VERSIONS 6 TO 18", "SUBCOMMANDS"})
         for (const auto& line : manSection(page, section)) body += unescape(line) + "\n";
     REQUIRE(!body.empty());
-    for (const char* command : {"info", "ls", "cat", "extract", "pack", "commit", "check", "diff",
-                                "packlist ls", "packlist add", "gbx info", "gbx refs"}) {
+    for (const char* command :
+         {"info", "ls", "cat", "extract", "pack", "commit", "check", "diff", "packlist ls",
+          "packlist add", "gbx info", "gbx refs", "gbx thumbnail"}) {
         auto r = run(kPak + " " + std::string(command) + " --help");
         REQUIRE(r.code == 0);
         for (const auto& names : optionsOf(r.out))
