@@ -283,6 +283,14 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 16; ++i) pixels.push_back(std::uint8_t(i * 16));
     icon.headerChunks.push_back({0x2E001004, pixels, false});
     seed(out / "gbx_header", "icon", prefixed({0}, icon.buildHeader()));
+    // A 19x7 lossless WebP icon (color indexing).
+    const Bytes webp = test::fromHex(
+        "5249464638000000574542505650384c2b0000002f12800110173080f31ff31fe8a02600216893c12a9a32"
+        "8adf1b21a2ff0a933660bafb4acc8831e1d2eb0800");
+    Bytes webpChunk = {0x13, 0x80, 0x07, 0x80, 1, 0, std::uint8_t(webp.size()), 0, 0, 0};
+    webpChunk.insert(webpChunk.end(), webp.begin(), webp.end());
+    icon.headerChunks = {{0x2E001004, webpChunk, false}};
+    seed(out / "gbx_header", "icon-webp", prefixed({0}, icon.buildHeader()));
     gbx::GbxBuilder header;
     header.version = 3;
     header.format = "BUU";

@@ -15,6 +15,7 @@
 
 #include "common/Error.hpp"
 #include "gbx/Png.hpp"
+#include "gbx/Webp.hpp"
 
 namespace pakfs::gbx {
 namespace {
@@ -207,9 +208,30 @@ PictureFile uprightPicture(const Picture& p) {
         case PictureFormat::Webp:
             break;
     }
-    throw Error(
-        "the icon is a WebP stored upside down: turning it upright means decoding it, which "
-        "pak does not do (--as-stored writes it as stored)");
+    ArgbImage image;
+    try {
+        image = decodeLosslessWebp(p.data);
+    } catch (const Error& e) {
+        throw Error(std::string("the icon is a WebP stored upside down that cannot be turned "
+                                "without loss: ") +
+                    e.what() + " (--as-stored writes it as stored)");
+    }
+    // Decoded top row first, which is the picture's bottom row: RGBA rows in reverse order.
+    Bytes rgba(std::size_t(image.width) * image.height * 4);
+    for (std::size_t y = 0; y < image.height; ++y) {
+        const std::uint32_t* src = &image.pixels[(image.height - 1 - y) * image.width];
+        std::uint8_t* dst = &rgba[y * image.width * 4];
+        for (std::size_t x = 0; x < image.width; ++x) {
+            dst[4 * x] = std::uint8_t(src[x] >> 16);
+            dst[4 * x + 1] = std::uint8_t(src[x] >> 8);
+            dst[4 * x + 2] = std::uint8_t(src[x]);
+            dst[4 * x + 3] = std::uint8_t(src[x] >> 24);
+        }
+    }
+    out.bytes = encodePng(image.width, image.height, rgba);
+    out.format = "png";
+    out.how = "a lossless WebP stored upside down: decoded and written as PNG, top row first";
+    return out;
 }
 
 PictureFile storedPicture(const Picture& p) {

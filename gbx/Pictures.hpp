@@ -47,9 +47,9 @@ struct PictureFile {
 };
 
 // The picture upright, as the game shows it. The games store every picture upside down: a JPEG
-// is flipped on its coded blocks (flipJpegVertically: no pixel decoded); raw pixels become a
-// PNG, top row first. A WebP cannot be flipped without decoding it: Error says so, as it does
-// when a JPEG cannot be flipped losslessly.
+// is flipped on its coded blocks (flipJpegVertically: no pixel decoded); raw pixels and a
+// lossless WebP (decodeLosslessWebp) become a PNG, top row first. What cannot be turned
+// without loss (a lossy WebP, a JPEG flipJpegVertically refuses) throws Error saying why.
 PictureFile uprightPicture(const Picture& picture);
 // The picture exactly as stored (upside down); raw pixels as a PNG of the rows in stored order.
 PictureFile storedPicture(const Picture& picture);

@@ -17,6 +17,7 @@
 #include "gbx/MapFacts.hpp"
 #include "gbx/Pictures.hpp"
 #include "gbx/Png.hpp"
+#include "gbx/Webp.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
 
@@ -79,6 +80,73 @@ const Bytes kColour = test::fromHex(
 // colour one with -restart 2B, which keeps its restart interval).
 const char* kGreyFlipped = "b27a2026dc529df9aa63435d72c6a8a83116f1d8f1bc44cc89a01a384c3e22cf";
 const char* kColourFlipped = "4bd82ae47d933306c96b7c98c1f432d778455c2aa462153e59ed67d5b362d0a6";
+
+// Lossless WebPs made by libwebp's cwebp -lossless: 24x16 with -z 0 (subtract green and
+// predictor transforms) and -z 9 (predictor and color transforms), 19x7 of 3 colours (color
+// indexing, 4 pixels a byte), 48x48 with -m 3 (a color cache); and a lossy one (cwebp -q 50).
+const Bytes kSmallZ0 = test::fromHex(
+    "524946466c010000574542505650384c5f0100002f17c003100d7521a2ff01056ddb486610fe70ef3f0862c1a47bfe"
+    "a2"
+    "19403700c49a1511111111c330c4307c975ffbfeafd4ee9eb377040249b2532dab366d036657ca1d8280010000d08f"
+    "eb"
+    "1a04028181ffb82e907e80826e00814041431eae0b0caedfc31ac0e0e061b087eb82848c4034580ef1705da1a350a8"
+    "86"
+    "1a47a15068e877d7350683c16a18836986853d1f5c5c5f74c1e1f0f01be070782de3d683cdf50687c3eb4220222634"
+    "68"
+    "44444c20b4598e70b82eb468d3d03468ac691a1a1a5aed4f376eecae2bfa7474fdd350e34d9ad1d1a34f47d7cd72db"
+    "83"
+    "ae1918faad7f35dca849b3961833303030eafe728c1918faa20ba91ffa5dff6ed0a849732db722913a2227913a9191"
+    "93"
+    "4824b22e7dd78ffa7dff3468d454f32d5ab561c69c89898959cf9763dea5eff5e37eeb9f068d35ddac45abb6da6761"
+    "61"
+    "61c59a85a537ac58b374d5f7fba1df36d2a2b5b6d97460c316db6cd8b061abcfd9b00100");
+const Bytes kSmallZ9 = test::fromHex(
+    "52494646d4000000574542505650384cc80000002f17c0031001802006fc374b88e87fea8182b40d98fab7bd2b61f0"
+    "a3"
+    "ff090a0714b46dc39841f9f3dd298451705bdbb669cb3a63cce8f3fdff33335201b6111904d936951dd561afb66d1b"
+    "66"
+    "48b7d3ce2032663088d2445e5cc40000e10d2e422b28422b788452481d222a8404209c0b7821240760a781500a67aa"
+    "82"
+    "9082181d9650ec8490a0d7d59afb2f080986ad0da86302e1704048593e45c05df767ea58191b50b621949adde8e20c"
+    "10"
+    "0ee400ff8e3f4fe106100e347182f005213953a33a7c06f840389005");
+const Bytes kPalette = test::fromHex(
+    "5249464638000000574542505650384c2b0000002f12800110173080f31ff31fe8a02600216893c12a9a328adf1b21"
+    "a2"
+    "ff0a933660bafb4acc8831e1d2eb0800");
+const Bytes kCache = test::fromHex(
+    "5249464600010000574542505650384cf40000002f2fc00b00912f3044f43faa4e0082f0bf6d620446a0ff01212971"
+    "54"
+    "dbd6b2fc53ff1318968426de821a2c0a400966eeae191c32707079c32f029bc8b69dbc9f04640df95bf83668190c24"
+    "1b"
+    "5053f3256001070c42a20036b5b5b5f94756c60e027080868e8de688b42d36e2200ab2a122e70423b76d1c31a7e97d"
+    "f7"
+    "0f1a388dc1bdf07aa2aec36d2a06982fe3eebc7400f56cdc9f97bc54a71b4a1ca076b9d777242edbf24265ce90a818"
+    "ef"
+    "2bff0306e8e305a9e37f621d0f8798ac5601c9f3814db67715da0ace4dfe66b34557be2eb1f218ef6b6f1106986c15"
+    "8a"
+    "fb05913a319f8b5962feefb4a481327c9006fdfa8ea44501");
+const Bytes kLossy = test::fromHex(
+    "524946463600000057454250565038202a0000009001009d012a0200020002c04c25a40002e745ac0000fee29ef4b4"
+    "a5d5fd54c04603c18c2b5000000000");
+
+// RGBA bytes of an ARGB picture, rows as they are.
+Bytes rgbaOf(const ArgbImage& image) {
+    Bytes out;
+    for (std::uint32_t p : image.pixels)
+        out.insert(out.end(), {std::uint8_t(p >> 16), std::uint8_t(p >> 8), std::uint8_t(p),
+                               std::uint8_t(p >> 24)});
+    return out;
+}
+
+std::string webpError(const Bytes& webp) {
+    try {
+        decodeLosslessWebp(webp);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(decoded)";
+}
 
 std::size_t find(ByteSpan hay, std::string_view needle, std::size_t from = 0) {
     auto it =
@@ -255,6 +323,48 @@ TEST_CASE("jpeg: what cannot be flipped without loss is refused, with the reason
     CHECK(flipError(noTables) == "the scan uses a Huffman table the file does not define");
 }
 
+TEST_CASE("webp: lossless pictures decode to dwebp's pixels; the rest is refused, with why",
+          "[gbx][pictures]") {
+    // SHA-256 of the RGBA pixels `dwebp -pam` writes for each.
+    struct Case {
+        const Bytes& webp;
+        std::uint32_t width, height;
+        const char* rgba;
+    };
+    for (const Case& c : {
+             Case{kSmallZ0, 24, 16,
+                  "b8b32a361628a62fe50f4f64137a1b61f72b7a7bbf7a93f9cc5e686e51d7c516"},
+             Case{kSmallZ9, 24, 16,
+                  "b8b32a361628a62fe50f4f64137a1b61f72b7a7bbf7a93f9cc5e686e51d7c516"},
+             Case{kPalette, 19, 7,
+                  "c083c2a65416c4df7d229da07b2f86f02ee584666e0576362b0deae3fba5e2d7"},
+             Case{kCache, 48, 48,
+                  "833b424683e1d396cbf58777125f695aaeb1b46df7ae19e449ab3d0fdbb4df22"},
+         }) {
+        ArgbImage image = decodeLosslessWebp(c.webp);
+        CHECK(image.width == c.width);
+        CHECK(image.height == c.height);
+        CHECK(test::sha256Hex(rgbaOf(image)) == c.rgba);
+    }
+    CHECK(webpError(kLossy) == "a lossy WebP (VP8): only lossless WebP (VP8L) is decoded here");
+    CHECK(webpError(Bytes(kSmallZ9.begin(), kSmallZ9.end() - 40)) ==
+          "the WebP chunk VP8L of 200 bytes runs past the end");
+    Bytes cut = kSmallZ9;
+    cut.resize(cut.size() - 40);
+    cut[16] = std::uint8_t(cut.size() - 20);  // the chunk says what is left: the data ends early
+    CHECK(webpError(cut) == "the lossless data is cut short");
+    Bytes notWebp = kSmallZ9;
+    notWebp[8] = 'X';
+    CHECK(webpError(notWebp) == "not a WebP file (no RIFF/WEBP header)");
+    Bytes version = kSmallZ9;
+    version[24] |= 0x20;  // the version bits after width, height and alpha
+    CHECK(webpError(version) == "lossless WebP version 1 (only 0 exists)");
+    Bytes huge = kSmallZ9;
+    huge[21] = huge[22] = huge[23] = 0xFF;  // width and height 16384
+    huge[24] |= 0x0F;
+    CHECK(webpError(huge) == "16384x16384 pixels: more than any icon holds");
+}
+
 TEST_CASE("png: the writer's file holds the pixels given, every CRC right", "[gbx][pictures]") {
     const Bytes pixels = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
                           13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24};
@@ -380,7 +490,7 @@ TEST_CASE("fixtures: map facts of each era", "[gbx][pictures][fixtures]") {
     CHECK(collectionName("Speed") == "Speed");
 }
 
-TEST_CASE("fixtures: icons, raw pixels upright as PNG and WebP refused or as stored",
+TEST_CASE("fixtures: icons, raw pixels and WebP upright as PNG, and as stored",
           "[gbx][pictures][fixtures]") {
     const fs::path shared = test::sharedDir("fixtures");
     for (const char* file : {"assets2/MP-CGameItemModel~bridge1.ObjectInfo.gbx",  // 0301A004
@@ -417,17 +527,40 @@ TEST_CASE("fixtures: icons, raw pixels upright as PNG and WebP refused or as sto
                              asStored.rgba.begin() + std::ptrdiff_t((y + 1) * 256),
                              want.begin() + std::ptrdiff_t((63 - y) * 256)));
     }
+    // WebP icons (Trackmania 2020): decoded, written as PNG top row first. SHA-256 of the RGBA
+    // rows of `dwebp -pam`, bottom row first.
+    for (const auto& [file, rgba] : std::vector<std::pair<std::string, std::string>>{
+             {"gbx/GBX-NET 2 CGameItemModel TM2020 001.Item.Gbx",
+              "0832090ca9f3b006f6b0b1cdf80e8337ad531a0b6ecc5cf8ec1d37a6683c53a9"},
+             {"gbx/GBX-NET 2 CGameCtnMacroBlockInfo TM2020 001.Macroblock.Gbx",
+              "c93fdc1418b9e65b4c725ad39b42c484c2379d7cd9ada185a92e28650c470310"},
+             {"assets2/TM2020-CGameItemModel~Base.Item.Gbx",
+              "0308ac568200e0e5d4805ffe8001a46d572b16a29c4a82ef0f95dff5424abb8a"},
+             {"assets2/TM2020-CGameItemModel~GroundDefault_0_0.Item.Gbx",
+              "eda52b4522c937434bc1959bc9efc65736ed4606d5cb33b27b1e147bcab82b89"},
+             {"assets2/TM2020-CGameItemModel~Ground_12_0.Item.Gbx",
+              "3b8235706f0819c1580d3b1bdc0e741ffb8b102211a5c3e0a3955113bf6ead9f"},
+         }) {
+        INFO(file);
+        GbxHeader h = headerOf(shared / file);
+        auto webp = findPicture(h);
+        REQUIRE(webp);
+        CHECK(webp->format == PictureFormat::Webp);
+        PictureFile up = uprightPicture(*webp);
+        CHECK(std::string(up.format) == "png");
+        CHECK(up.how ==
+              "a lossless WebP stored upside down: decoded and written as PNG, top row first");
+        DecodedPng png = decodePng(up.bytes);
+        CHECK(png.width == 64);
+        CHECK(png.height == 64);
+        CHECK(test::sha256Hex(png.rgba) == rgba);
+        PictureFile stored = storedPicture(*webp);
+        CHECK(Bytes(webp->data.begin(), webp->data.end()) == stored.bytes);
+        CHECK(find(stored.bytes, "RIFF") == 0);
+        CHECK(find(stored.bytes, "WEBPVP8L") == 8);
+    }
     GbxHeader h = headerOf(shared / "gbx/GBX-NET 2 CGameItemModel TM2020 001.Item.Gbx");
-    auto webp = findPicture(h);
-    REQUIRE(webp);
-    CHECK(describePicture(*webp) == "webp 64x64, 2702 bytes");
-    CHECK_THROWS_WITH(uprightPicture(*webp),
-                      "the icon is a WebP stored upside down: turning it upright means decoding "
-                      "it, which pak does not do (--as-stored writes it as stored)");
-    PictureFile stored = storedPicture(*webp);
-    CHECK(stored.bytes.size() == 2702);
-    CHECK(find(stored.bytes, "RIFF") == 0);
-    CHECK(find(stored.bytes, "WEBPVP8L") == 8);
+    CHECK(describePicture(*findPicture(h)) == "webp 64x64, 2702 bytes");
     // An item without an icon chunk.
     CHECK_FALSE(findPicture(headerOf(shared / "gbx/GBX-NET 2 CGameItemModel MP4 002.Item.Gbx")));
 }
@@ -497,5 +630,17 @@ TEST_CASE("damaged picture chunks are errors that say what is wrong", "[gbx][pic
     CHECK(pictureError(builtHeader(item, icon, webp)) ==
           "icon chunk 2E001004: the icon (4 bytes) is not a WebP file: no RIFF/WEBP header");
     CHECK_FALSE(findPicture(builtHeader(item, icon, {0x40, 0x80, 0x40, 0x80, 0, 0})));
+    // A lossy WebP cannot be turned without loss: refused, and written as stored.
+    Bytes lossy = {0x40, 0x80, 0x40, 0x80, 1, 0, std::uint8_t(kLossy.size()), 0, 0, 0};
+    lossy.insert(lossy.end(), kLossy.begin(), kLossy.end());
+    const GbxHeader lossyHeader = builtHeader(item, icon, lossy);  // the picture points into it
+    auto lossyIcon = findPicture(lossyHeader);
+    REQUIRE(lossyIcon);
+    CHECK(describePicture(*lossyIcon) == "webp 2x2, 62 bytes");
+    CHECK_THROWS_WITH(uprightPicture(*lossyIcon),
+                      "the icon is a WebP stored upside down that cannot be turned without loss: "
+                      "a lossy WebP (VP8): only lossless WebP (VP8L) is decoded here (--as-stored "
+                      "writes it as stored)");
+    CHECK(storedPicture(*lossyIcon).bytes == kLossy);
     CHECK_FALSE(findPicture(builtHeader(item, icon, {0, 0, 0, 0})));
 }

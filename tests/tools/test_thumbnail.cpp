@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "gbx/GbxBuilder.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
@@ -127,7 +128,7 @@ TEST_CASE("gbx thumbnail: PAK:PATH reads the map inside a pak", "[cli][thumbnail
     }
 }
 
-TEST_CASE("gbx thumbnail: files without one, a WebP icon, raw icons, a terminal",
+TEST_CASE("gbx thumbnail: files without one, WebP icons, raw icons, a terminal",
           "[cli][thumbnail][fixtures]") {
     const fs::path shared = test::sharedDir("fixtures");
     test::TempDir dir;
@@ -146,11 +147,19 @@ TEST_CASE("gbx thumbnail: files without one, a WebP icon, raw icons, a terminal"
             "a CTrackManiaReplayRecord (2407E000) has no thumbnail or icon (maps have a "
             "thumbnail; items, blocks, macroblocks and other collectors an icon)");
     refused(shared / "gbx/GBX-NET 2 CGameItemModel MP4 002.Item.Gbx", "no icon in its header");
+    // A WebP icon: decoded, written as PNG; as stored, the WebP itself.
     const fs::path webp = shared / "gbx/GBX-NET 2 CGameItemModel TM2020 001.Item.Gbx";
-    refused(webp,
-            "the icon is a WebP stored upside down: turning it upright means decoding it, which "
-            "pak does not do (--as-stored writes it as stored)");
-    auto r = run(kPak + " gbx thumbnail --as-stored " + q(webp) + " -o " + q(out));
+    auto r = run(kPak + " gbx thumbnail " + q(webp) + " -o " + q(dir / "webp.png"));
+    CHECK(r.code == 0);
+    const Bytes decoded = test::readFile(dir / "webp.png");
+    CHECK(r.err ==
+          webp.string() +
+              ": icon from header chunk 2E001004 (webp 64x64, 2702 bytes), a lossless "
+              "WebP stored upside down: decoded and written as PNG, top row first; wrote " +
+              std::to_string(decoded.size()) + " bytes of png to " + (dir / "webp.png").string() +
+              "\n");
+    CHECK(find(decoded, "\x89PNG\r\n\x1A\n") == 0);
+    r = run(kPak + " gbx thumbnail --as-stored " + q(webp) + " -o " + q(out));
     CHECK(r.code == 0);
     CHECK(r.err == webp.string() +
                        ": icon from header chunk 2E001004 (webp 64x64, 2702 bytes), written as "
@@ -159,6 +168,24 @@ TEST_CASE("gbx thumbnail: files without one, a WebP icon, raw icons, a terminal"
     const Bytes icon = test::readFile(out);
     CHECK(find(icon, "RIFF") == 0);
     CHECK(find(icon, "WEBPVP8L") == 8);
+    fs::remove(out);
+    // A lossy WebP (cwebp -q 50, 2x2) in an item's header: refused, as stored with --as-stored.
+    const Bytes lossy = test::fromHex(
+        "524946463600000057454250565038202a0000009001009d012a0200020002c04c25a40002e745ac0000fee2"
+        "9ef4b4a5d5fd54c04603c18c2b5000000000");
+    Bytes chunk = {0x40, 0x80, 0x40, 0x80, 1, 0, std::uint8_t(lossy.size()), 0, 0, 0};
+    chunk.insert(chunk.end(), lossy.begin(), lossy.end());
+    gbx::GbxBuilder item;
+    item.classId = 0x2E002000;
+    item.headerChunks.push_back({0x2E001004, chunk, false});
+    test::writeFile(dir / "lossy.Item.Gbx", item.buildHeader());
+    refused(dir / "lossy.Item.Gbx",
+            "the icon is a WebP stored upside down that cannot be turned without loss: a lossy "
+            "WebP (VP8): only lossless WebP (VP8L) is decoded here (--as-stored writes it as "
+            "stored)");
+    r = run(kPak + " gbx thumbnail --as-stored " + q(dir / "lossy.Item.Gbx") + " -o " + q(out));
+    CHECK(r.code == 0);
+    CHECK(test::readFile(out) == lossy);
     fs::remove(out);
 
     // Raw pixels: a PNG, top row first.

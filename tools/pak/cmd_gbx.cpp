@@ -196,9 +196,9 @@ void addGbxCommands(CLI::App& app, int& exitCode) {
         "Write a map's thumbnail, or the icon of an item, block, macroblock or other collector, "
         "upright as the game shows it: the games store them upside down. A map's JPEG is "
         "flipped without loss (its coded 8x8 blocks are reordered, no pixel is decoded); raw "
-        "icon pixels are written as PNG. A WebP icon cannot be turned without decoding it: "
-        "--as-stored writes it. Where the picture came from goes to stderr. A file without "
-        "one is an error (exit code 1).");
+        "icon pixels and lossless WebP icons are written as PNG. Where the picture came from "
+        "goes to stderr. A file without one, or one that cannot be turned without loss, is an "
+        "error (exit code 1): --as-stored writes any picture as the file stores it.");
     thumbnail
         ->add_option("FILE", thumb->file,
                      "The .gbx file, or PAK:PATH for a file inside a pak (its header is "
