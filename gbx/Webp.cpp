@@ -437,7 +437,8 @@ ArgbImage decodeLosslessWebp(ByteSpan w) {
     if (w.size() < 12 || std::memcmp(w.data(), "RIFF", 4) != 0 ||
         std::memcmp(w.data() + 8, "WEBP", 4) != 0)
         throw Error("not a WebP file (no RIFF/WEBP header)");
-    for (std::size_t at = 12; w.size() - at >= 8;) {
+    // (A last chunk of odd size may lack its padding byte: `at` can pass the end by one.)
+    for (std::size_t at = 12; at <= w.size() && w.size() - at >= 8;) {
         const std::string fourcc(reinterpret_cast<const char*>(w.data() + at), 4);
         const std::uint32_t size = le32(w, at + 4);
         if (size > w.size() - at - 8)

@@ -356,6 +356,13 @@ TEST_CASE("webp: lossless pictures decode to dwebp's pixels; the rest is refused
     Bytes notWebp = kSmallZ9;
     notWebp[8] = 'X';
     CHECK(webpError(notWebp) == "not a WebP file (no RIFF/WEBP header)");
+    // A last chunk of odd size without its padding byte ends the file.
+    Bytes odd = {'R', 'I', 'F', 'F', 15, 0, 0, 0, 'W', 'E', 'B', 'P',
+                 'E', 'X', 'I', 'F', 3,  0, 0, 0, 1,   2,   3};
+    CHECK(webpError(odd) == "a WebP file without a picture (no VP8L chunk)");
+    Bytes unpadded(kPalette.begin(), kPalette.end() - 1);  // its VP8L chunk takes 43 bytes
+    CHECK(test::sha256Hex(rgbaOf(decodeLosslessWebp(unpadded))) ==
+          "c083c2a65416c4df7d229da07b2f86f02ee584666e0576362b0deae3fba5e2d7");
     Bytes version = kSmallZ9;
     version[24] |= 0x20;  // the version bits after width, height and alpha
     CHECK(webpError(version) == "lossless WebP version 1 (only 0 exists)");
