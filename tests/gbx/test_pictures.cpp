@@ -323,7 +323,7 @@ TEST_CASE("jpeg: what cannot be flipped without loss is refused, with the reason
     CHECK(flipError(noTables) == "the scan uses a Huffman table the file does not define");
 }
 
-TEST_CASE("webp: lossless pictures decode to dwebp's pixels; the rest is refused, with why",
+TEST_CASE("webp: lossless pictures decode to dwebp's pixels, anything else is refused with why",
           "[gbx][pictures]") {
     // SHA-256 of the RGBA pixels `dwebp -pam` writes for each.
     struct Case {

@@ -223,7 +223,7 @@ TEST_CASE("gbx thumbnail: files without one, WebP icons, raw icons, a terminal",
           "standard output (pak gbx thumbnail --help)\n");
 }
 
-TEST_CASE("gbx info: a map's title, author, environment and thumbnail; an item's icon",
+TEST_CASE("gbx info: a map's title, author, environment and thumbnail, and an item's icon",
           "[cli][thumbnail][fixtures]") {
     const fs::path shared = test::sharedDir("fixtures");
     const fs::path tm2020 = shared / "gbx/GBX-NET 2 CGameCtnChallenge TM2020 001.Map.Gbx";
