@@ -207,6 +207,26 @@ TEST_CASE("gbx thumbnail: files without one, WebP icons, raw icons, a terminal",
     refused(dir / "damaged.Challenge.Gbx",
             "thumbnail chunk 03043007: no <Thumbnail.jpg> tag at offset 8 of the header chunk");
     refused(dir / "nothere.Gbx", "no such file");
+    // -o naming the file read (or the pak of PAK:PATH) is refused before anything is written.
+    const fs::path self = dir / "self.Challenge.Gbx";
+    fs::copy_file(shared / "gbx/GBX-NET 2 CGameCtnChallenge TMF 001.Challenge.Gbx", self);
+    const Bytes before = test::readFile(self);
+    r = run(kPak + " gbx thumbnail " + q(self) + " -o " + q(dir / "." / self.filename()));
+    CHECK(r.code == 2);
+    CHECK(r.err ==
+          "pak: -o " + (dir / "." / self.filename()).string() + " is " + self.string() +
+              ", the file read: the picture would replace it (pak gbx thumbnail --help)\n");
+    CHECK(test::readFile(self) == before);
+    fs::create_directories(dir / "src");
+    fs::copy_file(self, dir / "src/self.Challenge.Gbx");
+    REQUIRE(
+        run(kPak + " pack -q " + kKey + " " + q(dir / "src") + " " + q(dir / "self.pak")).code ==
+        0);
+    const Bytes pakBefore = test::readFile(dir / "self.pak");
+    r = run(kPak + " gbx thumbnail " + kKey + " " +
+            q((dir / "self.pak").string() + ":self.Challenge.Gbx") + " -o " + q(dir / "self.pak"));
+    CHECK(r.code == 2);
+    CHECK(test::readFile(dir / "self.pak") == pakBefore);
 
     // Binary to a terminal is refused before anything is read; usage error.
     int master = ::posix_openpt(O_RDWR | O_NOCTTY);

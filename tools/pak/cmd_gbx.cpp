@@ -119,6 +119,14 @@ int runGbxThumbnail(const ThumbnailArgs& args) {
         throw UsageError(
             "standard output is a terminal: a picture is binary; give -o FILE or "
             "redirect standard output");
+    if (!toStdout) {
+        // The file read (for PAK:PATH, the pak) is never the one replaced.
+        std::error_code ec;
+        for (const std::string& input : {args.file, args.file.substr(0, args.file.find(':'))})
+            if (std::filesystem::equivalent(args.out, input, ec))
+                throw UsageError("-o " + args.out + " is " + input +
+                                 ", the file read: the picture would replace it");
+    }
     gbx::GbxHeader header = readTargetHeader(args.file, args.keys);
     const auto& classes = gbx::ClassRegistry::builtin();
     std::optional<gbx::Picture> picture;
