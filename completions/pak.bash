@@ -196,7 +196,7 @@ _pak() {
       elif [[ $cmd == packlist ]]; then
         _pak_words 'ls add'
       else
-        _pak_words 'info refs'
+        _pak_words 'info refs thumbnail'
       fi
       ;;
     info) flags='--json' argopts=$keyopts pos='pak' ;;
@@ -230,6 +230,7 @@ _pak() {
     'packlist add') flags='--replace' argopts='--key-string' pos='file name' ;;
     'gbx info') flags='--nodes --json' argopts=$keyopts pos='gbx' ;;
     'gbx refs') flags='--json --strict' argopts="--packs $keyopts" pos='gbx' ;;
+    'gbx thumbnail') flags='--as-stored' argopts="-o --output $keyopts" pos='gbx' ;;
     *) return 0 ;;
   esac
 
@@ -253,6 +254,7 @@ _pak() {
           --) ddash=1 ;;
           --*=*) opt=${w%%=*} val=${w#*=} ;;
           --*) [[ " $argopts " == *" $w "* ]] && expect=$w ;;
+          -o) [[ " $argopts " == *' -o '* ]] && expect=-o ;;
           *) [[ $w == -*j && " $argopts " == *' -j '* ]] && expect=-j ;;
         esac
         [[ $w == --refs ]] && refs=1
@@ -302,6 +304,7 @@ _pak() {
       value:--packs) what='dir' ;;
       value:--level) what='level' ;;
       value:-j | value:--jobs) what='jobs' ;;
+      value:-o | value:--output) what='file' ;;
       pos:*)
         n=${role#pos:}
         if ((n < ${#spec[@]})); then

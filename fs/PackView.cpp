@@ -11,6 +11,7 @@
 #include "archive/entry/GbxEntry.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "gbx/Classes.hpp"
+#include "gbx/MapFacts.hpp"
 
 namespace pakfs::fs {
 
@@ -360,9 +361,37 @@ long PackView::readStreaming(OpenFile& of, char* buf, std::size_t size, std::uin
     return long(done);
 }
 
+std::vector<std::pair<const char*, std::string>> PackView::mapAttributes(const Node& node) const {
+    std::vector<std::pair<const char*, std::string>> out;
+    const archive::PakEntry& e = *node.entry;
+    // The file table's class, as user.gbx.class gives it: only maps decode their header here.
+    if (gbx::ClassRegistry::builtin().generalize(e.classId) != 0x03043000) return out;
+    try {
+        if (kindOf(node) != EntryKind::Gbx) return out;
+        const gbx::GbxHeader header = archive::readGbxEntryRefs(tree_.packOf(node).pak, e).header;
+        auto facts = gbx::mapFacts(header);
+        if (!facts) return out;
+        if (facts->title) out.emplace_back(kXattrMapTitle, *facts->title);
+        if (facts->author) out.emplace_back(kXattrMapAuthor, *facts->author);
+        if (facts->environment) out.emplace_back(kXattrMapEnvironment, *facts->environment);
+        if (facts->thumbnail)
+            out.emplace_back(kXattrMapThumbnail, gbx::describePicture(*facts->thumbnail));
+        if (!facts->thumbnailProblem.empty()) logOnce(node, facts->thumbnailProblem);
+    } catch (const std::exception& err) {
+        logOnce(node, err.what());
+    }
+    return out;
+}
+
 std::string PackView::xattrValue(const Node& node, std::string_view name, bool* found) const {
     *found = true;
     const archive::PakEntry& e = *node.entry;
+    if (name.rfind("user.gbx.map.", 0) == 0) {
+        for (auto& [attr, value] : mapAttributes(node))
+            if (name == attr) return std::move(value);
+        *found = false;
+        return {};
+    }
     if (name == kXattrClassId) return hex32(e.classId);
     if (name == kXattrFlags) return hex64(e.flags);
     if (name == kXattrCompressedSize) return std::to_string(e.compressedSize);
@@ -533,6 +562,7 @@ long PackView::listxattr(Ino ino, char* list, std::size_t size) {
         // Every gbx entry has one; its value costs a decode, so it is not made here.
         if (names.find(kXattrGbxClass) != std::string::npos)
             names.append(kXattrGbxDecode).push_back('\0');
+        for (const auto& [name, value] : mapAttributes(*node)) names.append(name).push_back('\0');
     }
     if (size == 0 || !list) return long(names.size());
     if (size < names.size()) return -ERANGE;

@@ -23,6 +23,8 @@
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "archive/entry/SeekPoints.hpp"
 #include "fs/Drives.hpp"
@@ -92,6 +94,13 @@ inline constexpr const char* kXattrGbxRefs = "user.gbx.refs";
 // gbx entries: how the bytes the mount serves are proven, as pak check names it (parsed,
 // header, exact, verified, unverified under -o unverified, refused).
 inline constexpr const char* kXattrGbxDecode = "user.gbx.decode";
+// Maps (user.gbx.class CGameCtnChallenge), from their header, each only when the header says:
+// the title (the map's name as stored), the author's login, the environment (collection) and
+// the thumbnail's format, size and bytes ("jpeg 256x256, 9916 bytes"; gbx/Pictures.hpp).
+inline constexpr const char* kXattrMapTitle = "user.gbx.map.title";
+inline constexpr const char* kXattrMapAuthor = "user.gbx.map.author";
+inline constexpr const char* kXattrMapEnvironment = "user.gbx.map.environment";
+inline constexpr const char* kXattrMapThumbnail = "user.gbx.map.thumbnail";
 
 // The read-only pack view: the packs' files as the tree lays them out, decoded on demand.
 class PackView : public View {
@@ -172,6 +181,9 @@ private:
     // The log line for a counter-mode file served unverified (once per file).
     void logUnproven(const Node& node) const;
     std::string xattrValue(const Node& node, std::string_view name, bool* found) const;
+    // The user.gbx.map.* attributes of a map entry (name, value), from its header alone; none
+    // for other entries and for a map whose header cannot be read (logged).
+    std::vector<std::pair<const char*, std::string>> mapAttributes(const Node& node) const;
 
     const Drives& drives() const;
 

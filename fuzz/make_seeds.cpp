@@ -253,6 +253,44 @@ int main(int argc, char** argv) {
     seed(out / "gbx_entry", "solid-stored", prefixed({0}, gbx::engine::solid()));
     seed(out / "gbx_body", "blockinfo", test::builtBlockInfo());
     seed(out / "gbx_body", "itemmodel", test::builtItemModel());
+    // A map header with a thumbnail (a 13x16 JPEG), an item header with a 2x2 raw icon.
+    gbx::GbxBuilder thumbnail;
+    thumbnail.classId = 0x03043000;
+    const Bytes jpeg = test::fromHex(
+        "ffd8ffdb0043000302020302020303030304030304050805050404050a070706080c0a0c0c0b0a0b0b0d0e12"
+        "100d0e110e0b0b1016101113141515150c0f171816141812141514ffc0000b080010000d01011100ffc4001f"
+        "0000010501010101010100000000000000000102030405060708090a0bffc400b51000020103030204030505"
+        "04040000017d01020300041105122131410613516107227114328191a1082342b1c11552d1f0243362728209"
+        "0a161718191a25262728292a3435363738393a434445464748494a535455565758595a636465666768696a73"
+        "7475767778797a838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3"
+        "c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1f2f3f4f5f6f7f8f9faffda000801010000"
+        "3f00f8332474a396ea714e5e69afc1e2bfffd9");
+    gbx::BodyWriter chunk;
+    chunk.u32(1);
+    chunk.u32(std::uint32_t(jpeg.size()));
+    auto tag = [&](std::string_view s) { chunk.raw(Bytes(s.begin(), s.end())); };
+    tag("<Thumbnail.jpg>");
+    chunk.raw(jpeg);
+    tag("</Thumbnail.jpg>");
+    tag("<Comments>");
+    chunk.string("");
+    tag("</Comments>");
+    thumbnail.headerChunks.push_back({0x03043007, chunk.bytes(), true});
+    seed(out / "gbx_header", "thumbnail", prefixed({0}, thumbnail.buildHeader()));
+    gbx::GbxBuilder icon;
+    icon.classId = 0x2E002000;
+    Bytes pixels = {2, 0, 2, 0};
+    for (int i = 0; i < 16; ++i) pixels.push_back(std::uint8_t(i * 16));
+    icon.headerChunks.push_back({0x2E001004, pixels, false});
+    seed(out / "gbx_header", "icon", prefixed({0}, icon.buildHeader()));
+    // A 19x7 lossless WebP icon (color indexing).
+    const Bytes webp = test::fromHex(
+        "5249464638000000574542505650384c2b0000002f12800110173080f31ff31fe8a02600216893c12a9a32"
+        "8adf1b21a2ff0a933660bafb4acc8831e1d2eb0800");
+    Bytes webpChunk = {0x13, 0x80, 0x07, 0x80, 1, 0, std::uint8_t(webp.size()), 0, 0, 0};
+    webpChunk.insert(webpChunk.end(), webp.begin(), webp.end());
+    icon.headerChunks = {{0x2E001004, webpChunk, false}};
+    seed(out / "gbx_header", "icon-webp", prefixed({0}, icon.buildHeader()));
     gbx::GbxBuilder header;
     header.version = 3;
     header.format = "BUU";

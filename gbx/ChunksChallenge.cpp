@@ -130,11 +130,19 @@ void embeddedItems(NodeReader& r) {  // 03043054, encapsulated
 
 // --- CGameCtnChallenge header chunks ---
 
+// The map's meta: its UID, its environment (collection) and its author's login.
+void mapMeta(NodeReader& r, std::string* uid) {
+    std::string collection, author;
+    r.meta(uid, &collection, &author);
+    r.note("environment", collection);
+    r.note("author", author);
+}
+
 void tmDesc(NodeReader& r) {  // 03043002
     std::uint8_t v = r.u8();
     r.note("version", std::to_string(v));
     if (v < 3) {
-        r.meta();
+        mapMeta(r, nullptr);
         mapName(r);
     }
     r.boolean();
@@ -163,7 +171,7 @@ void tmDesc(NodeReader& r) {  // 03043002
 void common(NodeReader& r) {  // 03043003
     std::uint8_t v = r.u8();
     std::string uid;
-    r.meta(&uid);
+    mapMeta(r, &uid);
     r.note("uid", uid);
     mapName(r);
     r.u8();  // kind
@@ -206,7 +214,7 @@ void authorInfo(NodeReader& r) {  // 03043008 and alike
     r.u32();
     std::string login = r.string("author login");
     r.note("author", login);
-    r.string("author nickname");
+    r.note("author nickname", r.string("author nickname"));
     r.string("author zone");
     r.string("author extra info");
 }

@@ -3,6 +3,8 @@
 
 #include <sstream>
 
+#include "gbx/MapFacts.hpp"
+
 namespace pakfs::gbx {
 namespace {
 
@@ -111,6 +113,63 @@ void printTree(std::ostream& out, const GbxFile& f, std::size_t i, const ClassRe
     }
 }
 
+json pictureJson(const Picture& p) {
+    json j = {{"format", pictureFormatName(p.format)},
+              {"size", p.data.size()},
+              {"chunk", hex32(p.chunk)}};
+    j["width"] = p.size ? json(p.size->width) : json(nullptr);
+    j["height"] = p.size ? json(p.size->height) : json(nullptr);
+    return j;
+}
+
+std::string pictureText(const Picture& p) {
+    return describePicture(p) + " (header chunk " + hex32(p.chunk) + ")";
+}
+
+// A map's facts, or a collector's icon: what pak gbx info adds after the header chunks.
+void describePictures(const GbxHeader& h, const ClassRegistry& classes, json& j) {
+    if (auto facts = mapFacts(h, classes)) {
+        json m = json::object();
+        auto put = [&](const char* key, const std::optional<std::string>& v) {
+            m[key] = v ? json(*v) : json(nullptr);
+        };
+        put("title", facts->title);
+        put("author", facts->author);
+        put("author_nickname", facts->authorNickname);
+        put("environment", facts->environment);
+        m["thumbnail"] = facts->thumbnail ? pictureJson(*facts->thumbnail) : json(nullptr);
+        if (!facts->thumbnailProblem.empty()) m["thumbnail_error"] = facts->thumbnailProblem;
+        j["map"] = std::move(m);
+        return;
+    }
+    try {
+        if (auto p = findPicture(h, classes); p && p->icon) j["icon"] = pictureJson(*p);
+    } catch (const Error& e) {
+        j["icon_error"] = e.what();
+    }
+}
+
+void describePictures(const GbxHeader& h, const ClassRegistry& classes, std::ostream& out) {
+    if (auto facts = mapFacts(h, classes)) {
+        if (facts->title) out << "map title: " << *facts->title << "\n";
+        if (facts->author) out << "map author: " << *facts->author << "\n";
+        if (facts->authorNickname) out << "map author nickname: " << *facts->authorNickname << "\n";
+        if (facts->environment) out << "map environment: " << *facts->environment << "\n";
+        out << "map thumbnail: "
+            << (facts->thumbnail                  ? pictureText(*facts->thumbnail)
+                : facts->thumbnailProblem.empty() ? std::string("none")
+                                                  : "damaged: " + facts->thumbnailProblem)
+            << "\n";
+        return;
+    }
+    try {
+        if (auto p = findPicture(h, classes); p && p->icon)
+            out << "icon: " << pictureText(*p) << "\n";
+    } catch (const Error& e) {
+        out << "icon: damaged: " << e.what() << "\n";
+    }
+}
+
 }  // namespace
 
 std::string headerChunkLabel(const HeaderChunk& c) {
@@ -132,6 +191,7 @@ json describeJson(const GbxFile& f, const DescribeOptions& opts) {
     for (const auto& c : h.chunks)
         chunks.push_back({{"id", hex32(c.id)}, {"size", c.size}, {"heavy", c.heavy}});
     j["header_chunks"] = std::move(chunks);
+    if (f.reached > ReadStage::Header) describePictures(h, classes, j);
     j["num_nodes"] = h.numNodes;
     if (f.reached > ReadStage::RefTable) {
         json ext = json::array();
@@ -196,6 +256,7 @@ std::string describeText(const GbxFile& f, const DescribeOptions& opts) {
         if (!n.empty()) out << "  (" << n << ")";
         out << "\n";
     }
+    describePictures(h, classes, out);
     out << "nodes: " << h.numNodes << "\n";
     if (f.reached == ReadStage::RefTable) return out.str();
     if (f.refs.externals.empty()) {

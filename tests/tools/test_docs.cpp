@@ -180,9 +180,9 @@ TEST_CASE("docs: every subcommand's --help exits 0 and prints its usage line", "
         auto group = run(kPak + " " + c + " --help");
         for (const auto& sub : subcommandsOf(group.out)) commands.push_back(c + " " + sub);
     }
-    for (const char* c :
-         {"info", "ls", "cat", "extract", "pack", "check", "commit", "diff", "add", "rm", "mv",
-          "packlist", "packlist ls", "packlist add", "gbx", "gbx info", "gbx refs"})
+    for (const char* c : {"info", "ls", "cat", "extract", "pack", "check", "commit", "diff", "add",
+                          "rm", "mv", "packlist", "packlist ls", "packlist add", "gbx", "gbx info",
+                          "gbx refs", "gbx thumbnail"})
         CHECK(std::find(commands.begin(), commands.end(), c) != commands.end());
     for (const auto& c : commands) {
         INFO("pak " << c << " --help");
@@ -198,8 +198,9 @@ TEST_CASE("docs: pak(1)'s SYNOPSIS names exactly the options of each subcommand'
     const std::string page = readText(test::sourceDir() / "doc/pak.1");
     const auto synopsis = synopsisOptions(page);
     const std::set<std::string> expected = {
-        "info", "ls", "cat", "extract",     "pack",         "commit",   "check",   "diff",
-        "add",  "rm", "mv",  "packlist ls", "packlist add", "gbx info", "gbx refs"};
+        "info",         "ls",       "cat",      "extract",      "pack", "commit",
+        "check",        "diff",     "add",      "rm",           "mv",   "packlist ls",
+        "packlist add", "gbx info", "gbx refs", "gbx thumbnail"};
     std::set<std::string> listed;
     for (const auto& [command, options] : synopsis) listed.insert(command);
     CHECK(listed == expected);
@@ -231,7 +232,7 @@ TEST_CASE("docs: every long option of a --help is described in pak(1) past its S
     REQUIRE(!body.empty());
     for (const char* command :
          {"info", "ls", "cat", "extract", "pack", "commit", "check", "diff", "add", "rm", "mv",
-          "packlist ls", "packlist add", "gbx info", "gbx refs"}) {
+          "packlist ls", "packlist add", "gbx info", "gbx refs", "gbx thumbnail"}) {
         auto r = run(kPak + " " + std::string(command) + " --help");
         REQUIRE(r.code == 0);
         for (const auto& names : optionsOf(r.out))

@@ -3,12 +3,30 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+
+#include "common/Error.hpp"
 
 namespace pakfs::cli {
 
 void warn(const std::string& message) {
     std::fprintf(stderr, "pak: warning: %s\n", message.c_str());
+}
+
+void writeAll(int fd, ByteSpan data, const std::string& what) {
+    const std::uint8_t* p = data.data();
+    std::size_t n = data.size();
+    while (n > 0) {
+        ssize_t put = ::write(fd, p, n);
+        if (put < 0) {
+            if (errno == EINTR) continue;
+            throw Error(what + ": write error: " + std::strerror(errno));
+        }
+        p += put;
+        n -= std::size_t(put);
+    }
 }
 
 bool progressShown(bool quiet) {

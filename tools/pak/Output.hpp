@@ -7,12 +7,16 @@
 #include <memory>
 #include <string>
 
+#include "common/Bytes.hpp"
 #include "common/Progress.hpp"
 
 namespace pakfs::cli {
 
 // "pak: warning: <message>" on stderr.
 void warn(const std::string& message);
+
+// Writes all of `data` to `fd`; throws Error "<what>: write error: <reason>".
+void writeAll(int fd, ByteSpan data, const std::string& what);
 
 // Whether a command draws a progress line: on a terminal, unless -q was given.
 bool progressShown(bool quiet);

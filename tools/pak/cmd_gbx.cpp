@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// pak gbx info
+// pak gbx info, pak gbx thumbnail
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -7,14 +9,18 @@
 #include <string>
 
 #include "archive/entry/EntryReader.hpp"
+#include "archive/entry/GbxEntry.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "common/Error.hpp"
 #include "common/File.hpp"
 #include "gbx/Describe.hpp"
 #include "gbx/GbxFile.hpp"
+#include "gbx/MapFacts.hpp"
+#include "gbx/Pictures.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
+#include "tools/pak/Output.hpp"
 
 namespace pakfs::cli {
 
@@ -34,20 +40,46 @@ struct GbxInfoArgs {
     archive::KeyOptions keys;
 };
 
-// FILE on disk, or PAK:PATH: the entry decoded from the pak (only when its bytes are proven).
-Bytes readTarget(const GbxInfoArgs& args) {
-    auto colon = args.file.find(':');
+// FILE on disk, or PAK:PATH: an entry of that pak. `pak` is set for PAK:PATH only.
+struct Target {
+    std::shared_ptr<const archive::PakIndex> pak;
+    const archive::PakEntry* entry = nullptr;
+};
+
+Target resolveTarget(const std::string& file, const archive::KeyOptions& keys) {
+    auto colon = file.find(':');
     std::error_code ec;
-    const auto onDisk = std::filesystem::status(args.file, ec);
+    const auto onDisk = std::filesystem::status(file, ec);
     // A FIFO or device is read as a file, which refuses it ("not a regular file").
     if ((std::filesystem::exists(onDisk) && !std::filesystem::is_directory(onDisk)) ||
-        colon == std::string::npos || !std::filesystem::is_regular_file(args.file.substr(0, colon)))
-        return readGbxFileOnDisk(args.file);
-    std::string inner = args.file.substr(colon + 1);
-    auto pak = openAndWarn(args.file.substr(0, colon), args.keys);
-    const archive::PakEntry* e = findEntry(*pak, inner);
-    if (!e) throw Error(pak->name() + ": no file \"" + inner + "\" in the pak");
-    return archive::readEntry(pak, *e);
+        colon == std::string::npos || !std::filesystem::is_regular_file(file.substr(0, colon)))
+        return {};
+    std::string inner = file.substr(colon + 1);
+    Target t;
+    t.pak = openAndWarn(file.substr(0, colon), keys);
+    t.entry = findEntry(*t.pak, inner);
+    if (!t.entry) throw Error(t.pak->name() + ": no file \"" + inner + "\" in the pak");
+    return t;
+}
+
+// The whole file: from disk, or the entry decoded from the pak (only when its bytes are proven).
+Bytes readTarget(const GbxInfoArgs& args) {
+    Target t = resolveTarget(args.file, args.keys);
+    return t.pak ? archive::readEntry(t.pak, *t.entry) : readGbxFileOnDisk(args.file);
+}
+
+// The header alone: of an entry it decodes before any node is read, so entries that cannot be
+// decoded whole have one too. Errors name the file.
+gbx::GbxHeader readTargetHeader(const std::string& file, const archive::KeyOptions& keys) {
+    Target t = resolveTarget(file, keys);
+    if (t.pak) return archive::readGbxEntryRefs(t.pak, *t.entry).header;
+    Bytes data = readGbxFileOnDisk(file);
+    MemorySource src(data);
+    try {
+        return gbx::readHeader(src);
+    } catch (const Error& e) {
+        throw Error(file + ": " + e.what());
+    }
 }
 
 int runGbxInfo(const GbxInfoArgs& args) {
@@ -74,6 +106,74 @@ int runGbxInfo(const GbxInfoArgs& args) {
     return kExitOk;
 }
 
+struct ThumbnailArgs {
+    std::string file;
+    std::string out;
+    bool asStored = false;
+    archive::KeyOptions keys;
+};
+
+int runGbxThumbnail(const ThumbnailArgs& args) {
+    const bool toStdout = args.out.empty() || args.out == "-";
+    if (toStdout && ::isatty(STDOUT_FILENO))
+        throw UsageError(
+            "standard output is a terminal: a picture is binary; give -o FILE or "
+            "redirect standard output");
+    if (!toStdout) {
+        // The file read (for PAK:PATH, the pak) is never the one replaced.
+        std::error_code ec;
+        for (const std::string& input : {args.file, args.file.substr(0, args.file.find(':'))})
+            if (std::filesystem::equivalent(args.out, input, ec))
+                throw UsageError("-o " + args.out + " is " + input +
+                                 ", the file read: the picture would replace it");
+    }
+    gbx::GbxHeader header = readTargetHeader(args.file, args.keys);
+    const auto& classes = gbx::ClassRegistry::builtin();
+    std::optional<gbx::Picture> picture;
+    try {
+        picture = gbx::findPicture(header, classes);
+    } catch (const Error& e) {
+        throw Error(args.file + ": " + e.what());
+    }
+    if (!picture) {
+        std::string why;
+        if (gbx::isMap(header, classes)) {
+            bool chunk = false;
+            for (const auto& c : header.chunks)
+                chunk = chunk || classes.generalize(c.id) == 0x03043007;
+            why = chunk ? "the map has no thumbnail (its header chunk 03043007 holds none)"
+                        : "the map has no thumbnail (no header chunk 03043007)";
+        } else if (classes.ofClassOrAncestor(0x2E001000, header.classId) ||
+                   classes.ofClassOrAncestor(0x0301A000, header.classId)) {
+            why = "no icon in its header";
+        } else {
+            why = "a " + gbx::describeClass(header.classId) +
+                  " has no thumbnail or icon (maps have a thumbnail; items, blocks, "
+                  "macroblocks and other collectors an icon)";
+        }
+        throw Error(args.file + ": " + why);
+    }
+    gbx::PictureFile file;
+    try {
+        file = args.asStored ? gbx::storedPicture(*picture) : gbx::uprightPicture(*picture);
+    } catch (const Error& e) {
+        throw Error(args.file + ": " + e.what());
+    }
+    if (toStdout) {
+        writeAll(STDOUT_FILENO, file.bytes, "standard output");
+    } else {
+        AtomicOutputFile out(args.out);
+        out.write(file.bytes);
+        out.commit();
+    }
+    std::fprintf(stderr, "%s: %s from header chunk %s (%s), %s; wrote %zu bytes of %s to %s\n",
+                 args.file.c_str(), picture->icon ? "icon" : "thumbnail",
+                 hex32(picture->chunk).c_str(), gbx::describePicture(*picture).c_str(),
+                 file.how.c_str(), file.bytes.size(), file.format,
+                 toStdout ? "standard output" : args.out.c_str());
+    return kExitOk;
+}
+
 }  // namespace
 
 void addGbxCommands(CLI::App& app, int& exitCode) {
@@ -97,6 +197,29 @@ void addGbxCommands(CLI::App& app, int& exitCode) {
                    "Print JSON (keys: version, format, class_id, class_name, user_data_size, "
                    "header_chunks, num_nodes, references, body; with --nodes also nodes)");
     info->callback([args, &exitCode] { exitCode = runGbxInfo(*args); });
+
+    auto thumb = std::make_shared<ThumbnailArgs>();
+    CLI::App* thumbnail = gbxCmd->add_subcommand(
+        "thumbnail",
+        "Write a map's thumbnail, or the icon of an item, block, macroblock or other collector, "
+        "upright as the game shows it: the games store them upside down. A map's JPEG is "
+        "flipped without loss (its coded 8x8 blocks are reordered, no pixel is decoded); raw "
+        "icon pixels and lossless WebP icons are written as PNG. Where the picture came from "
+        "goes to stderr. A file without one, or one that cannot be turned without loss, is an "
+        "error (exit code 1): --as-stored writes any picture as the file stores it.");
+    thumbnail
+        ->add_option("FILE", thumb->file,
+                     "The .gbx file, or PAK:PATH for a file inside a pak (its header is "
+                     "decoded; the key options apply to that pak)")
+        ->required();
+    thumbnail->add_option("-o,--output", thumb->out,
+                          "Write the picture to this file (replaced whole) instead of standard "
+                          "output, which must not be a terminal");
+    thumbnail->add_flag("--as-stored", thumb->asStored,
+                        "Write the picture exactly as the file stores it: upside down (raw "
+                        "icon pixels as PNG, rows in stored order)");
+    addKeyOptions(thumbnail, thumb->keys);
+    thumbnail->callback([thumb, &exitCode] { exitCode = runGbxThumbnail(*thumb); });
 }
 
 }  // namespace pakfs::cli

@@ -39,20 +39,6 @@ void reserveFor(Bytes& data, const PakEntry& e) {
     adviseHugePages(data.data(), data.capacity());
 }
 
-void writeAll(int fd, ByteSpan data, const std::string& what) {
-    const std::uint8_t* p = data.data();
-    std::size_t n = data.size();
-    while (n > 0) {
-        ssize_t put = ::write(fd, p, n);
-        if (put < 0) {
-            if (errno == EINTR) continue;
-            throw Error(what + ": write error: " + std::strerror(errno));
-        }
-        p += put;
-        n -= std::size_t(put);
-    }
-}
-
 // "-" for a plain file; for a gbx file "gbx:" and how it decodes (GbxDecodeKind), or "gbx!"
 // when it is refused; for a counter-mode file (gbx or not) counterModeKind.
 std::string entryKind(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e) {
