@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// What a commit or a one-step edit prints: the changes of a plan, and the summary of a write.
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "tools/pak/Commands.hpp"
+
+namespace pakfs::cli {
+
+void printChanges(const archive::ChangePlan& plan, const std::string& what, const std::string& from,
+                  bool json) {
+    if (json) {
+        nlohmann::json changes = nlohmann::json::array();
+        for (const auto& c : plan.changes)
+            changes.push_back({{"change", std::string(1, c.kind)}, {"path", c.path}});
+        nlohmann::json j = {{"pak", what}, {"overlay", from}, {"changes", changes}};
+        std::cout << j.dump(2) << "\n";
+    } else {
+        for (const auto& c : plan.changes) std::printf("%c %s\n", c.kind, c.path.c_str());
+        std::fprintf(stderr, "%s: %zu changes from %s\n", what.c_str(), plan.changes.size(),
+                     from.c_str());
+    }
+}
+
+void printWritten(const fs::CommitResult& r, const std::string& given, bool json) {
+    // Written through a symbolic link: say which file changed.
+    const std::string dest = r.target == given ? given : given + " -> " + r.target.string();
+    const std::size_t encoded = r.pack.files - r.pack.copiedFromBase;
+    if (json) {
+        nlohmann::json j = {{"out", r.target.string()},  {"files", r.pack.files},
+                            {"folders", r.pack.folders}, {"copied", r.pack.copiedFromBase},
+                            {"encoded", encoded},        {"changes", r.plan.changes.size()}};
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::fprintf(stderr,
+                     "%s: %zu files in %zu folders (%zu copied as they were, %zu encoded), "
+                     "%zu changes\n",
+                     dest.c_str(), r.pack.files, r.pack.folders, r.pack.copiedFromBase, encoded,
+                     r.plan.changes.size());
+    }
+}
+
+}  // namespace pakfs::cli
