@@ -20,6 +20,28 @@ void registerBlockInfo(ChunkRegistry& reg);   // block infos, blocks of TM 1.0, 
 void registerItem(ChunkRegistry& reg);        // the models an item holds (GameData, 2E)
 void registerMacroBlock(ChunkRegistry& reg);  // macroblocks, waypoint properties
 
+// Shapes several groups read.
+
+// u32 count, then that many node references.
+inline void refArray(NodeReader& r) {
+    std::uint32_t n = r.count(4);
+    for (std::uint32_t i = 0; i < n; ++i) r.nodeRef();
+}
+
+// A 3x3 rotation and a translation: 12 floats.
+inline void iso4(NodeReader& r) {
+    r.skip(48);
+}
+
+// A chunk's or structure's version, refused above the highest any source describes.
+inline std::uint32_t version(NodeReader& r, std::uint32_t highest, const char* what) {
+    std::uint32_t v = r.u32();
+    if (v > highest)
+        r.fail(std::string(what) + " version " + std::to_string(v) + " not supported (" +
+               std::to_string(highest) + " is the highest any source describes)");
+    return v;
+}
+
 void registerChallengeHeader(ChunkRegistry& reg);
 void registerCollectorHeader(ChunkRegistry& reg);
 void registerGhostHeader(ChunkRegistry& reg);  // replay header chunks

@@ -14,26 +14,10 @@ void nodeRefs(NodeReader& r, int n) {
     for (int i = 0; i < n; ++i) r.nodeRef();
 }
 
-// u32 count, then that many node references.
-void refArray(NodeReader& r) {
-    std::uint32_t n = r.count(4);
-    for (std::uint32_t i = 0; i < n; ++i) r.nodeRef();
-}
-
 // The older form: u32 array version, u32 count, node references.
 void refArrayVersioned(NodeReader& r) {
     r.u32();
     refArray(r);
-}
-
-void iso4(NodeReader& r) {
-    r.skip(48);  // 3x3 rotation, translation
-}
-
-std::uint32_t version(NodeReader& r, std::uint32_t highest, const char* what) {
-    std::uint32_t v = r.u32();
-    if (v > highest) r.fail(std::string(what) + " version " + std::to_string(v) + " not supported");
-    return v;
 }
 
 // 0304E005: the block info as TM 1.0, Sunrise and Forever store it.

@@ -14,23 +14,6 @@
 namespace pakfs::gbx::chunks {
 namespace {
 
-std::uint32_t version(NodeReader& r, std::uint32_t highest, const char* what) {
-    std::uint32_t v = r.u32();
-    if (v > highest)
-        r.fail(std::string(what) + " version " + std::to_string(v) + " not supported (" +
-               std::to_string(highest) + " is the highest any source describes)");
-    return v;
-}
-
-void refArray(NodeReader& r) {
-    std::uint32_t n = r.count(4);
-    for (std::uint32_t i = 0; i < n; ++i) r.nodeRef();
-}
-
-void iso4(NodeReader& r) {
-    r.skip(48);  // 3x3 rotation, translation
-}
-
 bool byteBool(NodeReader& r, const char* what) {
     std::uint8_t b = r.u8();
     if (b > 1)

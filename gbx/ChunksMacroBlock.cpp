@@ -12,19 +12,6 @@
 namespace pakfs::gbx::chunks {
 namespace {
 
-std::uint32_t version(NodeReader& r, std::uint32_t highest, const char* what) {
-    std::uint32_t v = r.u32();
-    if (v > highest)
-        r.fail(std::string(what) + " version " + std::to_string(v) + " not supported (" +
-               std::to_string(highest) + " is the highest any source describes)");
-    return v;
-}
-
-void refArray(NodeReader& r) {
-    std::uint32_t n = r.count(4);
-    for (std::uint32_t i = 0; i < n; ++i) r.nodeRef();
-}
-
 // The encapsulated script metadata (CScriptTraitsMetadata) of 0310D00B and 2E009001: u32 0,
 // u32 size, then the node's chunks, taken whole by size as the map's 03043044 takes them.
 void scriptMetadata(NodeReader& r) {
