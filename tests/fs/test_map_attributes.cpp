@@ -10,6 +10,7 @@
 #include "gbx/GbxBuilder.hpp"
 #include "tests/fs/MountFixture.hpp"
 #include "tests/fs/PakFixture.hpp"
+#include "tests/support/Pictures.hpp"
 #include "tests/support/Shared.hpp"
 
 using namespace pakfs;
@@ -17,25 +18,6 @@ using namespace pakfs::test;
 namespace stdfs = std::filesystem;
 
 namespace {
-
-// A 13x16 grey JPEG (cjpeg -grayscale -quality 90).
-const Bytes kJpeg = fromHex(
-    "ffd8ffe000104a46494600010100000100010000ffdb0043000302020302020303030304030304050805050404050a"
-    "07"
-    "0706080c0a0c0c0b0a0b0b0d0e12100d0e110e0b0b1016101113141515150c0f171816141812141514ffc0000b0800"
-    "10"
-    "000d01011100ffc4001f0000010501010101010100000000000000000102030405060708090a0bffc400b510000201"
-    "03"
-    "03020403050504040000017d01020300041105122131410613516107227114328191a1082342b1c11552d1f0243362"
-    "72"
-    "82090a161718191a25262728292a3435363738393a434445464748494a535455565758595a636465666768696a7374"
-    "75"
-    "767778797a838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8"
-    "c9"
-    "cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1f2f3f4f5f6f7f8f9faffda0008010100003f00f8332474a396ea"
-    "71"
-    "4e5e69afc1e2bfffd9");
-
 void tag(gbx::BodyWriter& w, std::string_view s) {
     w.raw(Bytes(s.begin(), s.end()));
 }
@@ -94,9 +76,9 @@ std::string getx(const stdfs::path& file, const char* name) {
 TEST_CASE("pakfs: a map's title, author, environment and thumbnail as user.gbx.map.*",
           "[fs][thumbnail]") {
     auto files = smallFiles();
-    files["Maps/A.Challenge.Gbx"] = map("First", kJpeg, std::uint32_t(kJpeg.size()));
+    files["Maps/A.Challenge.Gbx"] = map("First", kGreyJpeg, std::uint32_t(kGreyJpeg.size()));
     files["Maps/B.Challenge.Gbx"] = map("Second", {}, 0);
-    files["Maps/C.Challenge.Gbx"] = map("Third", kJpeg, 5000);  // damaged thumbnail chunk
+    files["Maps/C.Challenge.Gbx"] = map("Third", kGreyJpeg, 5000);  // damaged thumbnail chunk
     TestPack t = makeTestPack(files);
     std::vector<std::string> log;
     auto f = mountDirect(t, {}, &log);

@@ -18,6 +18,7 @@
 #include "gbx/Pictures.hpp"
 #include "gbx/Png.hpp"
 #include "gbx/Webp.hpp"
+#include "tests/support/Pictures.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
 
@@ -27,24 +28,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Made by libjpeg-turbo's cjpeg -quality 90 from parts of a thumbnail: 13x16 grey, and 20x32
-// colour (4:2:0) with -restart 1 (a restart interval of 2 MCUs, one RST marker).
-const Bytes kGrey = test::fromHex(
-    "ffd8ffe000104a46494600010100000100010000ffdb0043000302020302020303030304030304050805050404050a"
-    "07"
-    "0706080c0a0c0c0b0a0b0b0d0e12100d0e110e0b0b1016101113141515150c0f171816141812141514ffc0000b0800"
-    "10"
-    "000d01011100ffc4001f0000010501010101010100000000000000000102030405060708090a0bffc400b510000201"
-    "03"
-    "03020403050504040000017d01020300041105122131410613516107227114328191a1082342b1c11552d1f0243362"
-    "72"
-    "82090a161718191a25262728292a3435363738393a434445464748494a535455565758595a636465666768696a7374"
-    "75"
-    "767778797a838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8"
-    "c9"
-    "cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1f2f3f4f5f6f7f8f9faffda0008010100003f00f8332474a396ea"
-    "71"
-    "4e5e69afc1e2bfffd9");
+// Made by libjpeg-turbo's cjpeg -quality 90 from part of a thumbnail: 20x32 colour (4:2:0) with
+// -restart 1 (a restart interval of 2 MCUs, one RST marker). The grey one: tests/support.
 const Bytes kColour = test::fromHex(
     "ffd8ffe000104a46494600010100000100010000ffdb0043000302020302020303030304030304050805050404050a"
     "07"
@@ -266,9 +251,9 @@ std::string pictureError(const GbxHeader& h) {
 
 TEST_CASE("jpeg: a vertical flip gives jpegtran's bytes, and flipping twice the file",
           "[gbx][pictures]") {
-    const Bytes grey = flipJpegVertically(kGrey);
+    const Bytes grey = flipJpegVertically(kGreyJpeg);
     CHECK(test::sha256Hex(grey) == kGreyFlipped);
-    CHECK(flipJpegVertically(grey) == kGrey);
+    CHECK(flipJpegVertically(grey) == kGreyJpeg);
 
     const Bytes colour = flipJpegVertically(kColour);
     CHECK(test::sha256Hex(colour) == kColourFlipped);
@@ -288,36 +273,37 @@ TEST_CASE("jpeg: a vertical flip gives jpegtran's bytes, and flipping twice the 
 
 TEST_CASE("jpeg: what cannot be flipped without loss is refused, with the reason",
           "[gbx][pictures]") {
-    CHECK(flipError(withFrameByte(kGrey, 1, 0xC2)) ==
+    CHECK(flipError(withFrameByte(kGreyJpeg, 1, 0xC2)) ==
           "a progressive JPEG (FFC2): only baseline Huffman-coded JPEGs are flipped without "
           "loss here");
-    CHECK(flipError(withFrameByte(kGrey, 1, 0xC9)) ==
+    CHECK(flipError(withFrameByte(kGreyJpeg, 1, 0xC9)) ==
           "a arithmetic-coded JPEG (FFC9): only baseline Huffman-coded JPEGs are flipped "
           "without loss here");
-    CHECK(flipError(withFrameByte(kGrey, 4, 12)) ==
+    CHECK(flipError(withFrameByte(kGreyJpeg, 4, 12)) ==
           "12-bit samples (only 8-bit JPEGs are flipped)");
     // Heights that are not whole MCU rows (16 for 4:2:0, 8 for one component).
     CHECK(flipError(withFrameByte(kColour, 6, 24)) ==
           "its height (24 rows) is not a whole number of 16-row MCUs: flipped, the padding rows "
           "would come to the top; not flipped");
-    CHECK(flipError(withFrameByte(kGrey, 6, 12)) ==
+    CHECK(flipError(withFrameByte(kGreyJpeg, 6, 12)) ==
           "its height (12 rows) is not a whole number of 8-row blocks: flipped, the padding "
           "rows would come to the top; not flipped");
-    CHECK(flipError(withFrameByte(kGrey, 6, 0)) ==
+    CHECK(flipError(withFrameByte(kGreyJpeg, 6, 0)) ==
           "the frame gives no height (a DNL marker gives it later): not flipped");
     // Sizes the data cannot back: no allocation follows them.
-    CHECK(flipError(withFrameByte(withFrameByte(kGrey, 5, 0xFF), 7, 0xFF)) ==
+    CHECK(flipError(withFrameByte(withFrameByte(kGreyJpeg, 5, 0xFF), 7, 0xFF)) ==
           "65293x65296 pixels in 66618244 blocks: more than any thumbnail holds");
-    CHECK(flipError(withFrameByte(withFrameByte(kGrey, 5, 2), 7, 2)) ==
+    CHECK(flipError(withFrameByte(withFrameByte(kGreyJpeg, 5, 2), 7, 2)) ==
           "525x528 pixels in 4356 blocks: more than its 17 bytes of coded data can hold");
     // Damage.
-    CHECK(flipError(Bytes(kGrey.begin() + 2, kGrey.end())) == "not a JPEG (no SOI marker)");
-    CHECK(flipError(Bytes(kGrey.begin(), kGrey.end() - 10)) == "the coded data is cut short");
-    Bytes twoScans = kGrey;
+    CHECK(flipError(Bytes(kGreyJpeg.begin() + 2, kGreyJpeg.end())) == "not a JPEG (no SOI marker)");
+    CHECK(flipError(Bytes(kGreyJpeg.begin(), kGreyJpeg.end() - 10)) ==
+          "the coded data is cut short");
+    Bytes twoScans = kGreyJpeg;
     twoScans.back() = 0xDA;
     CHECK(flipError(twoScans) ==
           "marker FFDA after the coded data: only a JPEG with a single scan is flipped");
-    Bytes noTables = kGrey;
+    Bytes noTables = kGreyJpeg;
     noTables[find(noTables, "\xFF\xC4") + 1] = 0xFE;  // the DHT segments become comments
     noTables[find(noTables, "\xFF\xC4") + 1] = 0xFE;
     CHECK(flipError(noTables) == "the scan uses a Huffman table the file does not define");
@@ -573,7 +559,7 @@ TEST_CASE("fixtures: icons, raw pixels and WebP upright as PNG, and as stored",
 }
 
 TEST_CASE("damaged picture chunks are errors that say what is wrong", "[gbx][pictures]") {
-    const Bytes jpeg = kGrey;
+    const Bytes jpeg = kGreyJpeg;
     const std::uint32_t map = 0x03043000, thumb = 0x03043007;
     GbxHeader good = builtHeader(map, thumb, thumbnailChunk(std::uint32_t(jpeg.size()), jpeg));
     auto picture = findPicture(good);

@@ -13,6 +13,7 @@
 #include "gbx/Pictures.hpp"
 #include "gbx/Webp.hpp"
 #include "tests/hostile/Harness.hpp"
+#include "tests/support/Pictures.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -20,23 +21,7 @@ using namespace pakfs::hostile;
 
 namespace {
 
-// 13x16 grey JPEG (cjpeg -grayscale -quality 90) and a 19x7 lossless WebP (cwebp -lossless).
-const Bytes kJpeg = test::fromHex(
-    "ffd8ffe000104a46494600010100000100010000ffdb0043000302020302020303030304030304050805050404050a"
-    "07"
-    "0706080c0a0c0c0b0a0b0b0d0e12100d0e110e0b0b1016101113141515150c0f171816141812141514ffc0000b0800"
-    "10"
-    "000d01011100ffc4001f0000010501010101010100000000000000000102030405060708090a0bffc400b510000201"
-    "03"
-    "03020403050504040000017d01020300041105122131410613516107227114328191a1082342b1c11552d1f0243362"
-    "72"
-    "82090a161718191a25262728292a3435363738393a434445464748494a535455565758595a636465666768696a7374"
-    "75"
-    "767778797a838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8"
-    "c9"
-    "cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1f2f3f4f5f6f7f8f9faffda0008010100003f00f8332474a396ea"
-    "71"
-    "4e5e69afc1e2bfffd9");
+// A 19x7 lossless WebP (cwebp -lossless); the JPEG is tests/support/Pictures.hpp's.
 const Bytes kWebp = test::fromHex(
     "5249464638000000574542505650384c2b0000002f12800110173080f31ff31fe8a02600216893c12a9a328adf1b21"
     "a2"
@@ -66,7 +51,7 @@ TEST_CASE("pictures: damaged JPEGs and WebPs are flipped, decoded or refused, ne
         AllocLimit limit;
         for (int i = 0; i < 3000; ++i) {
             const bool webp = i % 2;
-            const Bytes input = mutated(webp ? kWebp : kJpeg, rng);
+            const Bytes input = mutated(webp ? kWebp : test::kGreyJpeg, rng);
             try {
                 if (webp)
                     gbx::decodeLosslessWebp(input);
@@ -87,8 +72,8 @@ TEST_CASE("pictures: sizes the data cannot back allocate nothing of that size",
           "[hostile][pictures]") {
     // A JPEG of 65535 x 65528 pixels, a WebP of 16384 x 16384, a thumbnail chunk that says
     // 4 GiB, raw icon pixels of 32767 x 32767.
-    Bytes jpeg = kJpeg;
-    const std::size_t sof = 89;  // FFC0 in kJpeg
+    Bytes jpeg = test::kGreyJpeg;
+    const std::size_t sof = 89;  // FFC0 in test::kGreyJpeg
     REQUIRE((jpeg[sof] == 0xFF && jpeg[sof + 1] == 0xC0));
     jpeg[sof + 5] = jpeg[sof + 7] = jpeg[sof + 8] = 0xFF;
     jpeg[sof + 6] = 0xF8;
