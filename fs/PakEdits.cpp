@@ -6,14 +6,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <optional>
 
-#include "archive/entry/EntryReader.hpp"
 #include "common/Bytes.hpp"
 #include "common/Error.hpp"
-#include "common/File.hpp"
 #include "fs/OverlayLayout.hpp"
 
 namespace stdfs = std::filesystem;
@@ -21,27 +18,6 @@ namespace stdfs = std::filesystem;
 namespace pakfs::fs {
 
 namespace {
-
-// A folder of its own under the system's temporary folder, removed with everything in it.
-class ScratchFolder {
-public:
-    ScratchFolder() {
-        std::string name = (stdfs::temp_directory_path() / "pakfs-edit-XXXXXX").string();
-        if (!::mkdtemp(name.data()))
-            throw Error(name + ": cannot make a temporary folder: " + std::strerror(errno));
-        path_ = name;
-    }
-    ~ScratchFolder() {
-        std::error_code ec;
-        stdfs::remove_all(path_, ec);
-    }
-    ScratchFolder(const ScratchFolder&) = delete;
-    ScratchFolder& operator=(const ScratchFolder&) = delete;
-    const stdfs::path& path() const { return path_; }
-
-private:
-    stdfs::path path_;
-};
 
 // A path in the pak as given ('/' or '\' between names, no leading or trailing one).
 std::string packPathOf(const std::string& given) {
@@ -169,8 +145,8 @@ std::string where(const EditRequest& request, const std::string& path) {
 // The edit's change set, planned over the pak read under the lock, written unless a dry run.
 CommitResult commitEdit(
     const EditRequest& request,
-    const std::function<archive::ChangeSet(const std::shared_ptr<const archive::PakIndex>&,
-                                           const stdfs::path& scratch)>& changesOf) {
+    const std::function<archive::ChangeSet(const std::shared_ptr<const archive::PakIndex>&)>&
+        changesOf) {
     const bool inPlace = request.out.empty();
     if (!request.keys.msKeyHex.empty() && !request.dryRun)
         throw UsageError(
@@ -180,10 +156,9 @@ CommitResult commitEdit(
     if (!request.dryRun)
         lock.emplace(WriterLock::acquire(inPlace ? request.pak : request.out, request.wait));
     const auto pak = openForWriting(request.pak, request.keys, request.warn);
-    const ScratchFolder scratch;
     CommitResult result;
     result.key = pak->key();
-    result.plan = archive::planChanges(pak, changesOf(pak, scratch.path()));
+    result.plan = archive::planChanges(pak, changesOf(pak));
     for (const auto& w : result.plan.warnings)
         if (request.warn) request.warn(w);
     if (request.dryRun || result.plan.changes.empty()) return result;
@@ -203,53 +178,49 @@ CommitResult addToPak(const EditRequest& request, const std::vector<stdfs::path>
         throw UsageError("--as names where one FILE goes in the pak: " + items[0].string() +
                          " is a folder (it goes in under its own name)");
     const std::string asPath = as.empty() ? std::string() : packPathOf(as);
-    return commitEdit(
-        request, [&](const std::shared_ptr<const archive::PakIndex>& pak, const stdfs::path&) {
-            archive::ChangeSet added;
-            for (const auto& item : items) {
-                const std::string name = stdfs::path(item).lexically_normal().filename().string();
-                if (asPath.empty() && (name.empty() || name == "." || name == ".."))
-                    throw UsageError(item.string() + ": give a file or folder by its name");
-                addFromDisk(added, item, asPath.empty() ? name : asPath);
-            }
-            // Again with the pak's spelling of the names it holds.
-            const PakSpelling spelling(*pak);
-            archive::ChangeSet changes;
-            changes.root = items[0].has_parent_path() ? items[0].parent_path() : stdfs::path(".");
-            for (const auto& folder : added.folders) addFolder(changes, spelling.of(folder));
-            for (const auto& [path, disk] : added.files) addFile(changes, spelling.of(path), disk);
-            return changes;
-        });
+    return commitEdit(request, [&](const std::shared_ptr<const archive::PakIndex>& pak) {
+        archive::ChangeSet added;
+        for (const auto& item : items) {
+            const std::string name = stdfs::path(item).lexically_normal().filename().string();
+            if (asPath.empty() && (name.empty() || name == "." || name == ".."))
+                throw UsageError(item.string() + ": give a file or folder by its name");
+            addFromDisk(added, item, asPath.empty() ? name : asPath);
+        }
+        // Again with the pak's spelling of the names it holds.
+        const PakSpelling spelling(*pak);
+        archive::ChangeSet changes;
+        changes.root = items[0].has_parent_path() ? items[0].parent_path() : stdfs::path(".");
+        for (const auto& folder : added.folders) addFolder(changes, spelling.of(folder));
+        for (const auto& [path, disk] : added.files) addFile(changes, spelling.of(path), disk);
+        return changes;
+    });
 }
 
 CommitResult removeFromPak(const EditRequest& request, const std::vector<std::string>& paths) {
     if (paths.empty()) throw UsageError("give at least one PATH to remove");
-    return commitEdit(
-        request, [&](const std::shared_ptr<const archive::PakIndex>& pak, const stdfs::path&) {
-            archive::ChangeSet changes;
-            changes.root = request.pak;
-            std::vector<std::string> gone;
-            for (const auto& given : paths) {
-                const auto held = findInPak(*pak, packPathOf(given));
-                if (!held)
-                    throw Error(where(request, given) + ": no such file or folder in the pak");
-                gone.push_back(held->path);
-            }
-            // A path inside a folder also removed goes with it.
-            std::sort(gone.begin(), gone.end());
-            for (const auto& p : gone) {
-                bool inside = false;
-                for (const auto& [w, disk] : changes.whiteouts) inside = inside || isUnder(p, w);
-                if (!inside) changes.whiteouts[p] = where(request, p);
-            }
-            return changes;
-        });
+    return commitEdit(request, [&](const std::shared_ptr<const archive::PakIndex>& pak) {
+        archive::ChangeSet changes;
+        changes.root = request.pak;
+        std::vector<std::string> gone;
+        for (const auto& given : paths) {
+            const auto held = findInPak(*pak, packPathOf(given));
+            if (!held) throw Error(where(request, given) + ": no such file or folder in the pak");
+            gone.push_back(held->path);
+        }
+        // A path inside a folder also removed goes with it.
+        std::sort(gone.begin(), gone.end());
+        for (const auto& p : gone) {
+            bool inside = false;
+            for (const auto& [w, disk] : changes.whiteouts) inside = inside || isUnder(p, w);
+            if (!inside) changes.whiteouts[p] = where(request, p);
+        }
+        return changes;
+    });
 }
 
 CommitResult moveInPak(const EditRequest& request, const std::string& from, const std::string& to) {
     const std::string givenTo = packPathOf(to);
-    return commitEdit(request, [&](const std::shared_ptr<const archive::PakIndex>& pak,
-                                   const stdfs::path& scratch) {
+    return commitEdit(request, [&](const std::shared_ptr<const archive::PakIndex>& pak) {
         const auto held = findInPak(*pak, packPathOf(from));
         if (!held) throw Error(where(request, from) + ": no such file or folder in the pak");
         if (const auto there = findInPak(*pak, givenTo))
@@ -264,7 +235,7 @@ CommitResult moveInPak(const EditRequest& request, const std::string& from, cons
         changes.whiteouts[held->path] = where(request, held->path);
         // Into folders the pak holds, as it spells them.
         const std::string toPath = PakSpelling(*pak).of(givenTo);
-        // The moved files' bytes, so the planner finds each one renamed and keeps its slot.
+        // Each file moved keeps its slot: the planner takes it from the base, undecoded.
         const auto moved = [&](const std::string& path) {
             return toPath + path.substr(held->path.size());
         };
@@ -273,14 +244,10 @@ CommitResult moveInPak(const EditRequest& request, const std::string& from, cons
             for (const auto& f : pak->folders())
                 if (isUnder(f.path, held->path)) addFolder(changes, moved(f.path));
         }
-        std::size_t n = 0;
         for (const auto& e : pak->entries()) {
             if (e.path != held->path && !isUnder(e.path, held->path)) continue;
-            const stdfs::path disk = scratch / std::to_string(n++);
-            AtomicOutputFile file(disk);
-            file.write(archive::readEntry(pak, e));
-            file.commit();
-            addFile(changes, moved(e.path), disk);
+            addFile(changes, moved(e.path), stdfs::path());
+            changes.moves[moved(e.path)] = e.path;
         }
         return changes;
     });

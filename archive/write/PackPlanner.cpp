@@ -499,6 +499,9 @@ void planFiles(const std::shared_ptr<const PakIndex>& pak, const BaseNames& base
         }
         result.plan.files.push_back(std::move(f));
     }
+    std::map<std::string_view, const PakEntry*> movedFrom;  // only when something moves
+    if (!changes.moves.empty())
+        for (const auto& e : pak->entries()) movedFrom.emplace(e.path, &e);
     for (const auto& [p, disk] : changes.files) {
         if (placed.count(p)) continue;
         PlanFile f;
@@ -507,8 +510,13 @@ void planFiles(const std::shared_ptr<const PakIndex>& pak, const BaseNames& base
         f.packPath = p;
         f.disk = disk;
         std::error_code sizeError;
-        const auto size = stdfs::file_size(disk, sizeError);
-        if (!sizeError && size <= 0xFFFFFFFFu) {
+        if (auto move = changes.moves.find(p); move != changes.moves.end()) {
+            auto from = movedFrom.find(move->second);
+            if (from == movedFrom.end())
+                throw Error(pak->name() + ": " + move->second + " is not in the pak to move");
+            f.copy = from->second;
+        } else if (const auto size = stdfs::file_size(disk, sizeError);
+                   !sizeError && size <= 0xFFFFFFFFu) {
             auto [from, to] = deletedBySize.equal_range(std::uint32_t(size));
             for (auto it = from; it != to && !f.copy; ++it)
                 if (decodesTo(pak, *it->second, disk)) f.copy = it->second;

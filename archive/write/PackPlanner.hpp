@@ -32,6 +32,9 @@ struct ChangeSet {
     std::map<std::string, std::filesystem::path> opaque;
     // Paths deleted (a file or a whole folder), with the whiteout that says so.
     std::map<std::string, std::filesystem::path> whiteouts;
+    // Files the base holds, taken under a new path (pak mv), by new path: each keeps its slot
+    // without being decoded. Each is in `files` too (no disk path), so every check sees it.
+    std::map<std::string, std::string> moves;
 };
 
 // One line of what a plan changes.
