@@ -108,10 +108,7 @@ CommitResult commitOverlay(const CommitRequest& request) {
                                             ? ": not a folder (OVERLAY is the folder given to the "
                                               "mount as -o overlay=)"
                                             : ": no such folder"));
-    if (!request.keys.msKeyHex.empty() && !request.dryRun)
-        throw UsageError(
-            "--ms-key cannot be used to write a pack (the key would depend on the checksum of "
-            "what it encrypts); give --key or --base-key");
+    if (!request.dryRun) archive::refuseMsKeyForWriting(request.keys);
     // The overlay first, then the file written: every writer takes them in this order.
     FolderLock overlayLock;
     std::optional<WriterLock> writerLock;

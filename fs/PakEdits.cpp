@@ -148,10 +148,7 @@ CommitResult commitEdit(
     const std::function<archive::ChangeSet(const std::shared_ptr<const archive::PakIndex>&)>&
         changesOf) {
     const bool inPlace = request.out.empty();
-    if (!request.keys.msKeyHex.empty() && !request.dryRun)
-        throw UsageError(
-            "--ms-key cannot be used to write a pack (the key would depend on the checksum of "
-            "what it encrypts); give --key or --base-key");
+    if (!request.dryRun) archive::refuseMsKeyForWriting(request.keys);
     std::optional<WriterLock> lock;
     if (!request.dryRun)
         lock.emplace(WriterLock::acquire(inPlace ? request.pak : request.out, request.wait));

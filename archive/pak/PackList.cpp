@@ -252,6 +252,13 @@ PakKeyInput resolvePakKey(const fs::path& pakPath, const KeyOptions& options,
     return PakKeyInput{entry->key()};
 }
 
+void refuseMsKeyForWriting(const KeyOptions& options) {
+    if (!options.msKeyHex.empty())
+        throw UsageError(
+            "--ms-key cannot be used to write a pack (the key would depend on the checksum of "
+            "what it encrypts); give --key or --base-key");
+}
+
 PakKey resolveKey(const fs::path& pakPath, const KeyOptions& options,
                   std::vector<std::string>* warnings) {
     PakKey key{};

@@ -67,6 +67,9 @@ struct KeyOptions {
 // A key given as an option's value (--key, --base-key, --ms-key): 32 hex digits, else a
 // UsageError naming `option`.
 PakKey parseKeyOption(const std::string& hex, const std::string& option);
+// A pack is written with a key that does not depend on what it holds: throws UsageError for
+// --ms-key (the key would depend on the checksum of what it encrypts).
+void refuseMsKeyForWriting(const KeyOptions& options);
 PakKey resolveKey(const std::filesystem::path& pakPath, const KeyOptions& options,
                   std::vector<std::string>* warnings = nullptr);
 // The key as PakIndex::open takes it. A version 3 pak needs one (as resolveKey); a version 6+

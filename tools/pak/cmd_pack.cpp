@@ -90,10 +90,7 @@ void addPackCommands(CLI::App& app, int& /*exitCode*/) {
         if (options->version > 3 && options->version < 6)
             throw UsageError("--version " + std::to_string(options->version) +
                              ": pak writes versions 3 and 6 to 18");
-        if (!keys->msKeyHex.empty())
-            throw UsageError(
-                "--ms-key cannot be used to write a pack (the key would depend on the "
-                "checksum of what it encrypts); give --key or --base-key");
+        refuseMsKeyForWriting(*keys);
         PakKey key = options->version >= 6
                          ? [&] {
                                PakKeyInput k = resolvePakKey(*out, *keys);
