@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Shared by the fuzz targets: the fixed key, a scratch file for APIs that open a path, and the
-// rule that input problems must surface as pakfs::Error (anything else escapes and is a crash).
+// Shared by the fuzz targets: the fixed key, a scratch file for APIs that open a path, the
+// reader that turns fuzz bytes into choices, and the rule that input problems must surface as
+// pakfs::Error (anything else escapes and is a crash).
 #pragma once
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -18,6 +20,25 @@
 #include "common/Error.hpp"
 
 namespace pakfs::fuzz {
+
+// The fuzz bytes taken in order as choices; past their end, zeros and empty strings.
+class Input {
+public:
+    Input(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+    bool done() const { return at_ >= size_; }
+    std::uint8_t byte() { return at_ < size_ ? data_[at_++] : 0; }
+    std::string bytes(std::size_t n) {
+        n = std::min(n, size_ - std::min(at_, size_));
+        std::string s(reinterpret_cast<const char*>(data_ + at_), n);
+        at_ += n;
+        return s;
+    }
+
+private:
+    const std::uint8_t* data_;
+    std::size_t size_;
+    std::size_t at_ = 0;
+};
 
 inline archive::PakKey fuzzKey() {
     archive::PakKey k{};

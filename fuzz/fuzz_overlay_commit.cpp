@@ -28,6 +28,7 @@
 #include "fuzz/FuzzUtil.hpp"
 
 using namespace pakfs;
+using fuzz::Input;
 namespace stdfs = std::filesystem;
 
 namespace {
@@ -100,24 +101,6 @@ const Base& base(bool v18) {
     }();
     return bases[v18 ? 1 : 0];
 }
-
-class Input {
-public:
-    Input(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-    bool done() const { return at_ >= size_; }
-    std::uint8_t byte() { return at_ < size_ ? data_[at_++] : 0; }
-    std::string bytes(std::size_t n) {
-        n = std::min(n, size_ - std::min(at_, size_));
-        std::string s(reinterpret_cast<const char*>(data_ + at_), n);
-        at_ += n;
-        return s;
-    }
-
-private:
-    const std::uint8_t* data_;
-    std::size_t size_;
-    std::size_t at_ = 0;
-};
 
 // A path of the fuzz bytes made safe to create under the run's folder: no empty, "." or ".."
 // part (nothing may land outside it), no NUL. Any other byte stays, '\\' and 0xFF included.

@@ -14,28 +14,11 @@
 #include "fuzz/FuzzUtil.hpp"
 
 using namespace pakfs;
+using fuzz::Input;
 
 namespace {
 
 constexpr std::size_t kMaxEdits = 64;
-
-class Input {
-public:
-    Input(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-    bool done() const { return at_ >= size_; }
-    std::uint8_t byte() { return at_ < size_ ? data_[at_++] : 0; }
-    std::string bytes(std::size_t n) {
-        n = std::min(n, size_ - std::min(at_, size_));
-        std::string s(reinterpret_cast<const char*>(data_ + at_), n);
-        at_ += n;
-        return s;
-    }
-
-private:
-    const std::uint8_t* data_;
-    std::size_t size_;
-    std::size_t at_ = 0;
-};
 
 // A key string of the input's bytes: 32 hex digits (as `packlist add` takes one), or, on the
 // high bit of the first byte, 32 bytes of any kind (as a damaged list may hold).
