@@ -9,23 +9,38 @@ namespace pakfs::gbx::chunks {
 void registerAll(ChunkRegistry& reg);
 void registerAllHeader(ChunkRegistry& reg);
 
-void registerChallenge(ChunkRegistry& reg);   // CGameCtnChallenge and the classes of maps
-void registerCollector(ChunkRegistry& reg);   // collectors, object info, decoration, collection
-void registerMedia(ChunkRegistry& reg);       // media clips, tracks, blocks, CControlEffectSimi
-void registerGhost(ChunkRegistry& reg);       // ghosts and replays
-void registerMisc(ChunkRegistry& reg);        // CMwNod, skins, profiles
-void registerPlug(ChunkRegistry& reg);        // solids, visuals, surfaces, shaders, bitmaps, fonts
-void registerControl(ChunkRegistry& reg);     // control styles and the icon lists they hold
-void registerBlockInfo(ChunkRegistry& reg);   // block infos, blocks of TM 1.0, scene mobils
-void registerItem(ChunkRegistry& reg);        // the models an item holds (GameData, 2E)
-void registerMacroBlock(ChunkRegistry& reg);  // macroblocks, waypoint properties
+void registerChallenge(ChunkRegistry& reg);    // CGameCtnChallenge and the classes of maps
+void registerCollector(ChunkRegistry& reg);    // collectors, object info, decoration, collection
+void registerMedia(ChunkRegistry& reg);        // media clips, tracks, blocks, CControlEffectSimi
+void registerGhost(ChunkRegistry& reg);        // ghosts and replays
+void registerMisc(ChunkRegistry& reg);         // CMwNod, skins, profiles
+void registerPlugSolid(ChunkRegistry& reg);    // solids and their trees
+void registerPlugVisual(ChunkRegistry& reg);   // visuals, vertex streams, index buffers
+void registerPlugSurface(ChunkRegistry& reg);  // collision surfaces
+void registerPlugShader(ChunkRegistry& reg);   // materials, shaders, shader passes
+void registerPlugBitmap(ChunkRegistry& reg);   // bitmaps, samplers, bitmap fonts
+void registerControl(ChunkRegistry& reg);      // control styles and the icon lists they hold
+void registerBlockInfo(ChunkRegistry& reg);    // block infos, blocks of TM 1.0, scene mobils
+void registerItem(ChunkRegistry& reg);         // the models an item holds (GameData, 2E)
+void registerMacroBlock(ChunkRegistry& reg);   // macroblocks, waypoint properties
 
 // Shapes several groups read.
 
-// u32 count, then that many node references.
-inline void refArray(NodeReader& r) {
+// u32 count, then that many node references; returns the count.
+inline std::uint32_t refArray(NodeReader& r) {
     std::uint32_t n = r.count(4);
     for (std::uint32_t i = 0; i < n; ++i) r.nodeRef();
+    return n;
+}
+
+// n floats, skipped (kept by no reader).
+inline void floats(NodeReader& r, std::uint32_t n) {
+    r.skip(std::uint64_t(n) * 4);
+}
+
+// A number as the notes print it.
+inline std::string num(std::uint64_t v) {
+    return std::to_string(v);
 }
 
 // A 3x3 rotation and a translation: 12 floats.

@@ -9,7 +9,11 @@ void registerAll(ChunkRegistry& reg) {
     registerMedia(reg);
     registerGhost(reg);
     registerMisc(reg);
-    registerPlug(reg);
+    registerPlugSolid(reg);
+    registerPlugVisual(reg);
+    registerPlugSurface(reg);
+    registerPlugShader(reg);
+    registerPlugBitmap(reg);
     registerControl(reg);
     registerBlockInfo(reg);
     registerMacroBlock(reg);

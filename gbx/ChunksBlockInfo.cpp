@@ -201,7 +201,7 @@ void scene(ChunkRegistry& reg) {
     reg.add(0x0A005003, false, [](NodeReader& r) { r.nodeRef(); });  // motion
     reg.add(0x0A005004, false, [](NodeReader& r) { r.u32(); });
     // CSceneMobil
-    reg.add(0x0A011003, false, refArray);                            // object links
+    reg.add(0x0A011003, false, [](NodeReader& r) { refArray(r); });  // object links
     reg.add(0x0A011004, false, [](NodeReader& r) { r.nodeRef(); });  // a node [G] does not name
     reg.add(0x0A011005, false,
             [](NodeReader& r) { r.inlineNode(0x06003000); });        // the item, inline

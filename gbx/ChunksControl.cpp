@@ -8,10 +8,6 @@
 namespace pakfs::gbx::chunks {
 namespace {
 
-void floats(NodeReader& r, std::uint32_t n) {
-    r.skip(std::uint64_t(n) * 4);
-}
-
 void nodeRefs(NodeReader& r, int n) {
     for (int i = 0; i < n; ++i) r.nodeRef();
 }
