@@ -23,6 +23,9 @@ void registerControl(ChunkRegistry& reg);      // control styles and the icon li
 void registerBlockInfo(ChunkRegistry& reg);    // block infos, blocks of TM 1.0, scene mobils
 void registerItem(ChunkRegistry& reg);         // the models an item holds (GameData, 2E)
 void registerMacroBlock(ChunkRegistry& reg);   // macroblocks, waypoint properties
+void registerPlugMesh(ChunkRegistry& reg);     // meshes (CPlugSolid2Model)
+void registerPlugMaterialInst(ChunkRegistry& reg);  // material instances (CPlugMaterialUserInst)
+void registerPlugSkel(ChunkRegistry& reg);          // skeletons (CPlugSkel)
 
 // Shapes several groups read.
 

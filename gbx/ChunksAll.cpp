@@ -18,6 +18,9 @@ void registerAll(ChunkRegistry& reg) {
     registerBlockInfo(reg);
     registerMacroBlock(reg);
     registerItem(reg);
+    registerPlugMesh(reg);
+    registerPlugMaterialInst(reg);
+    registerPlugSkel(reg);
 }
 
 void registerAllHeader(ChunkRegistry& reg) {
