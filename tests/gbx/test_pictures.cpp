@@ -24,6 +24,7 @@
 
 using namespace pakfs;
 using namespace pakfs::gbx;
+using pakfs::test::kGreyJpeg;  // not left to another file of the same unity batch
 namespace fs = std::filesystem;
 
 namespace {
