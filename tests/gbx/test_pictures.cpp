@@ -24,6 +24,7 @@
 
 using namespace pakfs;
 using namespace pakfs::gbx;
+using pakfs::test::kGreyJpeg;  // named here, not through another file of the unity build
 namespace fs = std::filesystem;
 
 namespace {
