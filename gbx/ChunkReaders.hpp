@@ -23,6 +23,7 @@ void registerControl(ChunkRegistry& reg);      // control styles and the icon li
 void registerBlockInfo(ChunkRegistry& reg);    // block infos, blocks of TM 1.0, scene mobils
 void registerItem(ChunkRegistry& reg);         // the models an item holds (GameData, 2E)
 void registerMacroBlock(ChunkRegistry& reg);   // macroblocks, waypoint properties
+void registerCrystal(ChunkRegistry& reg);      // crystals (CPlugCrystal) and their layers
 
 // Shapes several groups read.
 

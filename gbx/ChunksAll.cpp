@@ -18,6 +18,7 @@ void registerAll(ChunkRegistry& reg) {
     registerBlockInfo(reg);
     registerMacroBlock(reg);
     registerItem(reg);
+    registerCrystal(reg);
 }
 
 void registerAllHeader(ChunkRegistry& reg) {
