@@ -13,7 +13,8 @@
 using namespace pakfs;
 using namespace pakfs::gbx;
 
-namespace {
+// Named, not anonymous, and holding the tests too: the tests are built in unity batches.
+namespace crystal_layouts {
 
 constexpr std::uint32_t kCrystal = 0x09003000;
 
@@ -265,8 +266,6 @@ std::string failureOf(const BodyWriter& w) {
     CHECK_FALSE(f.nodesComplete);
     return f.failure->message;
 }
-
-}  // namespace
 
 TEST_CASE("crystal: the geometry in every version GBX.NET reads", "[gbx][crystal]") {
     struct Case {
@@ -605,3 +604,51 @@ TEST_CASE("crystal: what no source describes, or describes two ways, stops with 
         CHECK_THAT(msg, Catch::StartsWith("chunk 0900300"));
     }
 }
+
+TEST_CASE("crystal: an item's entity model edition holds one, then (versions 6 and 7) a node",
+          "[gbx][crystal][item]") {
+    for (std::uint32_t v : {5u, 6u, 7u, 8u}) {
+        INFO("edition version " << v);
+        BodyWriter w;
+        w.chunk(0x2E026000);
+        w.u32(v);
+        w.u32(1);  // ornament
+        w.newNode(1, kCrystal);
+        Geometry g;
+        g.materials = 1;
+        materials(w, 1);
+        w.chunk(0x09003005);
+        w.u32(0);
+        w.u32(1);
+        geometryLayer(w, g);
+        w.endNode();
+        w.string("");
+        w.nullRef();  // solid
+        w.u32(0);     // images
+        w.u32(0);     // sprite parameters
+        w.nullRef();  // particle emitter model
+        w.nullRef();  // location animation
+        w.u32(0);     // light ball states
+        w.zeros(7 * 4 + 48);
+        w.boolean(true);  // no second crystal
+        w.boolean(false);
+        w.u32(0);
+        w.string("inventory name");
+        w.string("");
+        w.zeros(8);
+        if (v >= 6 && v <= 7) w.nullRef();
+        w.endNode();
+        GbxBuilder b;
+        b.classId = 0x2E026000;
+        b.numNodes = 2;
+        GbxFile f = test::readBuilt(b, w);
+        INFO((f.failure ? f.failure->message : std::string("ok")));
+        CHECK(f.nodesComplete);
+        CHECK(f.trailingBytes == 0);
+        REQUIRE(f.nodes.size() == 2);
+        CHECK(notes(f.nodes[1], "crystal") ==
+              std::vector<std::string>{"version 37, 3 positions, 1 faces"});
+    }
+}
+
+}  // namespace crystal_layouts
