@@ -269,6 +269,13 @@ void layerBase(NodeReader& r) {
     if (v >= 1) r.boolean();
 }
 
+// A kind's version, read before the kind's fields: refused above the highest [G] describes.
+void kindVersionAtMost(NodeReader& r, std::uint32_t v, std::uint32_t highest, const char* what) {
+    if (v > highest)
+        r.fail(std::string(what) + " version " + num(v) + " not supported (" + num(highest) +
+               " is the highest any source describes)");
+}
+
 // What a modifier layer adds: its version and mask (group index and layer Id per part), then
 // the kind's version and fields. Versions without a branch in [G] are not checked.
 void modifierLayer(NodeReader& r, std::uint32_t kind) {
@@ -306,7 +313,7 @@ void modifierLayer(NodeReader& r, std::uint32_t kind) {
             r.boolean();
             break;
         case kChaos:
-            if (v > 1) r.fail("crystal chaos layer version " + num(v) + " not supported");
+            kindVersionAtMost(r, v, 1, "crystal chaos layer");
             r.f32();  // minimum distance
             r.u32();
             if (v >= 1) r.f32();  // maximum distance
@@ -325,7 +332,7 @@ void modifierLayer(NodeReader& r, std::uint32_t kind) {
             iso4(r);
             break;
         case kSpawnPosition:
-            if (v > 1) r.fail("crystal spawn position layer version " + num(v) + " not supported");
+            kindVersionAtMost(r, v, 1, "crystal spawn position layer");
             r.vec3();
             r.f32();              // horizontal angle
             r.f32();              // vertical angle
@@ -361,6 +368,8 @@ void layer(NodeReader& r, std::uint32_t index) {
         crystal(r);
         if (v >= 1) r.skipArray(4);
     } else if (kind == kCubes) {
+        // [G] throws at the voxel space and [G1] before it; gbx-viewer reads [G1]'s unreachable
+        // lines, which take the voxel model arrays for bare counts.
         r.u32();
         r.fail("crystal 09003005: a cubes layer's voxels are not described");
     } else {

@@ -567,14 +567,16 @@ TEST_CASE("crystal: what no source describes, or describes two ways, stops with 
                                      modifierHead(b, 9, 2);
                                      b.zeros(12);
                                  }),
-                     "crystal chaos layer version 2 not supported"});
+                     "crystal chaos layer version 2 not supported (1 is the highest any source "
+                     "describes)"});
     cases.push_back({"a spawn position layer of version 2",
                      crystalBody(0, 1,
                                  [](BodyWriter& b) {
                                      modifierHead(b, 15, 2);
                                      b.zeros(28);
                                  }),
-                     "crystal spawn position layer version 2 not supported"});
+                     "crystal spawn position layer version 2 not supported (1 is the highest any "
+                     "source describes)"});
     {
         BodyWriter w;
         w.chunk(0x09003006);
