@@ -26,6 +26,7 @@ void registerMacroBlock(ChunkRegistry& reg);   // macroblocks, waypoint properti
 void registerPlugMesh(ChunkRegistry& reg);     // meshes (CPlugSolid2Model)
 void registerPlugMaterialInst(ChunkRegistry& reg);  // material instances (CPlugMaterialUserInst)
 void registerPlugSkel(ChunkRegistry& reg);          // skeletons (CPlugSkel)
+void registerCrystal(ChunkRegistry& reg);           // crystals (CPlugCrystal) and their layers
 
 // Shapes several groups read.
 

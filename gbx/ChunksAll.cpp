@@ -21,6 +21,7 @@ void registerAll(ChunkRegistry& reg) {
     registerPlugMesh(reg);
     registerPlugMaterialInst(reg);
     registerPlugSkel(reg);
+    registerCrystal(reg);
 }
 
 void registerAllHeader(ChunkRegistry& reg) {

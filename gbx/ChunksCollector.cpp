@@ -107,7 +107,7 @@ void itemModel(NodeReader& r) {
 // mass) and throws for any other item type after the second crystal.
 void commonItemEntityModelEdition(NodeReader& r) {
     std::uint32_t v = r.u32();
-    // Version 8 (a fixture [G] reads) has the layout of 7.
+    // Version 8 (a fixture [G] reads) is the highest [G] names.
     if (v > 8) r.fail("item entity model edition version " + std::to_string(v) + " not supported");
     std::uint32_t type = r.u32();
     r.nodeRef();  // mesh crystal
@@ -131,7 +131,8 @@ void commonItemEntityModelEdition(NodeReader& r) {
     r.string("inventory name");
     r.string("inventory description");
     r.skip(8);  // inventory item class and occupation
-    if (v == 6) r.nodeRef();
+    // [G] "v6+ v7-": a node in versions 6 and 7 (null in the version 7 items of assets2).
+    if (v >= 6 && v <= 7) r.nodeRef();
     // From version 7 a bool follows for pick-ups only, and only ornaments get here.
 }
 

@@ -136,9 +136,11 @@ TEST_CASE("item model 2E002019: the fields by version and item type", "[gbx][gam
         GbxFile f = readGbxPartial(src);
         REQUIRE(f.nodes.size() >= 2);
         const Node& main = f.nodes[0];
-        REQUIRE(main.chunks.size() >= 1);
-        CHECK(main.chunks.back().id == 0x2E002019);
-        CHECK(main.chunks.back().known);
+        // 019 is the main node's last chunk only while its models stop the reader.
+        auto model = std::find_if(main.chunks.begin(), main.chunks.end(),
+                                  [](const ChunkRecord& c) { return c.id == 0x2E002019; });
+        REQUIRE(model != main.chunks.end());
+        CHECK(model->known);
         // The entity model edition, a node of its own read by 019, read by its chunk 000 up
         // to its mesh, a CPlugCrystal, whose chunks are the Plug engine's.
         CHECK(f.nodes[1].classId == 0x2E026000);

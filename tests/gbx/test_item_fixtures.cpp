@@ -45,10 +45,8 @@ struct Stop {
 
 // Items that now read further, to a class no reader here knows or to data no source describes.
 const std::vector<Stop> kStops = {
-    // The block item's variants are crystals.
-    {"MP-CGameItemModel~LauncherB1.Block.Gbx", "nodes read: 3, incomplete",
-     "unknown chunk 09003003 of CPlugCrystal (09003000) at body offset 352 is not skippable "
-     "(00000002 follows, not \"PIKS\"): cannot read further"},
+    // The block item made of crystals (MP-CGameItemModel~LauncherB1.Block.Gbx) is in
+    // test_crystal_fixtures.cpp.
     {"MP-CGameItemModel~OffzoneShield.Item.gbx", "nodes read: 6, incomplete",
      "chunk 2E007001 of CGameObjectVisModel (2E007000) (chunk at body offset 552): visual "
      "model 2E007001: 1 light ball state(s), whose layout no source gives (stopped at body "

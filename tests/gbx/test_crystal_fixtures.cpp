@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The game-written crystals and the items and blocks made of them (../shared/fixtures/assets2
+// and gbx) through `pak gbx info --nodes` (gbx/ChunksCrystal.cpp): how far each reads, and for
+// those read whole, that a pak holding them with their bodies stored calls them parsed (exact
+// where skippable chunks no reader knows are skipped by size).
+//
+// Every crystal here holds its materials as CPlugMaterialUserInst nodes (090FD000), read by
+// another group of readers: each file is given as it reads with and without a reader for that
+// chunk, so these rows hold whichever of the two groups comes first.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gbx/GbxFile.hpp"
+#include "gbx/NodeReader.hpp"
+#include "tests/support/Cli.hpp"
+#include "tests/support/Shared.hpp"
+#include "tests/support/TestUtil.hpp"
+
+using namespace pakfs;
+using namespace pakfs::test;
+namespace fs = std::filesystem;
+
+// Named, not anonymous, and holding the tests too: the tests are built in unity batches.
+namespace crystal_fixtures {
+
+const std::string kKey = "--key 0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+
+struct Reading {
+    std::string nodesRead;  // the summary line of pak gbx info --nodes
+    std::string reason;     // after "stopped in the nodes: ", or empty when read whole
+    // Read whole: the skippable chunks no reader knows (GBX.NET reads none of them), which
+    // make a stored copy "exact" rather than "parsed".
+    int unknownSkippable = 0;
+};
+
+struct Row {
+    std::string file;  // under ../shared/fixtures
+    Reading withoutMaterials;
+    Reading withMaterials;
+};
+
+// Where a material instance stops the reader at the start of its first chunk.
+std::string materialAt(const std::string& offset, const std::string& next) {
+    return "unknown chunk 090FD000 of CPlugMaterialUserInst (090FD000) at body offset " + offset +
+           " is not skippable (" + next + " follows, not \"PIKS\"): cannot read further";
+}
+
+// A .Crystal.Gbx holds the crystal the editor edits, not embedded: its geometry stops.
+std::string notEmbedded(const std::string& chunkAt, const std::string& stoppedAt) {
+    return "chunk 09003005 of CPlugCrystal (09003000) (chunk at body offset " + chunkAt +
+           "): crystal version 31 is not embedded: the editable geometry of a .Crystal.Gbx is "
+           "not described (stopped at body offset " +
+           stoppedAt + ")";
+}
+
+// Trackmania 2020 items of edition version 8 hold a placement class, read without chunk IDs.
+std::string placementClassAt(const std::string& offset) {
+    return "unknown chunk 0000000A of NPlugItemPlacement_SClass (09187000) at body offset " +
+           offset + " is not skippable (FFFFFFFF follows, not \"PIKS\"): cannot read further";
+}
+
+const std::vector<Row> kRows = {
+    {"assets2/MP-CPlugCrystal~Cpexport_1.Crystal.Gbx",
+     {"nodes read: 2, incomplete", materialAt("32", "00000008")},
+     {"nodes read: 7, incomplete", notEmbedded("782", "1604")}},
+    {"assets2/MP-CPlugCrystal~Duplication.Crystal.Gbx",
+     {"nodes read: 2, incomplete", materialAt("32", "00000008")},
+     {"nodes read: 8, incomplete", notEmbedded("897", "6703")}},
+    {"assets2/MP-CPlugCrystal~Portail_Base_Mesh.Crystal.Gbx",
+     {"nodes read: 2, incomplete", materialAt("32", "00000008")},
+     {"nodes read: 3, incomplete", notEmbedded("354", "584")}},
+    {"assets2/MP-CGameItemModel~LauncherB1.Block.Gbx",
+     {"nodes read: 4, incomplete", materialAt("376", "00000009")},
+     {"nodes read: 21, complete", ""}},
+    {"assets2/TM2020-CGameItemModel~Base.Item.Gbx",
+     {"nodes read: 4, incomplete", materialAt("346", "0000000B")},
+     {"nodes read: 7, incomplete", placementClassAt("4117")}},
+    {"assets2/TM2020-CGameItemModel~FabricRampCurveInGround.Item.Gbx",
+     {"nodes read: 4, incomplete", materialAt("346", "0000000A")},
+     {"nodes read: 6, complete", "", 2}},
+    {"assets2/TM2020-CGameItemModel~GroundDefault_0_0.Item.Gbx",
+     {"nodes read: 4, incomplete", materialAt("445", "0000000B")},
+     {"nodes read: 6, incomplete", placementClassAt("4266")}},
+    {"assets2/TM2020-CGameItemModel~Ground_12_0.Item.Gbx",
+     {"nodes read: 4, incomplete", materialAt("430", "0000000B")},
+     {"nodes read: 8, incomplete", placementClassAt("4374")}},
+    {"assets2/TM2020-CGameItemModel~PubCrossStructure_Up_4X_v2.Item.Gbx",
+     {"nodes read: 4, incomplete", materialAt("345", "0000000B")},
+     {"nodes read: 6, complete", "", 3}},
+    {"gbx/GBX-NET 2 CGameItemModel MP4 002.Item.Gbx",
+     {"nodes read: 4, incomplete", materialAt("353", "00000009")},
+     {"nodes read: 5, complete", ""}},
+    {"gbx/GBX-NET 2 CGameItemModel TM2020 001.Item.Gbx",
+     {"nodes read: 4, incomplete", materialAt("363", "0000000B")},
+     {"nodes read: 6, complete", "", 3}},
+    {"gbx/GBX-NET 2 CGameItemModel TM2020 005.Item.Gbx",
+     {"nodes read: 4, incomplete", materialAt("345", "0000000B")},
+     {"nodes read: 6, incomplete", placementClassAt("1443")}},
+};
+
+const Reading& expected(const Row& row) {
+    static const bool materialsRead = gbx::ChunkRegistry::builtin().find(0x090FD000) != nullptr;
+    return materialsRead ? row.withMaterials : row.withoutMaterials;
+}
+
+// The file with its LZO body decompressed in place, as a pak stores a gbx file.
+Bytes storedForm(const fs::path& path) {
+    Bytes file = readFile(path);
+    MemorySource src(file);
+    gbx::ReadOptions opts;
+    opts.keepBody = true;
+    opts.readNodes = false;
+    gbx::GbxFile f = gbx::readGbx(src, nullptr, opts);
+    REQUIRE(f.body.compressed);
+    Bytes out(file.begin(), file.begin() + std::ptrdiff_t(f.body.offset));
+    REQUIRE(out[7] == 'C');
+    out[7] = 'U';
+    out.insert(out.end(), f.bodyData.begin(), f.bodyData.end());
+    return out;
+}
+
+TEST_CASE("crystal fixtures: how far each reads with pak gbx info --nodes",
+          "[gbx][crystal][fixtures]") {
+    fs::path dir = sharedDir("fixtures");
+    for (const Row& row : kRows) {
+        const Reading& want = expected(row);
+        INFO(row.file);
+        auto r = run(kPak + " gbx info --nodes " + q(dir / row.file));
+        CHECK(r.out.find(std::string("\n") + want.nodesRead + "\n") != std::string::npos);
+        if (!want.reason.empty()) {
+            CHECK(r.code == 1);
+            CHECK(r.err == "pak: " + (dir / row.file).string() +
+                               ": stopped in the nodes: " + want.reason + "\n");
+        } else {
+            CHECK(r.code == 0);
+            CHECK(r.err.empty());
+        }
+    }
+}
+
+TEST_CASE("crystal fixtures: stored in a pak, the files read whole are parsed or exact",
+          "[gbx][crystal][fixtures]") {
+    fs::path dir = sharedDir("fixtures");
+    struct Stored {
+        std::string name;
+        int unknownSkippable;
+    };
+    std::vector<Stored> stored;
+    TempDir tmp;
+    for (const Row& row : kRows) {
+        const Reading& r = expected(row);
+        if (!r.reason.empty()) continue;
+        std::string name = fs::path(row.file).filename().string();
+        writeFile(tmp / "src" / "Items" / name, storedForm(dir / row.file));
+        stored.push_back({name, r.unknownSkippable});
+    }
+    if (stored.empty()) return;  // none reads whole without the material instances' reader
+    // pak check lists the entries in path order.
+    std::sort(stored.begin(), stored.end(),
+              [](const Stored& a, const Stored& b) { return a.name < b.name; });
+    std::string want;
+    std::size_t parsed = 0;
+    for (const auto& s : stored) {
+        if (s.unknownSkippable == 0) {
+            ++parsed;
+            want += "gbx parsed    Items/" + s.name +
+                    ": parsed by known chunk readers to the end, every node slot filled (no "
+                    "checksum: the parse is the proof)\n";
+        } else {
+            want += "gbx exact     Items/" + s.name +
+                    ": read to the end by known chunk readers, every node slot filled, except " +
+                    std::to_string(s.unknownSkippable) +
+                    " unknown skippable chunks skipped by size with no node signature in the "
+                    "data: no node read the reader did not see can change a byte (no "
+                    "checksum)\n";
+        }
+    }
+    std::string n = std::to_string(stored.size());
+    want += n + " files: 0 plain, " + n + " gbx (" + std::to_string(parsed) +
+            " parsed, 0 header, " + std::to_string(stored.size() - parsed) +
+            " exact, 0 verified, 0 refused), 0 undecodable\n";
+    const fs::path pak = tmp / "crystals.pak";
+    REQUIRE(run(kPak + " pack -q --level 0 " + kKey + " " + q(tmp / "src") + " " + q(pak)).code ==
+            0);
+    auto r = run(kPak + " check " + kKey + " " + q(pak));
+    CHECK(r.code == 0);
+    CHECK(r.out == want);
+    for (const auto& s : stored) {
+        INFO(s.name);
+        auto c = run(kPak + " cat " + kKey + " " + q(pak) + " " + q("Items/" + s.name));
+        CHECK(c.code == 0);
+        CHECK(Bytes(c.out.begin(), c.out.end()) == readFile(tmp / "src" / "Items" / s.name));
+    }
+}
+
+}  // namespace crystal_fixtures
