@@ -3,10 +3,6 @@
 // and gbx) through `pak gbx info --nodes` (gbx/ChunksCrystal.cpp): how far each reads, and for
 // those read whole, that a pak holding them with their bodies stored calls them parsed (exact
 // where skippable chunks no reader knows are skipped by size).
-//
-// Every crystal here holds its materials as CPlugMaterialUserInst nodes (090FD000), read by
-// another group of readers: each file is given as it reads with and without a reader for that
-// chunk, so these rows hold whichever of the two groups comes first.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -15,7 +11,6 @@
 #include <vector>
 
 #include "gbx/GbxFile.hpp"
-#include "gbx/NodeReader.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
@@ -39,15 +34,8 @@ struct Reading {
 
 struct Row {
     std::string file;  // under ../shared/fixtures
-    Reading withoutMaterials;
-    Reading withMaterials;
+    Reading reading;
 };
-
-// Where a material instance stops the reader at the start of its first chunk.
-std::string materialAt(const std::string& offset, const std::string& next) {
-    return "unknown chunk 090FD000 of CPlugMaterialUserInst (090FD000) at body offset " + offset +
-           " is not skippable (" + next + " follows, not \"PIKS\"): cannot read further";
-}
 
 // A .Crystal.Gbx holds the crystal the editor edits, not embedded: its geometry stops.
 std::string notEmbedded(const std::string& chunkAt, const std::string& stoppedAt) {
@@ -65,46 +53,30 @@ std::string placementClassAt(const std::string& offset) {
 
 const std::vector<Row> kRows = {
     {"assets2/MP-CPlugCrystal~Cpexport_1.Crystal.Gbx",
-     {"nodes read: 2, incomplete", materialAt("32", "00000008")},
      {"nodes read: 7, incomplete", notEmbedded("782", "1604")}},
     {"assets2/MP-CPlugCrystal~Duplication.Crystal.Gbx",
-     {"nodes read: 2, incomplete", materialAt("32", "00000008")},
      {"nodes read: 8, incomplete", notEmbedded("897", "6703")}},
     {"assets2/MP-CPlugCrystal~Portail_Base_Mesh.Crystal.Gbx",
-     {"nodes read: 2, incomplete", materialAt("32", "00000008")},
      {"nodes read: 3, incomplete", notEmbedded("354", "584")}},
-    {"assets2/MP-CGameItemModel~LauncherB1.Block.Gbx",
-     {"nodes read: 4, incomplete", materialAt("376", "00000009")},
-     {"nodes read: 21, complete", ""}},
+    {"assets2/MP-CGameItemModel~LauncherB1.Block.Gbx", {"nodes read: 21, complete", ""}},
     {"assets2/TM2020-CGameItemModel~Base.Item.Gbx",
-     {"nodes read: 4, incomplete", materialAt("346", "0000000B")},
      {"nodes read: 7, incomplete", placementClassAt("4117")}},
     {"assets2/TM2020-CGameItemModel~FabricRampCurveInGround.Item.Gbx",
-     {"nodes read: 4, incomplete", materialAt("346", "0000000A")},
      {"nodes read: 6, complete", "", 2}},
     {"assets2/TM2020-CGameItemModel~GroundDefault_0_0.Item.Gbx",
-     {"nodes read: 4, incomplete", materialAt("445", "0000000B")},
      {"nodes read: 6, incomplete", placementClassAt("4266")}},
     {"assets2/TM2020-CGameItemModel~Ground_12_0.Item.Gbx",
-     {"nodes read: 4, incomplete", materialAt("430", "0000000B")},
      {"nodes read: 8, incomplete", placementClassAt("4374")}},
     {"assets2/TM2020-CGameItemModel~PubCrossStructure_Up_4X_v2.Item.Gbx",
-     {"nodes read: 4, incomplete", materialAt("345", "0000000B")},
      {"nodes read: 6, complete", "", 3}},
-    {"gbx/GBX-NET 2 CGameItemModel MP4 002.Item.Gbx",
-     {"nodes read: 4, incomplete", materialAt("353", "00000009")},
-     {"nodes read: 5, complete", ""}},
-    {"gbx/GBX-NET 2 CGameItemModel TM2020 001.Item.Gbx",
-     {"nodes read: 4, incomplete", materialAt("363", "0000000B")},
-     {"nodes read: 6, complete", "", 3}},
+    {"gbx/GBX-NET 2 CGameItemModel MP4 002.Item.Gbx", {"nodes read: 5, complete", ""}},
+    {"gbx/GBX-NET 2 CGameItemModel TM2020 001.Item.Gbx", {"nodes read: 6, complete", "", 3}},
     {"gbx/GBX-NET 2 CGameItemModel TM2020 005.Item.Gbx",
-     {"nodes read: 4, incomplete", materialAt("345", "0000000B")},
      {"nodes read: 6, incomplete", placementClassAt("1443")}},
 };
 
 const Reading& expected(const Row& row) {
-    static const bool materialsRead = gbx::ChunkRegistry::builtin().find(0x090FD000) != nullptr;
-    return materialsRead ? row.withMaterials : row.withoutMaterials;
+    return row.reading;
 }
 
 // The file with its LZO body decompressed in place, as a pak stores a gbx file.
