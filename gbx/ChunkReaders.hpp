@@ -23,6 +23,10 @@ void registerControl(ChunkRegistry& reg);      // control styles and the icon li
 void registerBlockInfo(ChunkRegistry& reg);    // block infos, blocks of TM 1.0, scene mobils
 void registerItem(ChunkRegistry& reg);         // the models an item holds (GameData, 2E)
 void registerMacroBlock(ChunkRegistry& reg);   // macroblocks, waypoint properties
+void registerPlugPrefab(ChunkRegistry& reg);   // prefabs and their entities' parameters
+void registerPlugObject(ChunkRegistry& reg);   // static and dynamic object models, wagons
+void registerPlugLight(ChunkRegistry& reg);    // CPlugLight and the Graphic light models
+void registerFunc(ChunkRegistry& reg);         // curves (CFuncKeys*) and light functions
 
 // Shapes several groups read.
 

@@ -18,6 +18,10 @@ void registerAll(ChunkRegistry& reg) {
     registerBlockInfo(reg);
     registerMacroBlock(reg);
     registerItem(reg);
+    registerPlugPrefab(reg);
+    registerPlugObject(reg);
+    registerPlugLight(reg);
+    registerFunc(reg);
 }
 
 void registerAllHeader(ChunkRegistry& reg) {
