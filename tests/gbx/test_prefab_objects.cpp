@@ -350,7 +350,7 @@ TEST_CASE("prefab layouts: train wagons of every described version", "[gbx][pref
                                "the highest any source describes)"));
 }
 
-TEST_CASE("prefab layouts: a light, its spot light model and colour function",
+TEST_CASE("prefab layouts: a light with its spot light model and colour function",
           "[gbx][prefab][light]") {
     BodyWriter w;
     w.chunk(0x0901D002);
