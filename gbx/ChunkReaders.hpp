@@ -27,6 +27,10 @@ void registerPlugMesh(ChunkRegistry& reg);     // meshes (CPlugSolid2Model)
 void registerPlugMaterialInst(ChunkRegistry& reg);  // material instances (CPlugMaterialUserInst)
 void registerPlugSkel(ChunkRegistry& reg);          // skeletons (CPlugSkel)
 void registerCrystal(ChunkRegistry& reg);           // crystals (CPlugCrystal) and their layers
+void registerPlugPrefab(ChunkRegistry& reg);        // prefabs and their entities' parameters
+void registerPlugObject(ChunkRegistry& reg);        // static and dynamic object models, wagons
+void registerPlugLight(ChunkRegistry& reg);         // CPlugLight and the Graphic light models
+void registerFunc(ChunkRegistry& reg);              // curves (CFuncKeys*) and light functions
 
 // Shapes several groups read.
 

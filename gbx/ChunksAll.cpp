@@ -22,6 +22,10 @@ void registerAll(ChunkRegistry& reg) {
     registerPlugMaterialInst(reg);
     registerPlugSkel(reg);
     registerCrystal(reg);
+    registerPlugPrefab(reg);
+    registerPlugObject(reg);
+    registerPlugLight(reg);
+    registerFunc(reg);
 }
 
 void registerAllHeader(ChunkRegistry& reg) {

@@ -113,6 +113,43 @@ void fontGlyphs(NodeReader& r) {  // 0904E007: two metrics, glyphs, then the pag
     r.note("pages", num(pages));
 }
 
+// 0904E008 and 0904E009: no public source; the forms light.Font.gbx (a ManiaPlanet title
+// pack's font, ../shared/fixtures/assets2) holds, proven for that file by its parse ending
+// exactly at the body's end (its LZO body has no checksum). Values whose reading could differ
+// under another layout that fits the same bytes stop the reader.
+
+void fontChunk08(NodeReader& r) {  // one word, -1 in the file: a null node or a number
+    std::uint32_t v = r.u32();
+    if (v != 0xFFFFFFFF)
+        r.fail("CPlugFontBitmap 0904E008 holds " + hex32(v) +
+               ": only -1 is known (no source says whether it is a node or a number)");
+}
+
+// 0904E009: a word (1), two metrics, glyphs (character, texture rectangle, metrics: 32 bytes),
+// then 1, -1, 1, a word and the page's image file name.
+void fontGlyphPages(NodeReader& r) {
+    auto expect = [&r](std::uint32_t want, const char* what) {
+        std::uint64_t at = r.position();
+        std::uint32_t v = r.u32();
+        if (v != want)
+            r.fail("CPlugFontBitmap 0904E009: " + std::string(what) + " at " + num(at) + " is " +
+                   hex32(v) + ", the one known font has " + hex32(want) +
+                   " (no source describes the chunk)");
+    };
+    expect(1, "first word");
+    r.u32();
+    r.u32();
+    std::uint32_t glyphs = r.count(32);
+    r.skip(std::uint64_t(glyphs) * 32);
+    expect(1, "word after the glyphs");
+    expect(0xFFFFFFFF, "second word after the glyphs");
+    expect(1, "third word after the glyphs");
+    r.u32();
+    std::string page = r.string("font page file");
+    r.note("glyphs", num(glyphs));
+    r.note("page", page);
+}
+
 }  // namespace
 
 void registerPlugBitmap(ChunkRegistry& reg) {
@@ -139,6 +176,8 @@ void registerPlugBitmap(ChunkRegistry& reg) {
     reg.add(0x0904E005, false, fontKerning);
     reg.add(0x0904E006, false, [](NodeReader& r) { floats(r, 4); });  // capital bounding box
     reg.add(0x0904E007, false, fontGlyphs);
+    reg.add(0x0904E008, false, fontChunk08);
+    reg.add(0x0904E009, false, fontGlyphPages);
 }
 
 }  // namespace pakfs::gbx::chunks

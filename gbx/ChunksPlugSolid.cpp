@@ -55,13 +55,16 @@ void solidTreeModes(NodeReader& r) {  // 0900500A
     }
 }
 
-void solidTree(NodeReader& r) {  // 09005011
-    bool useModel = r.boolean();
+// 09005011: use model, has model, then the tree; the sources agree when there is no model.
+// With one, [G] (and gbx-py) read a flag then the tree; [T] reads a flag, the model (by file
+// reference when the flag is set, else a node) and the tree only when the model is not used.
+void solidTree(NodeReader& r) {
+    r.boolean();
     bool hasModel = r.boolean();
     if (hasModel)
-        // [T] reads a "fid reference" when a flag says so: its bytes are not described.
-        r.fail("CPlugSolid 09005011 with a model: the model reference's layout is not known");
-    (void)useModel;
+        r.fail(
+            "CPlugSolid 09005011 with a model: GBX.NET reads a flag then the tree, the C "
+            "reader a flag, the model and the tree only when the model is not used");
     r.note("tree", "node " + num(r.nodeRef().index));
 }
 

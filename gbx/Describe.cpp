@@ -52,6 +52,7 @@ json nodeJson(const GbxFile& f, std::size_t i, const ClassRegistry& classes) {
                    {"skippable", c.skippable},
                    {"known", c.known}};
         if (c.skippable) jc["size"] = c.size;
+        if (c.classBody) jc["class_body"] = true;
         if (!c.refs.empty()) {
             json refs = json::array();
             for (const auto& r : c.refs) {
@@ -90,7 +91,10 @@ void printTree(std::ostream& out, const GbxFile& f, std::size_t i, const ClassRe
     out << "\n";
     for (const auto& [k, v] : n.values) out << pad << "  " << k << ": " << valueText(f, v) << "\n";
     for (const auto& c : n.chunks) {
-        out << pad << "  chunk " << hex32(c.id) << " at " << c.offset;
+        if (c.classBody)
+            out << pad << "  body at " << c.offset << " (fields, no chunk IDs)";
+        else
+            out << pad << "  chunk " << hex32(c.id) << " at " << c.offset;
         if (c.skippable) out << ", skippable, " << c.size << " bytes";
         if (!c.known) out << (c.skippable ? ", unknown: skipped" : ", unknown");
         out << "\n";

@@ -24,6 +24,23 @@ std::vector<std::uint32_t> ChunkRegistry::ids() const {
     return out;
 }
 
+void ChunkRegistry::addClassBody(std::uint32_t classId, ChunkReadFn read) {
+    if (!bodies_.emplace(classId, ChunkDef{classId, false, read}).second)
+        throw Error("class body " + hex32(classId) + " registered twice");
+}
+
+const ChunkDef* ChunkRegistry::findClassBody(std::uint32_t generalizedClassId) const {
+    auto it = bodies_.find(generalizedClassId);
+    return it == bodies_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::uint32_t> ChunkRegistry::classBodyIds() const {
+    std::vector<std::uint32_t> out;
+    for (const auto& [id, def] : bodies_) out.push_back(id);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 // --- NodeReader ---
 
 namespace {
@@ -101,8 +118,36 @@ std::size_t NodeReader::startNode(std::uint32_t classId, std::int64_t slot, bool
     // The node is in the list before it is read: a reference to it from inside is a back-reference.
     if (slot >= 0) slots_[std::uint32_t(slot)] = id;
     if (readNode && cfg_.observer) cfg_.observer->onNodeRead(classId, skippableDepth_ > 0, slot);
-    chunkLoop(id);
+    if (const ChunkDef* body = cfg_.chunks->findClassBody(cfg_.classes->generalize(classId)))
+        classBody(id, *body);
+    else
+        chunkLoop(id);
     return id;
+}
+
+void NodeReader::classBody(std::size_t node, const ChunkDef& body) {
+    // One record stands for the whole body, so its node references are listed as a chunk's.
+    ChunkRecord rec;
+    rec.id = nodes_[node].classId;
+    rec.offset = in_.position();
+    rec.known = true;
+    rec.classBody = true;
+    nodes_[node].chunks.push_back(std::move(rec));
+    Frame frame;
+    frame.node = node;
+    frame.chunkId = nodes_[node].classId;
+    frame.classBody = true;
+    if (frames_.empty()) frame.vars = cfg_.mainNodeVars;
+    frames_.push_back(std::move(frame));
+    try {
+        body.read(*this);
+    } catch (const ParseError&) {
+        throw;
+    } catch (const std::exception& e) {
+        rethrow(e, nodes_[node].chunks.back().offset);
+    }
+    nodes_[node].complete = true;
+    frames_.pop_back();
 }
 
 void NodeReader::chunkLoop(std::size_t node) {
@@ -207,6 +252,9 @@ std::string NodeReader::where() const {
     const Frame& f = frames_.back();
     const Node& n = nodes_[f.node];
     std::uint64_t offset = n.chunks.empty() ? 0 : n.chunks.back().offset;
+    if (f.classBody)
+        return "body of " + describeClass(n.classId, *cfg_.classes) + " (no chunk IDs, at " +
+               cfg_.offsetName + " " + std::to_string(offset) + ")";
     return "chunk " + hex32(f.chunkId) + " of " + describeClass(n.classId, *cfg_.classes) +
            " (chunk at " + cfg_.offsetName + " " + std::to_string(offset) + ")";
 }
@@ -339,6 +387,24 @@ void NodeReader::inlineNode(std::uint32_t classId) {
     ref.node = startNode(classId, -1, false);
     ref.kind = RefKind::New;
     nodes_[frames_.back().node].chunks.back().refs.push_back(ref);
+}
+
+NodeRef NodeReader::metaNode(std::uint32_t classId) {
+    std::uint64_t offset = in_.position() - 4;
+    if (classId == 0xFFFFFFFF) {
+        NodeRef ref;
+        nodes_[frames_.back().node].chunks.back().refs.push_back(ref);
+        return ref;
+    }
+    if (!cfg_.chunks->findClassBody(cfg_.classes->generalize(classId)))
+        fail("structure of class " + describeClass(classId, *cfg_.classes) + " at " +
+             cfg_.offsetName + " " + std::to_string(offset) +
+             ": no source gives the layout of its fields");
+    NodeRef ref;
+    ref.node = startNode(classId, -1, false);
+    ref.kind = RefKind::New;
+    nodes_[frames_.back().node].chunks.back().refs.push_back(ref);
+    return ref;
 }
 
 void NodeReader::mixIntoCipher(std::uint32_t value) {

@@ -29,7 +29,8 @@ struct ChunkDef {
     ChunkReadFn read = nullptr;
 };
 
-// The chunk readers known to the reader, by generalized chunk ID.
+// The chunk readers known to the reader, by generalized chunk ID, and the body readers of the
+// classes whose nodes are not chunked, by generalized class ID.
 class ChunkRegistry {
 public:
     static const ChunkRegistry& builtin();        // body chunks
@@ -38,9 +39,15 @@ public:
     const ChunkDef* find(std::uint32_t generalizedId) const;
     std::size_t size() const { return defs_.size(); }
     std::vector<std::uint32_t> ids() const;
+    // A class whose node body is its fields, with no chunk IDs and no end marker (the game's
+    // class-specific archive, e.g. CPlugPrefab): `read` reads the whole body of such a node.
+    void addClassBody(std::uint32_t classId, ChunkReadFn read);
+    const ChunkDef* findClassBody(std::uint32_t generalizedClassId) const;
+    std::vector<std::uint32_t> classBodyIds() const;
 
 private:
     std::unordered_map<std::uint32_t, ChunkDef> defs_;
+    std::unordered_map<std::uint32_t, ChunkDef> bodies_;
 };
 
 // A problem met while reading nodes, with the offset where it happened. The message names the
@@ -127,8 +134,14 @@ public:
     // A node stored without an index ("direct node"): u32 class ID (-1 = none) then ReadNode.
     NodeRef directNode();
     // The body of a node of classId archived inline by its owner: no index, no class ID and no
-    // ReadNode (so no node-read ivXor), just its chunk loop (e.g. CPlugIndexBuffer in 0906A001).
+    // ReadNode (so no node-read ivXor), just its chunk loop (e.g. CPlugIndexBuffer in 0906A001)
+    // or its class body.
     void inlineNode(std::uint32_t classId);
+    // A structure stored as a u32 class ID (-1 = none) then its fields, read by its class's body
+    // reader (GBX.NET's meta pointers, SMetaPtr): no index, no chunk IDs, no ReadNode. The
+    // caller has read the class ID (to check it is one the owner may hold). A class without a
+    // body reader stops the read.
+    NodeRef metaNode(std::uint32_t classId);
     // A value the game mixes into the cipher's ivXor in the middle of a chunk.
     void mixIntoCipher(std::uint32_t value);
     // Slots of the node table filled so far (read nodes and external references).
@@ -146,7 +159,8 @@ public:
     void handBackChunkId(std::uint32_t id);
 
     // --- context for chunk readers ---
-    std::uint32_t chunkId() const { return frames_.back().chunkId; }  // as stored
+    // As stored; in a class body (ChunkRegistry::addClassBody), the node's class ID.
+    std::uint32_t chunkId() const { return frames_.back().chunkId; }
     std::uint32_t generalChunkId() const;
     Node& node() { return nodes_[frames_.back().node]; }
     // Per-node integers a later chunk needs from an earlier one (e.g. a version).
@@ -164,6 +178,7 @@ private:
         std::uint64_t chunkEnd = 0;                // for skippable chunks
         bool inSkippable = false;                  // the current chunk is skippable
         bool inChunkLoop = false;                  // false for header (detached) chunks
+        bool classBody = false;                    // a node read by its class body reader
         std::optional<std::uint32_t> nextChunkId;  // handed back by the chunk reader
         std::uint64_t handBackPosition = 0;        // where it was handed back
         std::map<std::string, std::int64_t> vars;
@@ -177,6 +192,7 @@ private:
     // readNode: the game calls ReadNode for it (the node-read ivXor); false for inline bodies.
     std::size_t startNode(std::uint32_t classId, std::int64_t slot, bool readNode = true);
     void chunkLoop(std::size_t node);
+    void classBody(std::size_t node, const ChunkDef& body);
     bool endsAtChunkIdZero(std::uint32_t classId) const;
     void readKnownChunk(const ChunkDef& def, std::uint32_t storedId);
     std::string where() const;

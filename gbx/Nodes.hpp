@@ -33,6 +33,7 @@ struct ChunkRecord {
     std::uint32_t size = 0;    // data size of a skippable chunk
     bool skippable = false;
     bool known = false;         // read by a chunk reader; unknown skippable chunks are skipped
+    bool classBody = false;     // the whole body of a node that is not chunked (id: its class)
     std::vector<NodeRef> refs;  // node references met in the chunk, in order
 };
 

@@ -169,8 +169,9 @@ TEST_CASE("engine classes: branches no source describes stop the reader with the
                Catch::Contains("surface shape 3 is not one the sources describe"));
     // A solid with a model (09005011).
     CHECK_THAT(parseError(patched(solid, {0x09005011, 1, 0}, {0x09005011, 1, 1})),
-               Catch::Contains("CPlugSolid 09005011 with a model: the model reference's layout "
-                               "is not known"));
+               Catch::Contains("CPlugSolid 09005011 with a model: GBX.NET reads a flag then the "
+                               "tree, the C reader a flag, the model and the tree only when the "
+                               "model is not used"));
     // A font whose character map does not match its ranges.
     Bytes font = engine::font(10);
     CHECK_THAT(parseError(patched(font, {0xA0, 0xFF}, {0xA0, 0xFE})),
