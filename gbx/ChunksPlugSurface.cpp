@@ -48,9 +48,11 @@ void surface(NodeReader& r) {  // 0900C000: an Id in a CPlugSurfaceGeom, else ge
 
 void surfaceShape(NodeReader& r, std::uint32_t surfVersion, int depth);
 
-// 0900C003 [G]: a version, (2+) the shape's surfVersion, the shape, the materials, then (< 3)
-// sized data or (3+) 16-bit words, (1+) a skeleton node, (5+) Ids. [G] reads a word after the
-// materials from version 4 on while noting the game's code has none: that branch stops.
+// 0900C003 [G]: a version, (2+) the shape's surfVersion, the shape, the materials, (4+, when
+// there are materials) a word, then (< 3) sized data or (3+) 16-bit words, (1+) a skeleton
+// node, (5+) Ids. [G] reads that word while noting the game's code seems to have none; the 2020
+// prefab of ../shared/fixtures/assets (a version 4 surface with materials) has it, and reads
+// to its end only with it: the file decides.
 void surfaceVersioned(NodeReader& r) {
     std::uint32_t version = r.u32();
     if (version > 5) r.fail("CPlugSurface 0900C003 version " + num(version) + " is not described");
@@ -59,9 +61,7 @@ void surfaceVersioned(NodeReader& r) {
     if (surfVersion > 2) r.fail("surface version " + num(surfVersion) + " is not described");
     surfaceShape(r, surfVersion, 0);
     std::uint32_t n = surfaceMaterials(r);
-    if (version >= 4 && n > 0)
-        r.fail("CPlugSurface 0900C003 version " + num(version) +
-               " with materials: the word after them is not settled");
+    if (version >= 4 && n > 0) r.u32();
     if (version < 3)
         r.skipArray(1);
     else

@@ -505,7 +505,8 @@ TEST_CASE("plug layouts: ManiaPlanet's surface and solid chunks (0900C003, 09005
     s = parse(file(0x0900C000, v5));
     CHECK(s.values["0:shape"] == "sphere");
 
-    // Version 4 with materials: the word the source adds after them is not settled.
+    // Version 4 with materials: a word after them (the 2020 prefab has it), then the words,
+    // the skeleton.
     BodyWriter v4;
     v4.chunk(0x0900C003);
     v4.u32(4);
@@ -515,10 +516,28 @@ TEST_CASE("plug layouts: ManiaPlanet's surface and solid chunks (0900C003, 09005
     v4.u32(1);
     v4.boolean(false);
     v4.u16(2);
+    v4.u32(0);  // the word after the materials
+    v4.u32(0);  // no 16-bit words
+    v4.nullRef();
     v4.endNode();
-    CHECK_THAT(parseError(file(0x0900C000, v4)),
-               Catch::Contains("CPlugSurface 0900C003 version 4 with materials: the word after "
-                               "them is not settled"));
+    s = parse(file(0x0900C000, v4));
+    CHECK(s.values["0:shape"] == "sphere");
+    CHECK(s.values["0:materials"] == "1");
+    // Without the word, the skeleton's reference would be read from the words' count and the
+    // body would end early.
+    BodyWriter v4short;
+    v4short.chunk(0x0900C003);
+    v4short.u32(4);
+    v4short.u32(0);
+    v4short.u32(0);
+    floats(v4short, 1);
+    v4short.u32(1);
+    v4short.boolean(false);
+    v4short.u16(2);
+    v4short.u32(0);
+    v4short.nullRef();
+    v4short.endNode();
+    CHECK_FALSE(parseError(file(0x0900C000, v4short)).empty());
 
     // 09005017 versions 1 and 3, 09005019 version 5.
     BodyWriter solid;
