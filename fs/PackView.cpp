@@ -263,10 +263,7 @@ std::optional<std::size_t> PackView::decodePlain(const Node& node, std::uint8_t*
     archive::PlainEntryReader reader(pak, *node.entry, nullptr, true, options_.unverified);
     std::size_t got = reader.read(dst, std::min<std::size_t>(3, size));
     if (kind == EntryKind::Unknown) {
-        // Not "GBX" first: isGbxEntry would say plain too, without its read of the first
-        // segment. "GBX": its exact rule decides.
-        const bool gbx =
-            got == 3 && std::memcmp(dst, "GBX", 3) == 0 && archive::isGbxEntry(*pak, *node.entry);
+        const bool gbx = archive::isGbxEntryHead(*pak, *node.entry, {dst, got});
         node.kind.store(gbx ? EntryKind::Gbx : EntryKind::Plain);
         if (gbx) return std::nullopt;
     }

@@ -29,12 +29,10 @@ void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry
     SpareBuffer out = takeBuffer(tSpareOut, cap);
     std::uint8_t* buf = out.data.get();
     // The first bytes tell a gbx entry from a plain one, which goes on in the same pass. The
-    // gbx pipeline starts over from the beginning; isGbxEntry keeps its exact rule (the "GBX"
-    // must come out of the first segment).
+    // gbx pipeline starts over from the beginning. A gbx entry whose node reads do not mix the
+    // cipher reads like any other.
     std::size_t have = reader.read(buf, std::min<std::size_t>(3, cap));
-    // A gbx entry whose node reads do not mix the cipher reads like any other.
-    if (have == 3 && std::memcmp(buf, "GBX", 3) == 0 && pak->nodeReadsMixCipher(entry) &&
-        isGbxEntry(*pak, entry)) {
+    if (pak->nodeReadsMixCipher(entry) && isGbxEntryHead(*pak, entry, {buf, have})) {
         giveBack(tSpareOut, std::move(out));
         sink(decodeGbxEntry(pak, entry, gbx, warn));
         return;

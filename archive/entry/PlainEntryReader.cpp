@@ -1138,6 +1138,10 @@ bool isGbxEntry(const PakIndex& pak, const PakEntry& entry) {
     return std::memcmp(head, "GBX", 3) == 0;
 }
 
+bool isGbxEntryHead(const PakIndex& pak, const PakEntry& entry, ByteSpan head) {
+    return head.size() >= 3 && std::memcmp(head.data(), "GBX", 3) == 0 && isGbxEntry(pak, entry);
+}
+
 Bytes readPlainEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
                      bool unverified) {
     PlainEntryReader reader(pak, entry, nullptr, true, unverified);

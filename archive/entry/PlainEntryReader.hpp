@@ -223,6 +223,11 @@ struct PipelineSpec entryPipelineSpec(const PakIndex& pak, const PakEntry& entry
 // Whether the entry's content starts with "GBX" (decodes only its first segment).
 bool isGbxEntry(const PakIndex& pak, const PakEntry& entry);
 
+// The entry-kind decision of a reader that has the entry's first bytes (`head`, up to 3, as a
+// plain read gave them): not "GBX" is plain, without a read of the first segment; "GBX" is
+// gbx when isGbxEntry's exact rule says so (the "GBX" comes out of the first segment).
+bool isGbxEntryHead(const PakIndex& pak, const PakEntry& entry, ByteSpan head);
+
 // The whole content of an entry by the plain reader: no gbx pipeline, no node reads mixed into
 // the cipher (right for plain files and for gbx files whose node reads do not mix it).
 // `unverified`: as PlainEntryReader's.
