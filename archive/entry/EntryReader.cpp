@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "archive/entry/CounterMode.hpp"
+#include "archive/entry/EntryKind.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/entry/SpareBuffer.hpp"
 
@@ -22,7 +24,7 @@ thread_local SpareBuffer tSpareOut;
 void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
                const std::function<void(ByteSpan)>& sink, const GbxDecodeOptions& gbx,
                const std::function<void(const std::string&)>& warn) {
-    PlainEntryReader reader(pak, entry, nullptr, true, gbx.unverified);
+    PlainEntryReader reader(pak, entry, ReadRequest().allowUnverified(gbx.unverified));
     // The size is untrusted, but it only caps the buffer here.
     const std::size_t cap =
         std::size_t(std::min<std::uint64_t>(entry.uncompressedSize, kOutBuffer));

@@ -4,6 +4,8 @@
 #include <optional>
 
 #include "archive/codec/Streams.hpp"
+#include "archive/entry/CounterMode.hpp"
+#include "archive/entry/EntryPipeline.hpp"
 #include "archive/entry/NodeScan.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/Metadata.hpp"
