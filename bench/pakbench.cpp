@@ -27,6 +27,7 @@
 
 #include "archive/cipher/BlowfishSimd.hpp"
 #include "archive/cipher/Crypto.hpp"
+#include "archive/entry/EntryKind.hpp"
 #include "archive/entry/GbxEntry.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"

@@ -45,4 +45,21 @@ private:
     std::size_t pos_ = 0;
 };
 
+// Passes reads through to another source and appends every byte handed out to `copy`: what was
+// read, in order (a gbx entry's content as its parser asked for it, an uncompressed body).
+class TeeSource final : public ByteSource {
+public:
+    TeeSource(ByteSource& inner, Bytes& copy) : inner_(inner), copy_(copy) {}
+    void read(std::span<std::uint8_t> dst) override {
+        inner_.read(dst);
+        copy_.insert(copy_.end(), dst.begin(), dst.end());
+    }
+    std::uint64_t position() const override { return inner_.position(); }
+    std::optional<std::uint64_t> remaining() const override { return inner_.remaining(); }
+
+private:
+    ByteSource& inner_;
+    Bytes& copy_;
+};
+
 }  // namespace pakfs

@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "archive/entry/CounterMode.hpp"
+#include "archive/entry/EntryKind.hpp"
 #include "archive/entry/GbxEntry.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "gbx/Classes.hpp"
@@ -260,13 +262,13 @@ std::optional<std::size_t> PackView::decodePlain(const Node& node, std::uint8_t*
     if (kind == EntryKind::Unknown && foldCase(node.name).ends_with(".gbx")) kind = kindOf(node);
     if (kind == EntryKind::Gbx) return std::nullopt;
     const auto& pak = tree_.packOf(node).pak;
-    archive::PlainEntryReader reader(pak, *node.entry, nullptr, true, options_.unverified);
+    archive::PlainEntryReader reader(pak, *node.entry,
+                                     archive::ReadRequest()
+                                         .allowUnverified(options_.unverified)
+                                         .withTuning(options_.readTuning));
     std::size_t got = reader.read(dst, std::min<std::size_t>(3, size));
     if (kind == EntryKind::Unknown) {
-        // Not "GBX" first: isGbxEntry would say plain too, without its read of the first
-        // segment. "GBX": its exact rule decides.
-        const bool gbx =
-            got == 3 && std::memcmp(dst, "GBX", 3) == 0 && archive::isGbxEntry(*pak, *node.entry);
+        const bool gbx = archive::isGbxEntryHead(*pak, *node.entry, {dst, got});
         node.kind.store(gbx ? EntryKind::Gbx : EntryKind::Plain);
         if (gbx) return std::nullopt;
     }
@@ -319,9 +321,13 @@ long PackView::readStreaming(OpenFile& of, char* buf, std::size_t size, std::uin
         // look them up, and one reading from the start streams through ISA-L, not zlib.
         const bool pointsByPass =
             options_.seekIndexFileMin > 0 && node.size() >= options_.seekIndexFileMin;
-        of.reader = std::make_unique<archive::PlainEntryReader>(tree_.packOf(node).pak, *node.entry,
-                                                                seekPoints_->indexFor(node),
-                                                                !pointsByPass, options_.unverified);
+        of.reader = std::make_unique<archive::PlainEntryReader>(
+            tree_.packOf(node).pak, *node.entry,
+            archive::ReadRequest::points(
+                seekPoints_->indexFor(node),
+                pointsByPass ? archive::PointUse::LookUp : archive::PointUse::Record)
+                .allowUnverified(options_.unverified)
+                .withTuning(options_.readTuning));
         if (of.reader->unproven()) logUnproven(node);
     }
     archive::PlainEntryReader& reader = *of.reader;

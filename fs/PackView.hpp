@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "archive/entry/ReadTuning.hpp"
 #include "archive/entry/SeekPoints.hpp"
 #include "fs/Drives.hpp"
 #include "fs/EntryCache.hpp"
@@ -73,6 +74,8 @@ struct PackViewOptions {
     // Serve a stored gbx file that cannot be proven as the node scan's best decode, and a
     // counter-mode file nothing proves (one log line each), instead of EIO.
     bool unverified = false;
+    // The plain entry readers' strategy knobs (defaults: the mount's).
+    archive::ReadTuning readTuning;
     uid_t uid = 0;
     gid_t gid = 0;
     mode_t umask = 0;  // taken off the modes (0555 folders, 0444 files)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "fs/SeekPointKeeper.hpp"
 
+#include "archive/entry/CounterMode.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "fs/SeekIndexFile.hpp"
 
@@ -89,7 +90,8 @@ void SeekPointKeeper::loop(std::stop_token stop) {
         try {
             // One pass from the start: the reader adds the points as it goes, so readers of
             // the entry can use them before the pass ends.
-            archive::PlainEntryReader reader(tree_.packOf(node).pak, *node.entry, job.index);
+            archive::PlainEntryReader reader(tree_.packOf(node).pak, *node.entry,
+                                             archive::ReadRequest::points(job.index));
             while (reader.position() < reader.size()) {
                 if (stop.stop_requested()) return;
                 if (reader.read(scratch.data(), scratch.size()) == 0) break;

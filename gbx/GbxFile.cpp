@@ -24,22 +24,6 @@ const char* stageName(ReadStage stage) {
 
 namespace {
 
-// Passes reads through and keeps a copy of the bytes (the body of an uncompressed file).
-class TeeSource final : public ByteSource {
-public:
-    TeeSource(ByteSource& inner, Bytes& copy) : inner_(inner), copy_(copy) {}
-    void read(std::span<std::uint8_t> dst) override {
-        inner_.read(dst);
-        copy_.insert(copy_.end(), dst.begin(), dst.end());
-    }
-    std::uint64_t position() const override { return inner_.position(); }
-    std::optional<std::uint64_t> remaining() const override { return inner_.remaining(); }
-
-private:
-    ByteSource& inner_;
-    Bytes& copy_;
-};
-
 NodeReaderConfig nodeConfig(const GbxFile& f, const ReadOptions& opts, ReadObserver* observer,
                             bool inBody) {
     NodeReaderConfig cfg;

@@ -6,6 +6,8 @@
 
 #include <numeric>
 
+#include "archive/entry/CounterMode.hpp"
+#include "archive/entry/EntryKind.hpp"
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 

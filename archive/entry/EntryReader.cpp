@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "archive/entry/CounterMode.hpp"
+#include "archive/entry/EntryKind.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/entry/SpareBuffer.hpp"
 
@@ -22,19 +24,17 @@ thread_local SpareBuffer tSpareOut;
 void readEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& entry,
                const std::function<void(ByteSpan)>& sink, const GbxDecodeOptions& gbx,
                const std::function<void(const std::string&)>& warn) {
-    PlainEntryReader reader(pak, entry, nullptr, true, gbx.unverified);
+    PlainEntryReader reader(pak, entry, ReadRequest().allowUnverified(gbx.unverified));
     // The size is untrusted, but it only caps the buffer here.
     const std::size_t cap =
         std::size_t(std::min<std::uint64_t>(entry.uncompressedSize, kOutBuffer));
     SpareBuffer out = takeBuffer(tSpareOut, cap);
     std::uint8_t* buf = out.data.get();
     // The first bytes tell a gbx entry from a plain one, which goes on in the same pass. The
-    // gbx pipeline starts over from the beginning; isGbxEntry keeps its exact rule (the "GBX"
-    // must come out of the first segment).
+    // gbx pipeline starts over from the beginning. A gbx entry whose node reads do not mix the
+    // cipher reads like any other.
     std::size_t have = reader.read(buf, std::min<std::size_t>(3, cap));
-    // A gbx entry whose node reads do not mix the cipher reads like any other.
-    if (have == 3 && std::memcmp(buf, "GBX", 3) == 0 && pak->nodeReadsMixCipher(entry) &&
-        isGbxEntry(*pak, entry)) {
+    if (pak->nodeReadsMixCipher(entry) && isGbxEntryHead(*pak, entry, {buf, have})) {
         giveBack(tSpareOut, std::move(out));
         sink(decodeGbxEntry(pak, entry, gbx, warn));
         return;

@@ -4,6 +4,8 @@
 #include <optional>
 
 #include "archive/codec/Streams.hpp"
+#include "archive/entry/CounterMode.hpp"
+#include "archive/entry/EntryPipeline.hpp"
 #include "archive/entry/NodeScan.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/Metadata.hpp"
@@ -13,22 +15,6 @@
 namespace pakfs::archive {
 
 namespace {
-
-// Keeps every byte the parser asks for: the entry's content is exactly what was read.
-class RecordingSource final : public ByteSource {
-public:
-    RecordingSource(ByteSource& inner, Bytes& out) : inner_(inner), out_(out) {}
-    void read(std::span<std::uint8_t> dst) override {
-        inner_.read(dst);
-        out_.insert(out_.end(), dst.begin(), dst.end());
-    }
-    std::uint64_t position() const override { return inner_.position(); }
-    std::optional<std::uint64_t> remaining() const override { return inner_.remaining(); }
-
-private:
-    ByteSource& inner_;
-    Bytes& out_;
-};
 
 // Plugs CalcIVXor into the reader's node-read hook and notes every node read.
 class CipherMixer final : public gbx::ReadObserver {
@@ -128,7 +114,8 @@ ParsePass parsePass(const PipelineSpec& spec, bool foldInSkippable, bool perNode
                     bool scanOnly = false) {
     ParsePass r;
     ReadPipeline pipe(spec);
-    RecordingSource recorder(pipe.top(), r.bytes);
+    // Every byte the parser asks for: the entry's content is exactly what was read.
+    TeeSource recorder(pipe.top(), r.bytes);
     CipherMixer mixer(pipe.crypted(), pipe.top(), foldInSkippable, perNode);
     gbx::ReadOptions options;
     options.readCompressedBodyNodes = false;  // read from memory: they never touch the cipher

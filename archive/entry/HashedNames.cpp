@@ -6,8 +6,8 @@
 #include <unordered_set>
 
 #include "archive/cipher/Crypto.hpp"
+#include "archive/entry/EntryKind.hpp"
 #include "archive/entry/GbxEntry.hpp"
-#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "common/File.hpp"
 #include "gbx/References.hpp"

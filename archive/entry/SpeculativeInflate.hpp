@@ -9,7 +9,7 @@
 // starts it reached, with both windows; once the reader has decoded up to the guessed start,
 // finish() makes them real seek points (each resolved when asked for).
 // Nothing is taken on trust: the reader proves the guess by stopping exactly there with ISA-L
-// between two blocks (PlainEntryReader::isalStopsAt), and only then are the points resolved; any
+// between two blocks (IsalInflate::stopsAt), and only then are the points resolved; any
 // other outcome drops them and the reader decodes on alone.
 #pragma once
 

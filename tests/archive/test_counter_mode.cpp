@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "archive/entry/CounterMode.hpp"
+#include "archive/entry/EntryKind.hpp"
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/GbxEntry.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
@@ -147,7 +149,7 @@ TEST_CASE("counter mode: the library reads such files only when proven or asked 
 
         // Random access in a stored counter-mode file: any block decrypts on its own.
         {
-            PlainEntryReader reader(pak, notes, nullptr, true, true);
+            PlainEntryReader reader(pak, notes, ReadRequest().allowUnverified(true));
             CHECK(reader.unproven());
             Bytes part(100);
             reader.seek(300);

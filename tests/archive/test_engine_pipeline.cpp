@@ -4,8 +4,8 @@
 // mid-chunk ivXor of CPlugSurfaceGeom 0900F004 in the writer's schedule.
 #include <catch2/catch.hpp>
 
+#include "archive/entry/EntryKind.hpp"
 #include "archive/entry/GbxEntry.hpp"
-#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "gbx/EngineBuilder.hpp"

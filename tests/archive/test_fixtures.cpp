@@ -2,8 +2,8 @@
 // Packs written by another tool list and extract exactly as their manifests say.
 #include <catch2/catch.hpp>
 
+#include "archive/entry/EntryKind.hpp"
 #include "archive/entry/EntryReader.hpp"
-#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"

@@ -30,19 +30,15 @@ PakKey isalKey() {
     return k;
 }
 
-// Lowers the whole-buffer limit for one test.
-class WholeLimit {
-public:
-    explicit WholeLimit(std::uint64_t bytes) : old_(setWholeInflateLimit(bytes)) {}
-    ~WholeLimit() { setWholeInflateLimit(old_); }
-    WholeLimit(const WholeLimit&) = delete;
-    WholeLimit& operator=(const WholeLimit&) = delete;
-
-private:
-    std::uint64_t old_;
-};
-
 constexpr std::uint64_t kTestLimit = 64 * 1024;
+
+// A reader without an index whose whole-buffer limit is lowered to kTestLimit, so that the
+// tests' entries stream through ISA-L.
+ReadRequest lowLimit() {
+    ReadTuning tuning;
+    tuning.wholeInflateLimit = kTestLimit;
+    return ReadRequest().withTuning(tuning);
+}
 
 // Random runs (stored deflate blocks) between runs of text, so that the entry is compressed.
 Bytes mixedData(std::size_t n, std::uint32_t seed) {
@@ -72,7 +68,7 @@ Bytes readPieces(PlainEntryReader& reader) {
 
 // Reads the whole entry through zlib (a reader with a seek index never uses ISA-L).
 Bytes readByZlib(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e) {
-    PlainEntryReader reader(pak, e, std::make_shared<SeekIndex>(1u << 20, 8));
+    PlainEntryReader reader(pak, e, ReadRequest::points(std::make_shared<SeekIndex>(1u << 20, 8)));
     Bytes out(e.uncompressedSize);
     REQUIRE(reader.read(out.data(), out.size()) == out.size());
     CHECK_FALSE(reader.streamsWithIsal());
@@ -113,7 +109,6 @@ fs::path withSizes(const fs::path& path, const std::string& name, std::uint32_t 
 
 TEST_CASE("isa-l: large zlib entries stream through ISA-L with zlib's bytes",
           "[pak][inflate][isal]") {
-    WholeLimit limit(kTestLimit);
     test::TempDir tree, out;
     test::writeFile(tree / "text.txt", test::compressibleText(3000000, 1));
     test::writeFile(tree / "mixed.bin", mixedData(2000000, 2));
@@ -128,7 +123,7 @@ TEST_CASE("isa-l: large zlib entries stream through ISA-L with zlib's bytes",
             INFO(e.path << " sync " << sync);
             REQUIRE(e.compressed());
             const Bytes want = test::readFile(tree / e.path);
-            PlainEntryReader reader(pak, e);
+            PlainEntryReader reader(pak, e, lowLimit());
             Bytes got = readPieces(reader);
             CHECK(got == want);
             // ISA-L did it all: no zlib pass over the entry after it.
@@ -141,7 +136,6 @@ TEST_CASE("isa-l: large zlib entries stream through ISA-L with zlib's bytes",
 }
 
 TEST_CASE("isa-l: a seek leaves ISA-L for zlib and gives exact bytes", "[pak][inflate][isal]") {
-    WholeLimit limit(kTestLimit);
     test::TempDir dir;
     const Bytes want = test::compressibleText(3000000, 4);
     auto pak = PakIndex::open(packOne(dir, want), isalKey());
@@ -153,7 +147,7 @@ TEST_CASE("isa-l: a seek leaves ISA-L for zlib and gives exact bytes", "[pak][in
               Bytes(want.begin() + std::ptrdiff_t(at), want.begin() + std::ptrdiff_t(at + n)));
     };
     SECTION("back") {
-        PlainEntryReader r(pak, e);
+        PlainEntryReader r(pak, e, lowLimit());
         expect(r, 0, 1000003);
         REQUIRE(r.streamsWithIsal());
         r.seek(500001);
@@ -162,7 +156,7 @@ TEST_CASE("isa-l: a seek leaves ISA-L for zlib and gives exact bytes", "[pak][in
         CHECK(readPieces(r) == Bytes(want.begin() + 1277778, want.end()));
     }
     SECTION("forward") {
-        PlainEntryReader r(pak, e);
+        PlainEntryReader r(pak, e, lowLimit());
         expect(r, 0, 12345);
         REQUIRE(r.streamsWithIsal());
         r.seek(2500000);
@@ -170,7 +164,7 @@ TEST_CASE("isa-l: a seek leaves ISA-L for zlib and gives exact bytes", "[pak][in
         CHECK(readPieces(r) == Bytes(want.begin() + 2500000, want.end()));
     }
     SECTION("before the first read: zlib from the start") {
-        PlainEntryReader r(pak, e);
+        PlainEntryReader r(pak, e, lowLimit());
         r.seek(99999);
         expect(r, 99999, 3);
         CHECK_FALSE(r.streamsWithIsal());
@@ -188,13 +182,14 @@ TEST_CASE("isa-l: a reader that only looks its seek index up streams through ISA
     // size, so the default limit stays.
     auto index = std::make_shared<SeekIndex>(1u << 18, 64);
     {
-        PlainEntryReader recorder(pak, e, index);  // fills the index, through zlib
+        PlainEntryReader recorder(pak, e,
+                                  ReadRequest::points(index));  // fills the index, through zlib
         CHECK(readPieces(recorder) == want);
         CHECK_FALSE(recorder.streamsWithIsal());
     }
     const std::size_t points = index->size();
     REQUIRE(points >= 8);
-    PlainEntryReader r(pak, e, index, false);
+    PlainEntryReader r(pak, e, ReadRequest::points(index, PointUse::LookUp));
     Bytes head(1000000);
     REQUIRE(r.read(head.data(), head.size()) == head.size());
     CHECK(r.streamsWithIsal());
@@ -206,7 +201,7 @@ TEST_CASE("isa-l: a reader that only looks its seek index up streams through ISA
     CHECK(r.decodedBytes() < want.size());  // from a point, not from the start
     CHECK(index->size() == points);
     // From the start to the end through ISA-L, nothing added either.
-    PlainEntryReader whole(pak, e, index, false);
+    PlainEntryReader whole(pak, e, ReadRequest::points(index, PointUse::LookUp));
     CHECK(readPieces(whole) == want);
     CHECK(whole.streamsWithIsal());
     CHECK(index->size() == points);
@@ -230,7 +225,7 @@ TEST_CASE("isa-l: a reader decrypting ahead on another thread gives exact bytes 
     // The mount's first read: the index is empty (its pass has not run), so the reader
     // decodes from the start to far into the entry.
     auto index = std::make_shared<SeekIndex>(1u << 18, 64);
-    PlainEntryReader r(pak, e, index, false);
+    PlainEntryReader r(pak, e, ReadRequest::points(index, PointUse::LookUp));
     r.seek(7000001);
     expect(r, 7000001, 4096);
     CHECK(r.streamsWithIsal());
@@ -252,7 +247,6 @@ TEST_CASE("isa-l: a reader decrypting ahead on another thread gives exact bytes 
 }
 
 TEST_CASE("isa-l: a damaged Adler-32 is zlib's error, not wrong bytes", "[pak][inflate][isal]") {
-    WholeLimit limit(kTestLimit);
     test::TempDir dir;
     const Bytes content = test::compressibleText(2000000, 5);
     const fs::path path = packOne(dir, content);
@@ -276,31 +270,35 @@ TEST_CASE("isa-l: a damaged Adler-32 is zlib's error, not wrong bytes", "[pak][i
     const std::string message = (dir / "damaged.pak").string() +
                                 ": big.bin: corrupt compressed data (zlib: incorrect data check)";
     // Every byte but the last comes out right; the last read meets the trailer.
-    PlainEntryReader reader(damaged, d);
+    PlainEntryReader reader(damaged, d, lowLimit());
     Bytes got(d.uncompressedSize - 1);
     REQUIRE(reader.read(got.data(), got.size()) == got.size());
     CHECK(reader.streamsWithIsal());
     CHECK(got == Bytes(content.begin(), content.end() - 1));
     std::uint8_t last = 0;
     CHECK_THROWS_WITH(reader.read(&last, 1), message);
-    PlainEntryReader fresh(damaged, d);
+    PlainEntryReader fresh(damaged, d, lowLimit());
     CHECK(readError(fresh) == message);
     CHECK_THROWS_WITH(readEntry(damaged, d), message);
-    PlainEntryReader byZlib(damaged, d, std::make_shared<SeekIndex>(1u << 20, 8));
+    PlainEntryReader byZlib(damaged, d,
+                            ReadRequest::points(std::make_shared<SeekIndex>(1u << 20, 8)));
     CHECK(readError(byZlib) == message);
     // The mount's reader, decrypting ahead on another thread.
-    PlainEntryReader decryptingAhead(damaged, d, std::make_shared<SeekIndex>(1u << 20, 8), false);
+    PlainEntryReader decryptingAhead(
+        damaged, d,
+        ReadRequest::points(std::make_shared<SeekIndex>(1u << 20, 8), PointUse::LookUp));
     CHECK(readError(decryptingAhead) == message);
     // Sent into the entry before its first read (the mount's first read of a fresh mount), it
     // leaves the Adler-32 out, as a reader resumed at a seek point: the bytes, no trailer check.
-    PlainEntryReader jumped(damaged, d, std::make_shared<SeekIndex>(1u << 20, 8), false);
+    PlainEntryReader jumped(
+        damaged, d,
+        ReadRequest::points(std::make_shared<SeekIndex>(1u << 20, 8), PointUse::LookUp));
     jumped.seek(1500000);
     CHECK(readPieces(jumped) == Bytes(content.begin() + 1500000, content.end()));
     CHECK(jumped.streamsWithIsal());
 }
 
 TEST_CASE("isa-l: truncated streams and wrong sizes are zlib's errors", "[pak][inflate][isal]") {
-    WholeLimit limit(kTestLimit);
     test::TempDir dir;
     const Bytes content = test::compressibleText(2000000, 6);
     const fs::path path = packOne(dir, content);
@@ -309,9 +307,10 @@ TEST_CASE("isa-l: truncated streams and wrong sizes are zlib's errors", "[pak][i
     auto errorOf = [&](const fs::path& p) {
         auto pak = PakIndex::open(p, isalKey());
         const PakEntry& e = pak->entries()[0];
-        PlainEntryReader reader(pak, e);
+        PlainEntryReader reader(pak, e, lowLimit());
         std::string what = readError(reader);
-        PlainEntryReader byZlib(pak, e, std::make_shared<SeekIndex>(1u << 20, 8));
+        PlainEntryReader byZlib(pak, e,
+                                ReadRequest::points(std::make_shared<SeekIndex>(1u << 20, 8)));
         CHECK(readError(byZlib) == what);
         return what;
     };
@@ -325,7 +324,7 @@ TEST_CASE("isa-l: truncated streams and wrong sizes are zlib's errors", "[pak][i
         // without a proper end.
         fs::path p = withSizes(path, "trailer.pak", size, packed - 2);
         auto pak = PakIndex::open(p, isalKey());
-        PlainEntryReader reader(pak, pak->entries()[0]);
+        PlainEntryReader reader(pak, pak->entries()[0], lowLimit());
         CHECK(readPieces(reader) == content);
         CHECK(reader.streamsWithIsal());
     }
@@ -343,7 +342,7 @@ TEST_CASE("isa-l: truncated streams and wrong sizes are zlib's errors", "[pak][i
             fs::path p = withSizes(path, "smaller.pak", size - less, packed);
             auto pak = PakIndex::open(p, isalKey());
             const PakEntry& e = pak->entries()[0];
-            PlainEntryReader reader(pak, e);
+            PlainEntryReader reader(pak, e, lowLimit());
             const Bytes want(content.begin(), content.end() - less);
             CHECK(readPieces(reader) == want);
             CHECK_FALSE(reader.streamsWithIsal());
@@ -354,26 +353,15 @@ TEST_CASE("isa-l: truncated streams and wrong sizes are zlib's errors", "[pak][i
 
 namespace {
 
-// Lowers the size from which a first read far into an entry decodes on two cores, and makes
-// the reader wait for the other thread's guess, for one test.
-class TwoCores {
-public:
-    explicit TwoCores(std::uint64_t bytes)
-        : old_(setTwoCoresMin(bytes)), oldCpus_(setUsableCpus(2)) {
-        setTwoCoresWait(true);
-    }
-    ~TwoCores() {
-        setTwoCoresMin(old_);
-        setUsableCpus(oldCpus_);
-        setTwoCoresWait(false);
-    }
-    TwoCores(const TwoCores&) = delete;
-    TwoCores& operator=(const TwoCores&) = delete;
-
-private:
-    std::uint64_t old_;
-    int oldCpus_;
-};
+// The size from which a first read far into an entry decodes on two cores lowered, two CPUs
+// counted on, and the reader waiting for the other thread's guess.
+const ReadTuning twoCores = [] {
+    ReadTuning tuning;
+    tuning.twoCoresMin = 1 << 20;
+    tuning.twoCoresWait = true;
+    tuning.usableCpus = 2;
+    return tuning;
+}();
 
 // Sends `r` to `at` before its first read (the mount's first read of a fresh mount) and checks
 // the 4096 bytes there against `want`.
@@ -419,7 +407,6 @@ private:
 
 TEST_CASE("isa-l: a first read far into an entry decodes on two cores with exact bytes",
           "[pak][inflate][isal][two-cores]") {
-    TwoCores twoCores(1 << 20);
     test::TempDir dir;
     for (int kind = 0; kind < 2; ++kind) {
         // Text (dynamic blocks, copies reaching back all the way), then stored runs between text.
@@ -429,7 +416,8 @@ TEST_CASE("isa-l: a first read far into an entry decodes on two cores with exact
         auto pak = PakIndex::open(packOne(sub, want), isalKey());
         const PakEntry& e = pak->entries()[0];
         auto index = std::make_shared<SeekIndex>(1u << 18, 64);
-        PlainEntryReader r(pak, e, index, false);
+        PlainEntryReader r(pak, e,
+                           ReadRequest::points(index, PointUse::LookUp).withTuning(twoCores));
         checkFirstRead(r, want, 3500001);
         CHECK(readPieces(r) == Bytes(want.begin() + 3500001 + 4096, want.end()));
         if (kind == 0) {
@@ -439,7 +427,8 @@ TEST_CASE("isa-l: a first read far into an entry decodes on two cores with exact
         // Every point it left resumes with the entry's bytes.
         for (const auto& p : index->points()) {
             INFO("point at " << p->out);
-            PlainEntryReader q(pak, e, index, false);
+            PlainEntryReader q(pak, e,
+                               ReadRequest::points(index, PointUse::LookUp).withTuning(twoCores));
             q.seek(p->out + 1);
             Bytes at(1000);
             REQUIRE(q.read(at.data(), at.size()) == at.size());
@@ -454,25 +443,24 @@ TEST_CASE("isa-l: with one CPU to run on, a first read far in stays on the readi
           "[pak][inflate][isal][two-cores]") {
     // Two threads taking turns on one CPU only add the other's work: the reader decodes alone,
     // with the same bytes. Told so, and from this thread's affinity (the default).
-    TwoCores twoCores(1 << 20);
     const FirstReadText text;
     for (bool byAffinity : {false, true}) {
         INFO((byAffinity ? "affinity" : "told"));
-        const int old = setUsableCpus(byAffinity ? 0 : 1);
+        ReadTuning oneCpu = twoCores;
+        oneCpu.usableCpus = byAffinity ? 0 : 1;
         {
             std::optional<OneCpu> pinned;
             if (byAffinity) pinned.emplace();
-            CHECK(usableCpus() == 1);
+            CHECK(oneCpu.cpus() == 1);
             auto index = std::make_shared<SeekIndex>(1u << 18, 64);
-            PlainEntryReader r(text.pak, text.e, index, false);
+            PlainEntryReader r(text.pak, text.e,
+                               ReadRequest::points(index, PointUse::LookUp).withTuning(oneCpu));
             checkFirstRead(r, text.want, 3500001);
             CHECK(r.streamsWithIsal());
             // No guess proven: on two cores this text leaves a point (the test above).
             CHECK(index->size() == 0);
         }
-        setUsableCpus(old);
     }
-    CHECK(usableCpus() == 2);
 }
 
 TEST_CASE("isa-l: a cgroup v2 CPU quota counts, the least on the way up",
@@ -502,7 +490,6 @@ TEST_CASE("isa-l: a cgroup v2 CPU quota counts, the least on the way up",
 
 TEST_CASE("isa-l: a damaged stream read far in on two cores gives what reading it through does",
           "[pak][inflate][isal][two-cores]") {
-    TwoCores twoCores(1 << 20);
     test::TempDir dir;
     const Bytes content = test::compressibleText(4000000, 33);
     const fs::path path = packOne(dir, content);
@@ -538,9 +525,12 @@ TEST_CASE("isa-l: a damaged stream read far in on two cores gives what reading i
         test::writeFile(damagedPath, damagedFile);
         auto damaged = PakIndex::open(damagedPath, isalKey());
         const PakEntry& d = damaged->entries()[0];
-        PlainEntryReader twoCoresReader(damaged, d, std::make_shared<SeekIndex>(1u << 18, 64),
-                                        false);
-        PlainEntryReader through(damaged, d, std::make_shared<SeekIndex>(1u << 20, 8));
+        PlainEntryReader twoCoresReader(
+            damaged, d,
+            ReadRequest::points(std::make_shared<SeekIndex>(1u << 18, 64), PointUse::LookUp)
+                .withTuning(twoCores));
+        PlainEntryReader through(damaged, d,
+                                 ReadRequest::points(std::make_shared<SeekIndex>(1u << 20, 8)));
         const std::string got = outcome(twoCoresReader, 3500001);
         CHECK(got == outcome(through, 3500001));
         // Deflate has no check of its own (the Adler-32 at the end is not reached): damage
@@ -556,13 +546,13 @@ TEST_CASE("isa-l: without memory for its buffers, a first read far in decodes al
     // The blocks such a read takes, in order: the pieces decrypted ahead, the reader's scratch,
     // the other thread's points, then its buffers (at its first step, on that thread). Whichever
     // cannot be had, the read gives the entry's bytes and proves no guess.
-    TwoCores twoCores(1 << 20);
     const FirstReadText text;
     for (int nth = 1; nth <= 5; ++nth) {
         INFO("block " << nth << (nth <= 4 ? " refused" : ": none refused"));
         failPageBlockForTests(nth);
         auto index = std::make_shared<SeekIndex>(1u << 18, 64);
-        PlainEntryReader r(text.pak, text.e, index, false);
+        PlainEntryReader r(text.pak, text.e,
+                           ReadRequest::points(index, PointUse::LookUp).withTuning(twoCores));
         checkFirstRead(r, text.want, 3500001);
         if (nth <= 4) {
             CHECK(failPageBlockForTests(0) == 0);  // it was refused

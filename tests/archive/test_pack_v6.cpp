@@ -388,11 +388,12 @@ TEST_CASE("v12+: random seeks in stored and compressed entries follow the IV cha
             INFO(e.path);
             Bytes want = test::readFile(dir / "src" / e.path);
             auto index = std::make_shared<SeekIndex>(256 * 1024, 64);
-            PlainEntryReader first(pak, e, index);  // a pass that leaves seek points
+            PlainEntryReader first(pak, e,
+                                   ReadRequest::points(index));  // a pass that leaves seek points
             Bytes all(want.size());
             REQUIRE(first.read(all.data(), all.size()) == all.size());
             CHECK(all == want);
-            PlainEntryReader reader(pak, e, index);
+            PlainEntryReader reader(pak, e, ReadRequest::points(index));
             std::mt19937 rng(version);
             for (int i = 0; i < 40; ++i) {
                 std::uint64_t at = rng() % want.size();

@@ -6,8 +6,8 @@
 #include <catch2/catch.hpp>
 #include <map>
 
+#include "archive/entry/EntryKind.hpp"
 #include "archive/entry/GbxEntry.hpp"
-#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "gbx/GbxFile.hpp"

@@ -8,9 +8,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "archive/entry/EntryKind.hpp"
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/GbxEntry.hpp"
-#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "gbx/Classes.hpp"

@@ -223,7 +223,8 @@ TEST_CASE("plain zlib entries: the whole-buffer inflater and the streaming zlib 
             Bytes whole(e.uncompressedSize), streamed(e.uncompressedSize);
             PlainEntryReader fast(pak, e);
             REQUIRE(fast.read(whole.data(), whole.size()) == whole.size());
-            PlainEntryReader slow(pak, e, std::make_shared<SeekIndex>(1u << 20, 8));
+            PlainEntryReader slow(pak, e,
+                                  ReadRequest::points(std::make_shared<SeekIndex>(1u << 20, 8)));
             REQUIRE(slow.read(streamed.data(), streamed.size()) == streamed.size());
             CHECK(whole == test::readFile(tree / e.path));
             CHECK(streamed == whole);

@@ -22,8 +22,8 @@
 #include <set>
 #include <thread>
 
+#include "archive/entry/EntryKind.hpp"
 #include "archive/entry/EntryReader.hpp"
-#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PackList.hpp"
 #include "fs/Commit.hpp"
 #include "fs/Drives.hpp"

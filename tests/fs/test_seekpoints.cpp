@@ -38,7 +38,7 @@ TEST_CASE("pakfs seek: seek points resume decoding mid-stream with the same byte
     auto index = std::make_shared<archive::SeekIndex>(128 * 1024, 1000);
     {
         // One pass from the start leaves points behind.
-        archive::PlainEntryReader reader(pak, entry, index);
+        archive::PlainEntryReader reader(pak, entry, archive::ReadRequest::points(index));
         Bytes all(want.size());
         REQUIRE(reader.read(all.data(), all.size()) == all.size());
         CHECK(all == want);
@@ -47,7 +47,7 @@ TEST_CASE("pakfs seek: seek points resume decoding mid-stream with the same byte
     CHECK(index->size() > 12);
     CHECK(index->size() <= want.size() / index->span() + 1);
 
-    archive::PlainEntryReader reader(pak, entry, index);
+    archive::PlainEntryReader reader(pak, entry, archive::ReadRequest::points(index));
     std::mt19937_64 rng(5);
     std::uint64_t decodedBefore = reader.decodedBytes();
     const int reads = 200;
@@ -92,7 +92,7 @@ TEST_CASE("pakfs seek: seek points are added while reading and bounded in number
     const Bytes& want = t.file("big.txt");
 
     auto index = std::make_shared<archive::SeekIndex>(64 * 1024, 8);
-    archive::PlainEntryReader reader(pak, entry, index);
+    archive::PlainEntryReader reader(pak, entry, archive::ReadRequest::points(index));
     // Backwards jumps from the end: each restart finds a point no later than the target.
     for (std::uint64_t off = want.size() - 1000; off > 1000; off = off * 2 / 3) {
         reader.seek(off);
@@ -137,7 +137,7 @@ TEST_CASE("pakfs seek: seek readers agree with the sequential decoder on every f
         INFO(entry.path);
         Bytes want = archive::readEntry(pak, entry);
         auto index = std::make_shared<archive::SeekIndex>(1024, 100);
-        archive::PlainEntryReader reader(pak, entry, index);
+        archive::PlainEntryReader reader(pak, entry, archive::ReadRequest::points(index));
         Bytes got(want.size() + 10);
         got.resize(reader.read(got.data(), got.size()));
         CHECK(got == want);
@@ -170,7 +170,7 @@ IndexedEntry indexedEntry(std::size_t size, std::uint64_t seed, std::uint64_t sp
     e.pak = archive::PakIndex::open(e.t.pak, kTestKey);
     e.entry = &entryAt(*e.pak, "big.txt");
     e.index = std::make_shared<archive::SeekIndex>(span, 4096);
-    archive::PlainEntryReader pass(e.pak, *e.entry, e.index);
+    archive::PlainEntryReader pass(e.pak, *e.entry, archive::ReadRequest::points(e.index));
     Bytes all(size);
     REQUIRE(pass.read(all.data(), all.size()) == size);
     REQUIRE(all == e.want());
@@ -224,7 +224,8 @@ TEST_CASE(
     CHECK(deflated == e.index->size());  // text deflates
     CHECK(e.index->memoryBytes() < e.index->size() * archive::kInflateWindow / 2);
 
-    archive::PlainEntryReader reader(e.pak, *e.entry, e.index, false);
+    archive::PlainEntryReader reader(
+        e.pak, *e.entry, archive::ReadRequest::points(e.index, archive::PointUse::LookUp));
     for (std::uint64_t off : offsetsAround(*e.index, want.size(), 22))
         checkRead(reader, want, off, 4096);
     // A read across several points at once.
@@ -245,7 +246,10 @@ TEST_CASE(
     }
     const auto p = damaged->points().at(1);
     for (bool record : {true, false}) {
-        archive::PlainEntryReader reader(e.pak, *e.entry, damaged, record);
+        archive::PlainEntryReader reader(
+            e.pak, *e.entry,
+            archive::ReadRequest::points(
+                damaged, record ? archive::PointUse::Record : archive::PointUse::LookUp));
         REQUIRE_THROWS_WITH(reader.seek(p->out + 10),
                             Catch::Contains("big.txt") && Catch::Contains("damaged"));
     }
@@ -264,7 +268,8 @@ TEST_CASE("pakfs seek: a memory budget thins the points out over the whole entry
     CHECK(thin->size() <= all / 2 + 1);
     CHECK(thin->currentSpan() >= 4 * e.index->span());
     CHECK(thin->points().back()->out > e.want().size() / 2);  // not only the first ones
-    archive::PlainEntryReader reader(e.pak, *e.entry, thin, false);
+    archive::PlainEntryReader reader(e.pak, *e.entry,
+                                     archive::ReadRequest::points(thin, archive::PointUse::LookUp));
     for (std::uint64_t off : offsetsAround(*thin, e.want().size(), 25))
         checkRead(reader, e.want(), off, 5000);
 }
@@ -283,7 +288,8 @@ TEST_CASE(
     // Per GiB of this text: what BENCHMARKS.md measures for the files.
     CHECK(std::filesystem::file_size(file) < e.index->size() * archive::kInflateWindow / 2);
 
-    archive::PlainEntryReader reader(e.pak, *e.entry, loaded, false);
+    archive::PlainEntryReader reader(
+        e.pak, *e.entry, archive::ReadRequest::points(loaded, archive::PointUse::LookUp));
     for (std::uint64_t off : offsetsAround(*loaded, e.want().size(), 27))
         checkRead(reader, e.want(), off, 4096);
 
@@ -327,7 +333,10 @@ TEST_CASE(
             }
             int told = 0;
             lazyIndex->onDamaged([&] { ++told; });
-            archive::PlainEntryReader lazy(e.pak, *e.entry, lazyIndex, record);
+            archive::PlainEntryReader lazy(
+                e.pak, *e.entry,
+                archive::ReadRequest::points(
+                    lazyIndex, record ? archive::PointUse::Record : archive::PointUse::LookUp));
             if (damage < 2) {
                 checkRead(lazy, e.want(), points.front()->out + 5, 4096);
                 CHECK(told == 0);
@@ -387,7 +396,8 @@ TEST_CASE("pakfs seek: a stream error after resuming at a window damaged since i
     int told = 0;
     loaded->onDamaged([&] { ++told; });
 
-    archive::PlainEntryReader reader(pak, entry, loaded, false);
+    archive::PlainEntryReader reader(
+        pak, entry, archive::ReadRequest::points(loaded, archive::PointUse::LookUp));
     checkRead(reader, e.want(), resumeAt->out + 5, 4096);
     REQUIRE(reader.streamsWithIsal());
     const auto windowed = loaded->before(resumeAt->out);
@@ -417,7 +427,10 @@ TEST_CASE("pakfs seek: readers on several threads share the points and read exac
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t)
         threads.emplace_back([&, t] {
-            archive::PlainEntryReader reader(e.pak, *e.entry, e.index, t % 2 == 0);
+            archive::PlainEntryReader reader(
+                e.pak, *e.entry,
+                archive::ReadRequest::points(
+                    e.index, t % 2 == 0 ? archive::PointUse::Record : archive::PointUse::LookUp));
             std::mt19937_64 rng(std::uint64_t(30 + t));
             Bytes got(4096);
             for (int i = 0; i < 60; ++i) {

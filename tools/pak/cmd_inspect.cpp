@@ -9,9 +9,10 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "archive/entry/CounterMode.hpp"
+#include "archive/entry/EntryKind.hpp"
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/GbxEntry.hpp"
-#include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "common/PageBlock.hpp"
 #include "tools/pak/Commands.hpp"

@@ -5,8 +5,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "archive/entry/EntryKind.hpp"
 #include "archive/entry/GbxEntry.hpp"
-#include "archive/entry/PlainEntryReader.hpp"
 #include "fs/Drives.hpp"
 #include "fs/Sources.hpp"
 #include "tools/pak/Commands.hpp"
