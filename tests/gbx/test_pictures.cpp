@@ -24,6 +24,7 @@
 
 using namespace pakfs;
 using namespace pakfs::gbx;
+using namespace pakfs::test;
 namespace fs = std::filesystem;
 
 namespace {
