@@ -92,6 +92,13 @@ void registerMedia(ChunkRegistry& reg) {
         r.u32();
     });
 
+    // 00E ([G] Game/CGameCtnMediaClip.chunkl): version, an int; version 1 in the 2020 clip of
+    // ../shared/fixtures/gbx [game], no other described.
+    reg.add(0x0307900E, true, [](NodeReader& r) {
+        version(r, 1, "media clip 0307900E");
+        r.u32();
+    });
+
     // CGameCtnMediaTrack
     reg.add(0x03078001, false, [](NodeReader& r) {
         r.note("name", r.string("track name"));

@@ -105,9 +105,14 @@ TEST_CASE("media fixtures: the map, clip, ghost and replays read whole with pak 
         CHECK(r.err.empty());
         CHECK(r.out.find(std::string("\n") + w.summary + "\n") != std::string::npos);
     }
-    // The clip's every chunk is known.
-    auto clip = run(kPak + " gbx info --nodes " + q(dir / kMediaWhole[1].file));
-    CHECK(clip.out.find(", unknown") == std::string::npos);
+    // The clips' every chunk is known.
+    for (const char* name : {"GBX-NET 2 CGameCtnMediaClip MP4 001.Clip.Gbx",
+                             "GBX-NET 2 CGameCtnMediaClip TM2020 001.Clip.Gbx"}) {
+        INFO(name);
+        auto clip = run(kPak + " gbx info --nodes " + q(dir / name));
+        CHECK(clip.code == 0);
+        CHECK(clip.out.find(", unknown") == std::string::npos);
+    }
 }
 
 TEST_CASE("media fixtures: stored in a version 6 pack, planned from the chunk readers, parsed",
@@ -115,6 +120,8 @@ TEST_CASE("media fixtures: stored in a version 6 pack, planned from the chunk re
     fs::path dir = sharedDir("fixtures/gbx");
     TempDir tmp;
     writeFile(tmp / "src" / "Media" / "Clip.Clip.Gbx", storedMediaForm(dir / kMediaWhole[1].file));
+    writeFile(tmp / "src" / "Media" / "Clip2020.Clip.Gbx",
+              storedMediaForm(dir / "GBX-NET 2 CGameCtnMediaClip TM2020 001.Clip.Gbx"));
     writeFile(tmp / "src" / "Media" / "Entity.Gbx", builtEntity());
     const fs::path pak = tmp / "media.Pack.Gbx";
     auto p = run(kPak + " pack -q --version 6 --level 0 " + kMediaKey + " " + q(tmp / "src") + " " +
@@ -123,17 +130,18 @@ TEST_CASE("media fixtures: stored in a version 6 pack, planned from the chunk re
     // No node scan planned them, and they stay stored (a scanned file would be deflated so that
     // its Adler-32 can prove it).
     CHECK(p.err.find("node scan") == std::string::npos);
-    CHECK(p.err.find(": 2 files in 1 folders, 0 compressed,") != std::string::npos);
+    CHECK(p.err.find(": 3 files in 1 folders, 0 compressed,") != std::string::npos);
     auto r = run(kPak + " check " + kMediaKey + " " + q(pak));
     CHECK(r.code == 0);
     const std::string proof =
         ": parsed by known chunk readers to the end, every node slot filled (no checksum: the "
         "parse is the proof)\n";
-    CHECK(r.out == "gbx parsed    Media/Clip.Clip.Gbx" + proof + "gbx parsed    Media/Entity.Gbx" +
-                       proof +
-                       "2 files: 0 plain, 2 gbx (2 parsed, 0 header, 0 exact, 0 verified, 0 "
+    CHECK(r.out == "gbx parsed    Media/Clip.Clip.Gbx" + proof +
+                       "gbx parsed    Media/Clip2020.Clip.Gbx" + proof +
+                       "gbx parsed    Media/Entity.Gbx" + proof +
+                       "3 files: 0 plain, 3 gbx (3 parsed, 0 header, 0 exact, 0 verified, 0 "
                        "refused), 0 undecodable\n");
-    for (const char* name : {"Clip.Clip.Gbx", "Entity.Gbx"}) {
+    for (const char* name : {"Clip.Clip.Gbx", "Clip2020.Clip.Gbx", "Entity.Gbx"}) {
         INFO(name);
         auto c =
             run(kPak + " cat " + kMediaKey + " " + q(pak) + " " + q(std::string("Media/") + name));
