@@ -12,7 +12,10 @@ void registerAllHeader(ChunkRegistry& reg);
 void registerChallenge(ChunkRegistry& reg);    // CGameCtnChallenge and the classes of maps
 void registerCollector(ChunkRegistry& reg);    // collectors, object info, decoration, collection
 void registerMedia(ChunkRegistry& reg);        // media clips, tracks, blocks, CControlEffectSimi
+void registerMediaLater(ChunkRegistry& reg);   // later media blocks, data tapes
+void registerMapLater(ChunkRegistry& reg);     // what later maps' blocks hold
 void registerGhost(ChunkRegistry& reg);        // ghosts and replays
+void registerGhostLater(ChunkRegistry& reg);   // the later games' ghost chunks
 void registerMisc(ChunkRegistry& reg);         // CMwNod, skins, profiles
 void registerPlugSolid(ChunkRegistry& reg);    // solids and their trees
 void registerPlugVisual(ChunkRegistry& reg);   // visuals, vertex streams, index buffers
@@ -64,6 +67,13 @@ inline std::uint32_t version(NodeReader& r, std::uint32_t highest, const char* w
                std::to_string(highest) + " is the highest any source describes)");
     return v;
 }
+
+// A ghost's badge (SBadge), which media entity blocks hold too (ChunksGhost.cpp).
+void ghostBadge(NodeReader& r);
+// A ghost's inputs and validation fields after the events duration (ChunksGhost.cpp); the
+// duration is kept in the node's variable kEventsDurationVar.
+void ghostValidationInputs(NodeReader& r);
+inline constexpr const char* kEventsDurationVar = "ghost events duration";
 
 void registerChallengeHeader(ChunkRegistry& reg);
 void registerCollectorHeader(ChunkRegistry& reg);

@@ -7,7 +7,10 @@ void registerAll(ChunkRegistry& reg) {
     registerChallenge(reg);
     registerCollector(reg);
     registerMedia(reg);
+    registerMediaLater(reg);
+    registerMapLater(reg);
     registerGhost(reg);
+    registerGhostLater(reg);
     registerMisc(reg);
     registerPlugSolid(reg);
     registerPlugVisual(reg);

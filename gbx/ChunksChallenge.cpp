@@ -10,7 +10,8 @@ void mapName(NodeReader& r) {
     r.note("name", r.string("map name"));
 }
 
-// One block of 0304301F after its name; false for an unassigned block (flags -1).
+// One block of 0304301F after its name ([G] Game/CGameCtnBlock.chunkl, the archive); false for
+// an unassigned block (flags -1). From version 2 four more flag bits each add data.
 bool block(NodeReader& r, std::uint32_t version) {
     r.skip(4);  // rotation, x, y, z
     std::uint32_t flags = version == 0 ? r.u16() : r.u32();
@@ -19,7 +20,30 @@ bool block(NodeReader& r, std::uint32_t version) {
         r.lookback();  // author
         r.nodeRef();   // skin
     }
-    if (flags & 0x100000) r.nodeRef();  // block parameters
+    if (version < 2) {
+        // Older readers of [G] read the waypoint property of bit 20 in every version; [G] now
+        // reads it from version 2 only. No file here has the bit set below version 2.
+        if (flags & 0x100000)
+            r.fail("block flags " + hex32(flags) + " in block data version " +
+                   std::to_string(version) +
+                   ": whether bit 20 adds a waypoint property below version 2 is not decided "
+                   "(GBX.NET's versions disagree)");
+        return true;
+    }
+    if (flags & 0x80000) r.nodeRef();   // character physics property (CPlugCharPhySpecialProperty)
+    if (flags & 0x100000) r.nodeRef();  // waypoint property
+    if (flags & 0x40000) {              // square card event IDs: two ints and idents each
+        std::uint32_t n = r.count(12);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            r.skip(8);
+            std::uint32_t m = r.count(12);
+            for (std::uint32_t j = 0; j < m; ++j) r.meta();
+        }
+    }
+    if (flags & 0x20000) {  // decal: ID, intensity, variant
+        r.lookback();
+        r.skip(8);
+    }
     return true;
 }
 
@@ -88,15 +112,19 @@ void lightmap(NodeReader& r) {  // 0304303D
     }
 }
 
-void items(NodeReader& r) {  // 03043040, encapsulated
-    std::uint32_t version = r.u32();
+// 03043040 ([G] CGameCtnChallenge.cs): the anchored objects and, by version, which item sits
+// on which and what each is snapped to; encapsulated, its size checked as [G] checks it. [G]
+// reads versions 0 to 8.
+void items(NodeReader& r) {
+    std::uint32_t version = chunks::version(r, 8, "items 03043040");
     r.u32();
-    r.u32();  // size
+    std::uint32_t size = r.u32();
+    std::uint64_t start = r.position();
     r.encapsulated([&] {
         r.u32();  // array version (10)
-        std::uint32_t n = r.count(8);
+        std::uint32_t n = r.count(4);
         for (std::uint32_t i = 0; i < n; ++i) r.nodeRef();
-        if (version >= 1 && version != 5) r.skipArray(8);
+        if (version >= 1 && version != 5 && version < 8) r.skipArray(8);  // items on items
         if (version >= 5) {
             r.skipArray(4);                    // snapped blocks
             if (version < 7) r.skipArray(4);   // snap item groups
@@ -106,6 +134,9 @@ void items(NodeReader& r) {  // 03043040, encapsulated
             r.skipArray(4);  // item snap indexes
         }
     });
+    if (r.position() - start != size)
+        r.fail("items 03043040: the encapsulated part holds " + std::to_string(size) +
+               " bytes but its reader took " + std::to_string(r.position() - start));
 }
 
 void metadata(NodeReader& r) {  // 03043044: script metadata, encapsulated, size-prefixed
@@ -357,9 +388,10 @@ void registerChallenge(ChunkRegistry& reg) {
     reg.add(0x0313B000, false, waypoint);
     reg.add(0x2E009000, false, waypoint);
 
-    // CGameCtnAnchoredObject
+    // CGameCtnAnchoredObject ([G] Game/CGameCtnAnchoredObject.chunkl): 002 versions 0 to 8;
+    // 004 a version and an int.
     reg.add(0x03101002, false, [](NodeReader& r) {
-        std::uint32_t v = r.u32();
+        std::uint32_t v = version(r, 8, "anchored object 03101002");
         std::string item;
         r.meta(&item);
         r.note("item", item);
@@ -380,6 +412,10 @@ void registerChallenge(ChunkRegistry& reg) {
         if (v < 8) return;
         r.vec3();
         r.vec3();
+    });
+    reg.add(0x03101004, true, [](NodeReader& r) {
+        version(r, 0, "anchored object 03101004");
+        r.u32();
     });
 }
 

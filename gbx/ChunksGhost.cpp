@@ -20,16 +20,10 @@ void nodeArray(NodeReader& r) {
 
 // 03092019 (TMF), 03092011 (TMU): 011 has no validation seed at the end.
 void validation(NodeReader& r) {
-    if (r.u32() == 0) return;  // events duration
-    r.u32();
-    std::uint32_t names = r.count(4);
-    for (std::uint32_t i = 0; i < names; ++i) r.lookback();
-    std::uint32_t entries = r.count(9);
-    r.u32();
-    r.skip(std::uint64_t(entries) * 9);  // time, control name index, on/off
-    r.note("game version", r.string("game version"));
-    r.skip(12);  // exe checksum, os, cpu
-    r.string("race settings");
+    std::uint32_t duration = r.u32();  // events duration
+    r.var(kEventsDurationVar) = duration;
+    if (duration == 0) return;
+    ghostValidationInputs(r);
     if (r.generalChunkId() == 0x03092019) r.u32();  // validation seed
 }
 
@@ -87,6 +81,34 @@ void trackManiaEvent(NodeReader& r) {
     }
 }
 
+// CGameCtnGhost 000 ([G] Game/CGameCtnGhost.chunkl): the player's appearance, names and, from
+// version 5, the record data node. [G] describes versions 0 to 9.
+void ghostAppearance(NodeReader& r) {
+    std::uint32_t v = version(r, 9, "ghost 03092000");
+    std::uint32_t appearance = v >= 9 ? r.u32() : 0;
+    r.meta();  // player model
+    r.vec3();  // light trail colour
+    std::uint32_t skins = r.count(1);
+    for (std::uint32_t i = 0; i < skins; ++i) r.fileRef();
+    if (r.boolean()) ghostBadge(r);
+    if (appearance >= 1) r.string();
+    r.note("nickname", r.string("nickname"));
+    r.string("avatar");
+    if (v < 2) return;
+    r.string("recording context");
+    if (v < 4) return;
+    r.u32();  // [G] a bool; the ghost of the 2020 replay fixture stores 2 [game]
+    if (v < 5) return;
+    r.nodeRef();     // record data (CPlugEntRecordData)
+    r.skipArray(4);  // [G] gives no name
+    if (v < 6) return;
+    r.string("trigram");
+    if (v < 7) return;
+    r.string("zone");
+    if (v < 8) return;
+    r.string("club tag");
+}
+
 void replayVersion(NodeReader& r) {  // 03093000 (header)
     std::uint32_t v = r.u32();
     if (v < 3) return;
@@ -103,6 +125,39 @@ void replayVersion(NodeReader& r) {  // 03093000 (header)
 }
 
 }  // namespace
+
+// After the events duration of 011, 019 and 025 ([G] CGameCtnGhost.cs, Chunk03092011): an int,
+// the input names (lookback strings), the input count, an int, the inputs (time, name index,
+// value: 9 bytes each), then the exe version, checksum, OS and CPU kinds and race settings.
+void ghostValidationInputs(NodeReader& r) {
+    r.u32();
+    std::uint32_t names = r.count(4);
+    for (std::uint32_t i = 0; i < names; ++i) r.lookback();
+    std::uint32_t entries = r.count(9);
+    r.u32();
+    r.skip(std::uint64_t(entries) * 9);
+    r.note("game version", r.string("game version"));
+    r.skip(12);  // exe checksum, os, cpu
+    r.string("race settings");
+}
+
+// [G] archive SBadge of Game/CGameCtnGhost.chunkl: version, colour, an int and a string in
+// version 0 only, stickers (two strings each), layers.
+void ghostBadge(NodeReader& r) {
+    std::uint32_t v = r.u32();
+    r.vec3();  // colour
+    if (v == 0) {
+        r.u32();
+        r.string("badge");
+    }
+    std::uint32_t stickers = r.count(8);
+    for (std::uint32_t i = 0; i < stickers; ++i) {
+        r.string("sticker");
+        r.string("sticker");
+    }
+    std::uint32_t layers = r.count(4);
+    for (std::uint32_t i = 0; i < layers; ++i) r.string("badge layer");
+}
 
 void registerGhostHeader(ChunkRegistry& reg) {
     reg.add(0x03093000, false, replayVersion);
@@ -134,22 +189,7 @@ void registerGhost(ChunkRegistry& reg) {
     });
 
     // CGameCtnGhost
-    reg.add(0x03092000, true, [](NodeReader& r) {
-        std::uint32_t v = r.u32();
-        if (v >= 9) r.u32();  // appearance version
-        r.meta();             // player model
-        r.vec3();             // light trail colour
-        std::uint32_t skins = r.count(1);
-        for (std::uint32_t i = 0; i < skins; ++i) r.fileRef();
-        if (r.boolean()) {  // badges: versions the seed does not describe
-            r.skipRestOfChunk();
-            return;
-        }
-        r.note("nickname", r.string("nickname"));
-        r.string("avatar");
-        // Later versions add fields and a record data node nobody documents: skipped by size.
-        r.skipRestOfChunk();
-    });
+    reg.add(0x03092000, true, ghostAppearance);
     reg.add(0x03092003, false, [](NodeReader& r) {  // TM1.0 player
         r.meta();
         r.string("skin");

@@ -92,6 +92,13 @@ void registerMedia(ChunkRegistry& reg) {
         r.u32();
     });
 
+    // 00E ([G] Game/CGameCtnMediaClip.chunkl): version, an int; version 1 in the 2020 clip of
+    // ../shared/fixtures/gbx [game], no other described.
+    reg.add(0x0307900E, true, [](NodeReader& r) {
+        version(r, 1, "media clip 0307900E");
+        r.u32();
+    });
+
     // CGameCtnMediaTrack
     reg.add(0x03078001, false, [](NodeReader& r) {
         r.note("name", r.string("track name"));
@@ -129,7 +136,7 @@ void registerMedia(ChunkRegistry& reg) {
     });
 
     // Media blocks
-    reg.add(0x030A1002, false, [](NodeReader& r) { keys(r, 80); });  // camera path
+    // Camera path 000 to 002: ChunksMediaLater.cpp (the simple camera shares their IDs).
     // Camera custom ([G] Game/CGameCtnMediaBlockCameraCustom.chunkl): a key of version 1 ends
     // with two floats after the target position (80 bytes), of 2 to 5 with two tangent
     // positions (96 bytes).
@@ -174,8 +181,10 @@ void registerMedia(ChunkRegistry& reg) {
         r.u32();                                                     // version
         keys(r, 8);
     });
-    reg.add(0x03084007, false, [](NodeReader& r) {  // camera game (later)
-        std::uint32_t v = r.u32();
+    // Camera game (later): [G] describes versions 0 to 3; version 4, in the game-written clip
+    // and map of ../shared/fixtures/gbx, reads whole in version 3's layout [game].
+    reg.add(0x03084007, false, [](NodeReader& r) {
+        std::uint32_t v = version(r, 4, "game camera 03084007");
         r.skip(8);  // start, end
         if (v <= 1)
             r.lookback();  // game camera name
@@ -225,10 +234,12 @@ void registerMedia(ChunkRegistry& reg) {
             r.u32();
         }
     });
+    // Sound 004 ([G] CGameCtnMediaBlockSound.chunkl): keys of time, volume and pan, from key
+    // version 1 a position; the keys get the chunk's version.
     reg.add(0x030A7004, false, [](NodeReader& r) {
         r.fileRef();
-        r.u32();
-        keys(r, 24);
+        std::uint32_t v = version(r, 1, "sound 030A7004");
+        keys(r, v >= 1 ? 24 : 12);
     });
     reg.add(0x030A8001, false, [](NodeReader& r) {  // text
         r.note("text", r.string("text"));

@@ -128,6 +128,7 @@ namespace {
 
 // Fixtures whose body reads fully into nodes. A file listed here must keep reading fully.
 const std::set<std::string> kFullyParsed = {
+    "Alive.Map.Gbx",
     "B13-Obstacle______a___a_00_24__93_.Replay.Gbx",
     "BaseValley.Map.Gbx",  // the only uncompressed body: its nodes drive the pak cipher
     "Bench.Replay.Gbx",
@@ -148,6 +149,7 @@ const std::set<std::string> kFullyParsed = {
     "GBX-NET 2 CGameCtnGhost TM2020 001.Ghost.Gbx",
     "GBX-NET 2 CGameCtnMacroBlockInfo MP4 001.Macroblock.Gbx",
     "GBX-NET 2 CGameCtnMacroBlockInfo TM2020 001.Macroblock.Gbx",
+    "GBX-NET 2 CGameCtnMediaClip MP4 001.Clip.Gbx",
     "GBX-NET 2 CGameCtnMediaClip TM2020 001.Clip.Gbx",
     "GBX-NET 2 CGameCtnMediaClip TMF 001.Clip.Gbx",
     "GBX-NET 2 CGameCtnReplayRecord MP4 001.Replay.Gbx",

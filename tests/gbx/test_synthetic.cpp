@@ -101,25 +101,26 @@ SampleMap sampleMap(const std::string& format) {
     w.beginSkippable(0x03043040);
     w.u32(4);  // version
     w.u32(0);
-    std::size_t sizeAt = w.size();
-    w.u32(0);
-    w.beginEncapsulation();
-    w.u32(10);
-    w.u32(1);
-    m.expected.push_back({0x03101000, true, w.directNode(0x03101000)});
-    w.chunk(0x03101002);
-    w.u32(7);
-    w.meta("Tree", "Stadium", "someone");  // a new list: "Stadium" is new here
-    w.zeros(12 + 3);
-    w.lookback("Tree");  // index 1 of the encapsulated list
-    w.zeros(12);
-    w.u32(0xFFFFFFFF);  // no waypoint property
-    w.u16(0);           // flags
-    w.zeros(12 + 4);    // pivot, scale
-    w.endNode();
-    w.u32(0);  // connected item pairs
-    w.endEncapsulation();
-    (void)sizeAt;
+    BodyWriter items;  // written apart so that its size can come first
+    items.beginEncapsulation();
+    items.u32(10);
+    items.u32(1);
+    std::size_t itemAt = items.directNode(0x03101000);
+    items.chunk(0x03101002);
+    items.u32(7);
+    items.meta("Tree", "Stadium", "someone");  // a new list: "Stadium" is new here
+    items.zeros(12 + 3);
+    items.lookback("Tree");  // index 1 of the encapsulated list
+    items.zeros(12);
+    items.u32(0xFFFFFFFF);  // no waypoint property
+    items.u16(0);           // flags
+    items.zeros(12 + 4);    // pivot, scale
+    items.endNode();
+    items.u32(0);  // connected item pairs
+    items.endEncapsulation();
+    w.u32(std::uint32_t(items.size()));
+    m.expected.push_back({0x03101000, true, w.size() + itemAt});
+    w.raw(items.bytes());
     w.endSkippable();
     w.chunk(0x03043026);
     w.ref(1);  // back-reference: no class ID, no node read
