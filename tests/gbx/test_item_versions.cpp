@@ -416,4 +416,21 @@ TEST_CASE("item versions: an edition's light ball states take an int and seven f
     checkWhole(readMain(0x2E026000, 1, ed));
 }
 
+TEST_CASE("item versions: a visual model's light ball states take an int and seven floats",
+          "[gbx][item]") {
+    // A visual model of version 2: the mesh node, the animation, then the states.
+    BodyWriter vis;
+    vis.chunk(0x2E007001);
+    vis.u32(2);
+    vis.nullRef();  // mesh
+    vis.nullRef();  // animation file
+    vis.string("mesh");
+    vis.nullRef();  // location animation
+    vis.u32(2);
+    vis.zeros(2 * 32);
+    for (int i = 0; i < 3; ++i) vis.string("");
+    vis.endNode();
+    checkWhole(readMain(0x2E007000, 1, vis));
+}
+
 }  // namespace item_versions
