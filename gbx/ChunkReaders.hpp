@@ -25,8 +25,10 @@ void registerPlugBitmap(ChunkRegistry& reg);   // bitmaps, samplers, bitmap font
 void registerControl(ChunkRegistry& reg);      // control styles and the icon lists they hold
 void registerBlockInfo(ChunkRegistry& reg);    // block infos, blocks of TM 1.0, scene mobils
 void registerItem(ChunkRegistry& reg);         // the models an item holds (GameData, 2E)
-void registerMacroBlock(ChunkRegistry& reg);   // macroblocks, waypoint properties
-void registerPlugMesh(ChunkRegistry& reg);     // meshes (CPlugSolid2Model)
+void registerItemEntity(ChunkRegistry& reg);   // item entity models, older item model chunks
+void registerBlockInfoVariant(ChunkRegistry& reg);  // block info variants, mobils, clips, pylons
+void registerMacroBlock(ChunkRegistry& reg);        // macroblocks, waypoint properties
+void registerPlugMesh(ChunkRegistry& reg);          // meshes (CPlugSolid2Model)
 void registerPlugMaterialInst(ChunkRegistry& reg);  // material instances (CPlugMaterialUserInst)
 void registerPlugSkel(ChunkRegistry& reg);          // skeletons (CPlugSkel)
 void registerCrystal(ChunkRegistry& reg);           // crystals (CPlugCrystal) and their layers

@@ -19,8 +19,10 @@ void registerAll(ChunkRegistry& reg) {
     registerPlugBitmap(reg);
     registerControl(reg);
     registerBlockInfo(reg);
+    registerBlockInfoVariant(reg);
     registerMacroBlock(reg);
     registerItem(reg);
+    registerItemEntity(reg);
     registerPlugMesh(reg);
     registerPlugMaterialInst(reg);
     registerPlugSkel(reg);

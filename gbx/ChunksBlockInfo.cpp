@@ -147,9 +147,10 @@ void blockUnitInfo(ChunkRegistry& reg) {
         r.u32();       // multi dir
         r.u32();
     });
-    reg.add(0x03036004, false, [](NodeReader& r) { r.u32(); });         // accept pylons
-    reg.add(0x03036005, false, [](NodeReader& r) { r.lookback(); });    // terrain modifier
-    reg.add(0x03036006, false, [](NodeReader& r) { r.skip(32); });      // four (bool, int) pairs
+    reg.add(0x03036004, false, [](NodeReader& r) { r.u32(); });       // accept pylons
+    reg.add(0x03036005, false, [](NodeReader& r) { r.lookback(); });  // terrain modifier
+    // A bool, then four (bool, int) pairs: nine values in [G], not eight.
+    reg.add(0x03036006, false, [](NodeReader& r) { r.skip(36); });
     reg.add(0x03036007, false, [](NodeReader& r) { nodeRefs(r, 4); });  // pylons
     reg.add(0x03036008, false, [](NodeReader& r) { nodeRefs(r, 2); });  // bottom, top clip
     reg.add(0x03036009, false, [](NodeReader& r) {

@@ -118,7 +118,7 @@ void commonItemEntityModelEdition(NodeReader& r) {
     r.skipArray(20);  // sprite parameters: position, a bool, a float
     r.nodeRef();      // particle emitter model
     r.nodeRef();      // simple animated location
-    r.skipArray(24);  // light ball states: an int, five floats
+    r.skipArray(32);  // light ball states: an int, seven floats
     r.skip(7 * 4 + 48);
     if (v >= 3 && type == 2) r.f32();  // a pick-up's mass
     if (!r.boolean()) r.nodeRef();     // a second crystal

@@ -119,12 +119,10 @@ void visModel(NodeReader& r) {
     if (v >= 2) {
         if (v < 9) r.note("mesh", r.string("mesh"));
         r.nodeRef();  // location animation
-        // [G] reads the count of light ball states and nothing of them; the 24 bytes its item
-        // entity model edition gives a light ball state do not fit the one file at hand that
-        // has one. With no layout, a state stops the reader.
-        if (std::uint32_t balls = r.u32())
-            r.fail("visual model 2E007001: " + std::to_string(balls) +
-                   " light ball state(s), whose layout no source gives");
+        // Light ball states: [G] counts them here (SPlugLightBallStateSimple) and gives the
+        // state's layout in its item entity model edition (2E026000): an int and seven floats.
+        // The one game file at hand with a state fits exactly that size.
+        r.skipArray(32);
     }
     if (v < 17)
         for (int i = 0; i < 3; ++i) r.string("sound");  // spawn, unspawn, grab
