@@ -143,122 +143,184 @@ void writeAll(int fd, const std::uint8_t* p, std::size_t n, const std::string& w
     }
 }
 
+// Writes one entry's file into its folder. A file is written unnamed (O_TMPFILE) and given its
+// name once complete (linkat), so neither an error nor a killed run (kill -9 included) ever
+// leaves a partial file under a name, and no temporary name is left behind either. Replacing a
+// file (--overwrite), the complete file is linked under a temporary name and renamed over it.
+// Where the file system has no O_TMPFILE: a whole entry is created under its own name (O_EXCL:
+// never writing through a link), removed on error or SIGINT/SIGTERM; a streamed one goes to a
+// temporary file renamed into place.
+// Without --overwrite a file already there is kept: known before decoding, and made sure of by
+// O_EXCL, linkat or a rename that does not replace.
+class EntryWriter {
+public:
+    EntryWriter(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, int dir,
+                const std::string& name, const std::string& where, const ExtractOptions& options)
+        : pak_(pak),
+          e_(e),
+          dir_(dir),
+          name_(name.c_str()),
+          where_(where),
+          options_(options),
+          target_(options.targetName + "/" + e.path) {
+        replacing_ = inTheWay();
+        static const std::string pid = std::to_string(::getpid());  // one system call in all
+        tempName_ = "." + name + ".pak-tmp-" + pid + "-" + std::to_string(e.index);
+    }
+
+    // Decodes the entry into the file and gives it its name; on error nothing is left behind.
+    void write(std::mutex& lock) {
+        try {
+            readEntry(
+                pak_, e_,
+                [&](ByteSpan b) {
+                    if (!created_) open(b.size() == e_.uncompressedSize);
+                    writeAll(out_.get(), b.data(), b.size(), where_);
+                },
+                options_.gbx,
+                [&](const std::string& w) {
+                    std::lock_guard<std::mutex> g(lock);
+                    if (options_.warn) options_.warn(w);
+                });
+            if (!created_) open(true);  // an empty entry
+            nameUnnamed();
+            moveIntoPlace();
+        } catch (...) {
+            removeUnfinished();
+            throw;
+        }
+    }
+
+private:
+    // What is in the way: a file is kept (unless --overwrite: then true); a folder or anything
+    // else is this entry's error, as it always was.
+    bool inTheWay() const {
+        struct stat st;
+        if (::fstatat(dir_, name_, &st, AT_SYMLINK_NOFOLLOW) != 0) return false;
+        if (!S_ISREG(st.st_mode))
+            throw Error(where_ + ": cannot create file: " +
+                        (S_ISDIR(st.st_mode) ? "a folder" : "something that is not a file") +
+                        " of that name is in the way");
+        if (!options_.overwrite) throw KeptError(target_);
+        return true;
+    }
+
+    // Opens the output at the first bytes; `whole` when they are the entire entry.
+    void open(bool whole) {
+        if (openUnnamed()) return;
+        if (whole && !replacing_ && openUnderName()) return;
+        openTemporary();
+    }
+
+    // An O_TMPFILE file; false where the file system has none.
+    bool openUnnamed() {
+        static std::atomic<bool> tmpfileWorks{::access("/proc/self/fd", X_OK) == 0};
+        if (!tmpfileWorks) return false;
+        out_ = Fd(::openat(dir_, ".", O_WRONLY | O_TMPFILE | O_CLOEXEC, fileMode()));
+        if (out_.get() >= 0) {
+            created_ = unnamed_ = true;
+            return true;
+        }
+        if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+            outputFailed(where_ + ": cannot create file");
+        tmpfileWorks = false;  // this file system has none: names from now on
+        return false;
+    }
+
+    // The file under its own name, removed if the run is stopped; false when a file of that
+    // name was made meanwhile and is to be replaced.
+    bool openUnderName() {
+        out_ = Fd(::openat(dir_, name_, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                           fileMode()));
+        if (out_.get() >= 0) {
+            created_ = true;
+            unfinished_.set(dir_, name_, target_ + " removed (unfinished)");
+            return true;
+        }
+        if (errno != EEXIST) outputFailed(where_ + ": cannot create file");
+        inTheWay();  // made meanwhile
+        return false;
+    }
+
+    // The file under a temporary name, renamed into place once complete.
+    void openTemporary() {
+        tmpName_ = tempName_;
+        out_ = Fd(::openat(dir_, tmpName_.c_str(),
+                           O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, fileMode()));
+        if (out_.get() < 0) {
+            tmpName_.clear();
+            outputFailed(where_ + ": cannot create file");
+        }
+        created_ = true;
+        unfinished_.set(dir_, tmpName_,
+                        target_ + " not written (its unfinished temporary file removed)");
+    }
+
+    // Gives the complete unnamed file `linkName`.
+    bool link(const char* linkName) const {
+        char self[64];
+        std::snprintf(self, sizeof self, "/proc/self/fd/%d", out_.get());
+        return ::linkat(AT_FDCWD, self, dir_, linkName, AT_SYMLINK_FOLLOW) == 0;
+    }
+
+    // Links a complete unnamed file: under its own name, or, replacing a file, under the
+    // temporary name first, to go over the old file in one step.
+    void nameUnnamed() {
+        if (!unnamed_) return;
+        if (!replacing_) {
+            if (!link(name_)) {
+                if (errno == EEXIST && inTheWay())  // made meanwhile
+                    throw Error(where_ + ": a file of that name appeared while it was extracted");
+                outputFailed(where_ + ": cannot give the file its name");
+            }
+            return;
+        }
+        ::unlinkat(dir_, tempName_.c_str(), 0);
+        if (!link(tempName_.c_str())) outputFailed(where_ + ": cannot give the file a name");
+        tmpName_ = tempName_;
+        unfinished_.set(dir_, tmpName_,
+                        target_ + " left as it was (its new temporary file removed)");
+    }
+
+    // Renames a file complete under its temporary name to its own name.
+    void moveIntoPlace() {
+        if (tmpName_.empty()) return;
+        if (::renameat2(dir_, tmpName_.c_str(), dir_, name_,
+                        options_.overwrite ? 0 : RENAME_NOREPLACE) == 0)
+            return;
+        if (errno == EEXIST) inTheWay();
+        outputFailed(where_ + ": cannot move the file into place");
+    }
+
+    void removeUnfinished() const {
+        if (created_ && !tmpName_.empty())
+            ::unlinkat(dir_, tmpName_.c_str(), 0);
+        else if (created_ && !unnamed_)
+            ::unlinkat(dir_, name_, 0);
+    }
+
+    const std::shared_ptr<const PakIndex>& pak_;
+    const PakEntry& e_;
+    const int dir_;
+    const char* const name_;
+    const std::string& where_;
+    const ExtractOptions& options_;
+    const std::string target_;
+    bool replacing_ = false;
+    std::string tempName_;
+    Fd out_;
+    std::string tmpName_;   // the temporary name `out_` has (none: final name or unnamed)
+    bool unnamed_ = false;  // `out_` is an O_TMPFILE file, linked once complete
+    bool created_ = false;
+    UnfinishedGuard unfinished_;
+};
+
 void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, int rootFd,
                 const std::vector<std::string>& parts, ParentCache& cache,
                 const ExtractOptions& options, std::mutex& lock) {
     const std::string where = pak->name() + ": " + e.path;
     const int dir = parentDir(rootFd, parts, where, cache);
-    const char* name = parts.back().c_str();
-    // A file is written unnamed (O_TMPFILE) and given its name once complete (linkat), so
-    // neither an error nor a killed run (kill -9 included) ever leaves a partial file under a
-    // name, and no temporary name is left behind either. Replacing a file (--overwrite), the
-    // complete file is linked under a temporary name and renamed over it. Where the file system
-    // has no O_TMPFILE: a whole entry is created under its own name (O_EXCL: never writing
-    // through a link), removed on error or SIGINT/SIGTERM; a streamed one goes to a temporary
-    // file renamed into place.
-    // Without --overwrite a file already there is kept: known before decoding, and made sure
-    // of by O_EXCL, linkat or a rename that does not replace.
-    const std::string target = options.targetName + "/" + e.path;
-    // What is in the way: a file is kept (unless --overwrite: then true); a folder or anything
-    // else is this entry's error, as it always was.
-    auto inTheWay = [&] {
-        struct stat st;
-        if (::fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return false;
-        if (!S_ISREG(st.st_mode))
-            throw Error(where + ": cannot create file: " +
-                        (S_ISDIR(st.st_mode) ? "a folder" : "something that is not a file") +
-                        " of that name is in the way");
-        if (!options.overwrite) throw KeptError(target);
-        return true;
-    };
-    const bool replacing = inTheWay();
-    static const std::string pid = std::to_string(::getpid());  // one system call in all
-    const std::string tempName =
-        "." + parts.back() + ".pak-tmp-" + pid + "-" + std::to_string(e.index);
-    Fd out;
-    std::string tmpName;   // the temporary name `out` has (none: final name or unnamed)
-    bool unnamed = false;  // `out` is an O_TMPFILE file, linked once complete
-    bool created = false;
-    UnfinishedGuard unfinished;
-    auto open = [&](bool whole) {
-        static std::atomic<bool> tmpfileWorks{::access("/proc/self/fd", X_OK) == 0};
-        if (tmpfileWorks) {
-            out = Fd(::openat(dir, ".", O_WRONLY | O_TMPFILE | O_CLOEXEC, fileMode()));
-            if (out.get() >= 0) {
-                created = unnamed = true;
-                return;
-            }
-            if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
-                outputFailed(where + ": cannot create file");
-            tmpfileWorks = false;  // this file system has none: names from now on
-        }
-        if (whole && !replacing) {
-            out = Fd(::openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                              fileMode()));
-            if (out.get() >= 0) {
-                created = true;
-                unfinished.set(dir, name, target + " removed (unfinished)");
-                return;
-            }
-            if (errno != EEXIST) outputFailed(where + ": cannot create file");
-            inTheWay();  // made meanwhile
-        }
-        tmpName = tempName;
-        out = Fd(::openat(dir, tmpName.c_str(),
-                          O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, fileMode()));
-        if (out.get() < 0) {
-            tmpName.clear();
-            outputFailed(where + ": cannot create file");
-        }
-        created = true;
-        unfinished.set(dir, tmpName,
-                       target + " not written (its unfinished temporary file removed)");
-    };
-    // Gives the complete unnamed file `linkName`.
-    auto link = [&](const char* linkName) {
-        char self[64];
-        std::snprintf(self, sizeof self, "/proc/self/fd/%d", out.get());
-        return ::linkat(AT_FDCWD, self, dir, linkName, AT_SYMLINK_FOLLOW) == 0;
-    };
-    try {
-        readEntry(
-            pak, e,
-            [&](ByteSpan b) {
-                if (!created) open(b.size() == e.uncompressedSize);
-                writeAll(out.get(), b.data(), b.size(), where);
-            },
-            options.gbx,
-            [&](const std::string& w) {
-                std::lock_guard<std::mutex> g(lock);
-                if (options.warn) options.warn(w);
-            });
-        if (!created) open(true);  // an empty entry
-        if (unnamed && !replacing) {
-            if (!link(name)) {
-                if (errno == EEXIST && inTheWay())  // made meanwhile
-                    throw Error(where + ": a file of that name appeared while it was extracted");
-                outputFailed(where + ": cannot give the file its name");
-            }
-        } else if (unnamed) {
-            // Complete under a temporary name first, then over the old file in one step.
-            ::unlinkat(dir, tempName.c_str(), 0);
-            if (!link(tempName.c_str())) outputFailed(where + ": cannot give the file a name");
-            tmpName = tempName;
-            unfinished.set(dir, tmpName,
-                           target + " left as it was (its new temporary file removed)");
-        }
-        if (!tmpName.empty() && ::renameat2(dir, tmpName.c_str(), dir, name,
-                                            options.overwrite ? 0 : RENAME_NOREPLACE) != 0) {
-            if (errno == EEXIST) inTheWay();
-            outputFailed(where + ": cannot move the file into place");
-        }
-    } catch (...) {
-        if (created && !tmpName.empty())
-            ::unlinkat(dir, tmpName.c_str(), 0);
-        else if (created && !unnamed)
-            ::unlinkat(dir, name, 0);
-        throw;
-    }
+    EntryWriter(pak, e, dir, parts.back(), where, options).write(lock);
 }
 
 }  // namespace
@@ -288,10 +350,10 @@ std::optional<std::vector<std::string>> safeComponents(const std::string& path,
     return parts;
 }
 
-ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
-                             const std::vector<const PakEntry*>& entries,
-                             const std::filesystem::path& dir, const ExtractOptions& options,
-                             const std::vector<const PakFolder*>& folders) {
+namespace {
+
+// Creates (as needed) and opens the target folder.
+Fd openTarget(const std::filesystem::path& dir) {
     std::error_code made;
     std::filesystem::create_directories(dir, made);
     Fd root(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -301,85 +363,31 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
         if (made) throw Error(dir.string() + ": cannot create target folder: " + made.message());
         throw Error(dir.string() + ": cannot open target folder: " + errnoText());
     }
+    return root;
+}
 
-    ExtractResult result;
-    std::mutex lock;
-    std::atomic<bool> stop{false};
-    auto report = [&](const std::string& msg) {
-        std::lock_guard<std::mutex> g(lock);
-        ++result.failed;
-        if (options.error) options.error(msg);
-    };
-    auto kept = [&](const std::string& path) {
-        std::lock_guard<std::mutex> g(lock);
-        if (result.kept++ == 0) result.firstKept = path;
-    };
-    // The first failure of the target stops the run: one message, not one per file.
-    auto stopAt = [&](const std::string& msg) {
-        std::lock_guard<std::mutex> g(lock);
-        if (!result.stoppedBy.empty()) return;
-        result.stoppedBy = msg;
-        stop = true;
-    };
+struct Job {
+    const PakEntry* entry;
+    std::vector<std::string> parts;
+};
 
-    for (const PakFolder* folder : folders) {
-        std::string reason;
-        auto parts = safeComponents(folder->path, &reason);
-        if (!parts) {
-            ++result.failedFolders;
-            if (options.error)
-                options.error(pak->name() + ": " + folder->path + "/: unsafe folder name (" +
-                              reason + "), not created");
-            continue;
-        }
-        parts->push_back("");  // openParentDir creates every component but the last
-        try {
-            openParentDir(root.get(), *parts, pak->name() + ": " + folder->path);
-        } catch (const TargetError& err) {
-            stopAt(err.what());
-            break;
-        } catch (const Error& err) {
-            std::lock_guard<std::mutex> g(lock);
-            ++result.failedFolders;  // not a file: counted apart from them
-            if (options.error) options.error(err.what());
-        }
-    }
+// Entries at least this large are written one by one, before the rest when threads share out.
+constexpr std::uint64_t kLarge = 1 << 20;
 
-    // Unsafe and duplicate paths are refused up front, so threads never race on one file.
-    struct Job {
-        const PakEntry* entry;
-        std::vector<std::string> parts;
-    };
-    std::vector<Job> jobs;
-    std::set<std::string> seen;
-    for (const PakEntry* e : entries) {
-        std::string reason;
-        auto parts = safeComponents(e->path, &reason);
-        if (!parts) {
-            report(pak->name() + ": " + e->path + ": unsafe path (" + reason + "), not extracted");
-            continue;
-        }
-        if (!seen.insert(e->path).second) {
-            report(pak->name() + ": " + e->path +
-                   ": duplicate path in the pak, later copy not extracted");
-            continue;
-        }
-        jobs.push_back({e, std::move(*parts)});
-    }
+// With several threads, large entries first, largest first: one picked up last would leave the
+// other threads idle at the end. The rest keep the pak's order, folder by folder (sequential
+// reads, and the parent folder cache hits).
+void largeFirst(std::vector<Job>& jobs) {
+    std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) {
+        std::uint64_t sa = a.entry->uncompressedSize, sb = b.entry->uncompressedSize;
+        return (sa >= kLarge ? sa : 0) > (sb >= kLarge ? sb : 0);
+    });
+}
 
-    unsigned n = std::max(1u, std::min<unsigned>(options.jobs, unsigned(jobs.size())));
-    // With several threads, large entries first, largest first: one picked up last would leave
-    // the other threads idle at the end. The rest keep the pak's order, folder by folder
-    // (sequential reads, and the parent folder cache hits). One thread keeps the order.
-    constexpr std::uint64_t kLarge = 1 << 20;
-    if (n > 1) {
-        std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) {
-            std::uint64_t sa = a.entry->uncompressedSize, sb = b.entry->uncompressedSize;
-            return (sa >= kLarge ? sa : 0) > (sb >= kLarge ? sb : 0);
-        });
-    }
-    // Threads take runs of small files of one folder: creating and renaming files locks the
-    // folder, so two threads writing into the same one wait for each other.
+// Where each run of jobs starts, and jobs.size() last. Threads take runs of small files of one
+// folder: creating and renaming files locks the folder, so two threads writing into the same
+// one wait for each other.
+std::vector<std::size_t> runStarts(const std::vector<Job>& jobs) {
     constexpr std::size_t kRunMax = 64;
     std::vector<std::size_t> runStart;
     for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -391,51 +399,160 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
         if (!sameRun) runStart.push_back(i);
     }
     runStart.push_back(jobs.size());
+    return runStart;
+}
 
-    std::atomic<std::size_t> next{0}, done{0}, written{0};
-    std::atomic<std::uint64_t> bytes{0};
-    std::atomic<std::uint64_t> read{0};
-    std::optional<ProgressLine> progress;
-    if (options.progress && !jobs.empty()) {
-        std::uint64_t total = 0;
-        for (const auto& j : jobs) total += j.entry->uncompressedSize;
-        progress.emplace(jobs.size(), total);
-    }
-    auto work = [&] {
-        ParentCache cache;
-        while (true) {
-            std::size_t r = next.fetch_add(1);
-            if (r + 1 >= runStart.size()) return;
-            for (std::size_t i = runStart[r]; i < runStart[r + 1]; ++i) {
-                if (stop) return;
-                try {
-                    writeEntry(pak, *jobs[i].entry, root.get(), jobs[i].parts, cache, options,
-                               lock);
-                    bytes += jobs[i].entry->uncompressedSize;
-                    ++written;
-                } catch (const KeptError& err) {
-                    kept(err.what());
-                } catch (const TargetError& err) {
-                    stopAt(err.what());
-                    return;
-                } catch (const Error& err) {
-                    report(err.what());
-                }
-                std::size_t d = ++done;
-                read += jobs[i].entry->uncompressedSize;
-                if (progress) progress->update(d, read);
+// One extraction into an open target folder: its folders, then its files on `jobs` threads,
+// counted into `result`.
+class Extraction {
+public:
+    Extraction(const std::shared_ptr<const PakIndex>& pak, int root, const ExtractOptions& options)
+        : pak_(pak), root_(root), options_(options) {}
+
+    void makeFolders(const std::vector<const PakFolder*>& folders) {
+        for (const PakFolder* folder : folders) {
+            std::string reason;
+            auto parts = safeComponents(folder->path, &reason);
+            if (!parts) {
+                ++result_.failedFolders;
+                if (options_.error)
+                    options_.error(pak_->name() + ": " + folder->path + "/: unsafe folder name (" +
+                                   reason + "), not created");
+                continue;
+            }
+            parts->push_back("");  // openParentDir creates every component but the last
+            try {
+                openParentDir(root_, *parts, pak_->name() + ": " + folder->path);
+            } catch (const TargetError& err) {
+                stopAt(err.what());
+                break;
+            } catch (const Error& err) {
+                std::lock_guard<std::mutex> g(lock_);
+                ++result_.failedFolders;  // not a file: counted apart from them
+                if (options_.error) options_.error(err.what());
             }
         }
-    };
-    std::vector<std::thread> threads;
-    for (unsigned t = 1; t < n; ++t) threads.emplace_back(work);
-    work();
-    for (auto& t : threads) t.join();
-    if (progress) progress->finish(done, read);
-    result.written = written;
-    result.bytes = bytes;
-    result.notDone = jobs.size() - std::min(jobs.size(), std::size_t(done));
-    return result;
+    }
+
+    // Unsafe and duplicate paths are refused up front, so threads never race on one file.
+    void planFiles(const std::vector<const PakEntry*>& entries) {
+        std::set<std::string> seen;
+        for (const PakEntry* e : entries) {
+            std::string reason;
+            auto parts = safeComponents(e->path, &reason);
+            if (!parts) {
+                report(pak_->name() + ": " + e->path + ": unsafe path (" + reason +
+                       "), not extracted");
+                continue;
+            }
+            if (!seen.insert(e->path).second) {
+                report(pak_->name() + ": " + e->path +
+                       ": duplicate path in the pak, later copy not extracted");
+                continue;
+            }
+            jobs_.push_back({e, std::move(*parts)});
+        }
+    }
+
+    void writeFiles() {
+        unsigned n = std::max(1u, std::min<unsigned>(options_.jobs, unsigned(jobs_.size())));
+        if (n > 1) largeFirst(jobs_);  // one thread keeps the order
+        runStart_ = runStarts(jobs_);
+        if (options_.progress && !jobs_.empty()) {
+            std::uint64_t total = 0;
+            for (const auto& j : jobs_) total += j.entry->uncompressedSize;
+            progress_.emplace(jobs_.size(), total);
+        }
+        std::vector<std::thread> threads;
+        for (unsigned t = 1; t < n; ++t) threads.emplace_back([this] { work(); });
+        work();
+        for (auto& t : threads) t.join();
+        if (progress_) progress_->finish(done_, read_);
+    }
+
+    ExtractResult finish() {
+        result_.written = written_;
+        result_.bytes = bytes_;
+        result_.notDone = jobs_.size() - std::min(jobs_.size(), std::size_t(done_));
+        return std::move(result_);
+    }
+
+private:
+    // One thread: takes runs until none is left or the target failed.
+    void work() {
+        ParentCache cache;
+        while (true) {
+            std::size_t r = next_.fetch_add(1);
+            if (r + 1 >= runStart_.size()) return;
+            for (std::size_t i = runStart_[r]; i < runStart_[r + 1]; ++i) {
+                if (stop_ || !writeFile(jobs_[i], cache)) return;
+                std::size_t d = ++done_;
+                read_ += jobs_[i].entry->uncompressedSize;
+                if (progress_) progress_->update(d, read_);
+            }
+        }
+    }
+
+    // Writes one file, its failure reported; false when the target failed.
+    bool writeFile(const Job& job, ParentCache& cache) {
+        try {
+            writeEntry(pak_, *job.entry, root_, job.parts, cache, options_, lock_);
+            bytes_ += job.entry->uncompressedSize;
+            ++written_;
+        } catch (const KeptError& err) {
+            kept(err.what());
+        } catch (const TargetError& err) {
+            stopAt(err.what());
+            return false;
+        } catch (const Error& err) {
+            report(err.what());
+        }
+        return true;
+    }
+
+    void report(const std::string& msg) {
+        std::lock_guard<std::mutex> g(lock_);
+        ++result_.failed;
+        if (options_.error) options_.error(msg);
+    }
+    void kept(const std::string& path) {
+        std::lock_guard<std::mutex> g(lock_);
+        if (result_.kept++ == 0) result_.firstKept = path;
+    }
+    // The first failure of the target stops the run: one message, not one per file.
+    void stopAt(const std::string& msg) {
+        std::lock_guard<std::mutex> g(lock_);
+        if (!result_.stoppedBy.empty()) return;
+        result_.stoppedBy = msg;
+        stop_ = true;
+    }
+
+    const std::shared_ptr<const PakIndex>& pak_;
+    const int root_;
+    const ExtractOptions& options_;
+    ExtractResult result_;
+    std::mutex lock_;
+    std::atomic<bool> stop_{false};
+    std::vector<Job> jobs_;
+    std::vector<std::size_t> runStart_;
+    std::atomic<std::size_t> next_{0}, done_{0}, written_{0};
+    std::atomic<std::uint64_t> bytes_{0};
+    std::atomic<std::uint64_t> read_{0};
+    std::optional<ProgressLine> progress_;
+};
+
+}  // namespace
+
+ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
+                             const std::vector<const PakEntry*>& entries,
+                             const std::filesystem::path& dir, const ExtractOptions& options,
+                             const std::vector<const PakFolder*>& folders) {
+    Fd root = openTarget(dir);
+    Extraction run(pak, root.get(), options);
+    run.makeFolders(folders);
+    run.planFiles(entries);
+    run.writeFiles();
+    return run.finish();
 }
 
 }  // namespace pakfs::archive

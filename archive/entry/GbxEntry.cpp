@@ -237,96 +237,92 @@ bool exactByConstruction(std::uint64_t size, std::uint64_t exactUpTo) {
     return firstUncertain > lastSegment;
 }
 
-GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options) {
-    const std::string& where = spec.name;
+GbxDecode refused(const std::string& where, const std::string& why) {
     GbxDecode d;
-    auto refuse = [&](std::string why) {
-        d = GbxDecode{};
-        d.detail = where + ": " + why;
-        return d;
-    };
-    ParsePass noFold = parsePass(spec, false, options.perNodeIvXor, options.scanOnly);
-    if (!options.perNodeIvXor) {  // diagnosis: the reader alone, without node folds
-        if (!noFold.complete) return refuse("cannot be decoded exactly: " + noFold.failure);
-        d.kind = GbxDecodeKind::Parsed;
-        d.bytes = std::move(noFold.bytes);
-        return d;
-    }
-    if (!noFold.complete && !noFold.scannable)
-        return refuse("cannot be decoded exactly: " + noFold.failure);
-    // An LZO body: no node read reaches the cipher, so nothing after the reference table can
-    // change a byte. A checksum that fails is damage: no scan can mend it.
-    if (noFold.complete && noFold.bodyInMemory) {
-        if (!noFold.checksumFailure.empty())
-            return refuse("cannot be decoded exactly: " + noFold.checksumFailure);
-        d.kind = GbxDecodeKind::Header;
-        d.bytes = std::move(noFold.bytes);
-        d.detail = "header and reference table read; the body (format " + noFold.format +
-                   ") is LZO-compressed inside the gbx: the game reads its nodes from memory, so "
-                   "no node read reaches the pak's cipher and no byte depends on them (the "
-                   "body's nodes were not read; its LZO stream decompresses to its stated " +
-                   std::to_string(noFold.bodyBytes) +
-                   " bytes, and the gbx data ends at the entry's end)" +
-                   (spec.compressed ? "; Adler-32 and size match" : "; no checksum");
-        return d;
-    }
-    // Read whole, with no node read inside a skippable chunk: the open rule cannot matter.
-    if (noFold.complete && noFold.noSkippableNodes(noFold.bytes)) {
-        Attempt a = attempt(spec, noFold, false);
-        if (!a.ok) return refuse("cannot be decoded exactly: " + a.failure);
-        d.bytes = std::move(a.bytes);
-        if (noFold.skippedUnknown > 0) {
-            // Chunks skipped by size were not read: what proves them is that their data holds
-            // no node read, not a parse.
-            d.kind = GbxDecodeKind::Exact;
-            d.detail = "read to the end by known chunk readers, every node slot filled, except " +
-                       std::to_string(noFold.skippedUnknown) + " unknown skippable chunk" +
-                       (noFold.skippedUnknown == 1 ? "" : "s") +
-                       " skipped by size with no node signature in the data: no node read the "
-                       "reader did not see can change a byte" +
-                       (spec.compressed ? "; Adler-32 and size match" : " (no checksum)");
-            return d;
-        }
-        d.kind = GbxDecodeKind::Parsed;
-        d.detail = std::string("parsed by known chunk readers to the end, every node slot filled") +
-                   (spec.compressed ? "; Adler-32 and size match"
-                                    : " (no checksum: the parse is the proof)");
+    d.detail = where + ": " + why;
+    return d;
+}
+
+// An LZO body: no node read reaches the cipher, so nothing after the reference table can
+// change a byte. A checksum that fails is damage: no scan can mend it.
+GbxDecode decodeLzoBody(const PipelineSpec& spec, ParsePass& pass) {
+    if (!pass.checksumFailure.empty())
+        return refused(spec.name, "cannot be decoded exactly: " + pass.checksumFailure);
+    GbxDecode d;
+    d.kind = GbxDecodeKind::Header;
+    d.bytes = std::move(pass.bytes);
+    d.detail = "header and reference table read; the body (format " + pass.format +
+               ") is LZO-compressed inside the gbx: the game reads its nodes from memory, so "
+               "no node read reaches the pak's cipher and no byte depends on them (the "
+               "body's nodes were not read; its LZO stream decompresses to its stated " +
+               std::to_string(pass.bodyBytes) +
+               " bytes, and the gbx data ends at the entry's end)" +
+               (spec.compressed ? "; Adler-32 and size match" : "; no checksum");
+    return d;
+}
+
+// Read whole, with no node read inside a skippable chunk: the open rule cannot matter.
+GbxDecode decodeReadWhole(const PipelineSpec& spec, ParsePass& pass) {
+    Attempt a = attempt(spec, pass, false);
+    if (!a.ok) return refused(spec.name, "cannot be decoded exactly: " + a.failure);
+    GbxDecode d;
+    d.bytes = std::move(a.bytes);
+    if (pass.skippedUnknown > 0) {
+        // Chunks skipped by size were not read: what proves them is that their data holds
+        // no node read, not a parse.
+        d.kind = GbxDecodeKind::Exact;
+        d.detail = "read to the end by known chunk readers, every node slot filled, except " +
+                   std::to_string(pass.skippedUnknown) + " unknown skippable chunk" +
+                   (pass.skippedUnknown == 1 ? "" : "s") +
+                   " skipped by size with no node signature in the data: no node read the "
+                   "reader did not see can change a byte" +
+                   (spec.compressed ? "; Adler-32 and size match" : " (no checksum)");
         return d;
     }
-    // A compressed entry proven by its checksum.
-    auto proven = [&](GbxDecodeKind kind, Attempt& won, std::optional<bool> rule) {
-        d.kind = kind;
-        d.skippableRule = rule;
-        d.scannedNodeReads = won.scannedNodeReads;
-        d.detail = std::string(kind == GbxDecodeKind::Parsed ? "parsed" : "scanned") + ", " +
-                   std::to_string(won.scannedNodeReads) +
-                   " node reads found; Adler-32 and size match" +
-                   (!rule   ? ""
-                    : *rule ? " (nodes in skippable chunks fold)"
-                            : " (nodes in skippable chunks do not fold)");
-        d.bytes = std::move(won.bytes);
-        return d;
-    };
-    Attempt nf = attempt(spec, noFold, false);
-    // No node signature inside any skippable chunk (none seen by the scan, none in the chunks
-    // the reader skipped): the other rule decodes the same bytes, no need to try it.
-    if (spec.compressed && nf.ok && nf.signaturesInSkippable == 0 &&
-        noFold.noSkippableNodes(nf.bytes))
-        return proven(GbxDecodeKind::Verified, nf, std::nullopt);
-    ParsePass foldPass = parsePass(spec, true, true, options.scanOnly);
-    Attempt f = attempt(spec, foldPass, true);
-    if (spec.compressed) {
-        if (nf.ok && f.ok && nf.bytes != f.bytes)
-            return refuse(
-                "cannot be decoded exactly: both skippable-chunk rules decode to a "
-                "valid Adler-32 with different bytes");
-        if (!nf.ok && !f.ok)
-            return refuse("cannot be decoded exactly: no decode matches the Adler-32 and size (" +
-                          nf.failure + ")");
-        GbxDecodeKind kind = nf.parsed && f.parsed && nf.ok && f.ok ? GbxDecodeKind::Parsed
-                                                                    : GbxDecodeKind::Verified;
-        return proven(kind, nf.ok ? nf : f, nf.ok != f.ok ? std::optional(f.ok) : std::nullopt);
-    }
+    d.kind = GbxDecodeKind::Parsed;
+    d.detail =
+        std::string("parsed by known chunk readers to the end, every node slot filled") +
+        (spec.compressed ? "; Adler-32 and size match" : " (no checksum: the parse is the proof)");
+    return d;
+}
+
+// A compressed entry proven by its checksum, decoded by `won`; `rule` is the skippable-chunk
+// rule the checksum picked, if it had to.
+GbxDecode provenByChecksum(GbxDecodeKind kind, Attempt& won, std::optional<bool> rule) {
+    GbxDecode d;
+    d.kind = kind;
+    d.skippableRule = rule;
+    d.scannedNodeReads = won.scannedNodeReads;
+    d.detail = std::string(kind == GbxDecodeKind::Parsed ? "parsed" : "scanned") + ", " +
+               std::to_string(won.scannedNodeReads) + " node reads found; Adler-32 and size match" +
+               (!rule   ? ""
+                : *rule ? " (nodes in skippable chunks fold)"
+                        : " (nodes in skippable chunks do not fold)");
+    d.bytes = std::move(won.bytes);
+    return d;
+}
+
+// A compressed entry decoded under both skippable-chunk rules: the checksum decides.
+GbxDecode pickByChecksum(const PipelineSpec& spec, Attempt& nf, Attempt& f) {
+    if (nf.ok && f.ok && nf.bytes != f.bytes)
+        return refused(spec.name,
+                       "cannot be decoded exactly: both skippable-chunk rules decode to a "
+                       "valid Adler-32 with different bytes");
+    if (!nf.ok && !f.ok)
+        return refused(spec.name,
+                       "cannot be decoded exactly: no decode matches the Adler-32 and size (" +
+                           nf.failure + ")");
+    GbxDecodeKind kind =
+        nf.parsed && f.parsed && nf.ok && f.ok ? GbxDecodeKind::Parsed : GbxDecodeKind::Verified;
+    return provenByChecksum(kind, nf.ok ? nf : f,
+                            nf.ok != f.ok ? std::optional(f.ok) : std::nullopt);
+}
+
+// A stored entry decoded under both skippable-chunk rules: with no checksum, only a parse or
+// the segment layout can prove it; else refused, or written unverified when asked for.
+GbxDecode pickStored(const PipelineSpec& spec, const GbxDecodeOptions& options,
+                     const ParsePass& noFold, const Attempt& nf, const Attempt& f) {
+    GbxDecode d;
     if (nf.ok && f.ok && nf.parsed && f.parsed && nf.bytes == f.bytes) {
         d.kind = GbxDecodeKind::Parsed;
         d.bytes = nf.bytes;
@@ -350,13 +346,40 @@ GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options
                             "skippable chunks mix the cipher: cannot be verified"
                           : "stored gbx entry with chunks no reader knows: cannot be verified (" +
                                 noFold.failure + ")";
-    if (!options.unverified || !best.ok) return refuse(why);
+    if (!options.unverified || !best.ok) return refused(spec.name, why);
     d.kind = GbxDecodeKind::Unverified;
     d.bytes = best.bytes;
     d.scannedNodeReads = best.scannedNodeReads;
-    d.detail = where + ": " + why + "; written unverified (" +
+    d.detail = spec.name + ": " + why + "; written unverified (" +
                std::to_string(best.scannedNodeReads) + " node reads found by the scan)";
     return d;
+}
+
+GbxDecode decodeProven(const PipelineSpec& spec, const GbxDecodeOptions& options) {
+    ParsePass noFold = parsePass(spec, false, options.perNodeIvXor, options.scanOnly);
+    if (!options.perNodeIvXor) {  // diagnosis: the reader alone, without node folds
+        if (!noFold.complete)
+            return refused(spec.name, "cannot be decoded exactly: " + noFold.failure);
+        GbxDecode d;
+        d.kind = GbxDecodeKind::Parsed;
+        d.bytes = std::move(noFold.bytes);
+        return d;
+    }
+    if (!noFold.complete && !noFold.scannable)
+        return refused(spec.name, "cannot be decoded exactly: " + noFold.failure);
+    if (noFold.complete && noFold.bodyInMemory) return decodeLzoBody(spec, noFold);
+    if (noFold.complete && noFold.noSkippableNodes(noFold.bytes))
+        return decodeReadWhole(spec, noFold);
+    Attempt nf = attempt(spec, noFold, false);
+    // No node signature inside any skippable chunk (none seen by the scan, none in the chunks
+    // the reader skipped): the other rule decodes the same bytes, no need to try it.
+    if (spec.compressed && nf.ok && nf.signaturesInSkippable == 0 &&
+        noFold.noSkippableNodes(nf.bytes))
+        return provenByChecksum(GbxDecodeKind::Verified, nf, std::nullopt);
+    ParsePass foldPass = parsePass(spec, true, true, options.scanOnly);
+    Attempt f = attempt(spec, foldPass, true);
+    if (spec.compressed) return pickByChecksum(spec, nf, f);
+    return pickStored(spec, options, noFold, nf, f);
 }
 
 }  // namespace
