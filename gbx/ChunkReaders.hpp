@@ -34,6 +34,7 @@ void registerPlugSkel(ChunkRegistry& reg);          // skeletons (CPlugSkel)
 void registerCrystal(ChunkRegistry& reg);           // crystals (CPlugCrystal) and their layers
 void registerPlugPrefab(ChunkRegistry& reg);        // prefabs and their entities' parameters
 void registerPlugObject(ChunkRegistry& reg);        // static and dynamic object models, wagons
+void registerItemPlacement(ChunkRegistry& reg);     // item placement classes, mobil dyna links
 void registerPlugLight(ChunkRegistry& reg);         // CPlugLight and the Graphic light models
 void registerFunc(ChunkRegistry& reg);              // curves (CFuncKeys*) and light functions
 

@@ -29,6 +29,7 @@ void registerAll(ChunkRegistry& reg) {
     registerCrystal(reg);
     registerPlugPrefab(reg);
     registerPlugObject(reg);
+    registerItemPlacement(reg);
     registerPlugLight(reg);
     registerFunc(reg);
 }

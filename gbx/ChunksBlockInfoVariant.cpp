@@ -220,10 +220,7 @@ void mobil(ChunkRegistry& reg) {
     reg.add(0x03122004, false, [](NodeReader& r) {  // dyna links
         r.u32();                                    // version
         r.u32();                                    // array version
-        // [G] reads each link (CGameCtnBlockInfoMobilLink) as a node with no chunk IDs.
-        if (std::uint32_t n = r.u32())
-            r.fail("block info mobil 03122004: " + std::to_string(n) +
-                   " dyna link(s), a class read without chunk IDs, not read");
+        refArray(r);  // links (CGameCtnBlockInfoMobilLink, read by its class body)
     });
 }
 

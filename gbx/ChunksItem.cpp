@@ -195,9 +195,7 @@ void blockItem(NodeReader& r) {
     if (v < 1 || !byteBool(r, "block item 2E025000")) return;
     for (std::uint32_t i = 0; i < variants; ++i) {
         std::uint8_t flags = r.u8();
-        if (flags & 1)
-            // [G] names a CPlugStaticObjectModel here, a class read without chunk IDs.
-            r.fail("block item 2E025000: a variant's static object model is not read");
+        if (flags & 1) r.nodeRef();  // static object model (read by its class body)
         if (flags & 2) r.nodeRef();  // shape
         if (flags & 4) r.skip(24);   // aligned box: six floats
         if (flags & 8) r.vec3();

@@ -9,16 +9,6 @@
 namespace pakfs::gbx::chunks {
 namespace {
 
-// A reference [G] types CPlugStaticObjectModel*: a node whose body has no chunk IDs. Only a
-// null one is read here.
-void staticObjectRef(NodeReader& r, const char* what) {
-    std::uint32_t index = r.u32();
-    if (index != 0xFFFFFFFF)
-        r.fail(std::string(what) +
-               ": a static object model (CPlugStaticObjectModel, a class read without chunk "
-               "IDs) is not read");
-}
-
 // CGameCommonItemEntityModel 000: the models (version 0), two strings (version 3), the static
 // object (from 4), then from version 2 the trigger, particles, actions, five strings, a location
 // and an int, and from version 5 a byte.
@@ -32,7 +22,7 @@ void commonItemEntityModel(NodeReader& r) {
         r.string();
         r.string();
     }
-    if (v >= 4) staticObjectRef(r, "item entity model 2E027000");
+    if (v >= 4) r.nodeRef();  // static object model (read by its class body)
     if (v < 2) return;
     r.nodeRef();  // trigger shape
     iso4(r);

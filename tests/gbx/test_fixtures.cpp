@@ -163,6 +163,7 @@ const std::set<std::string> kFullyParsed = {
     "GBX-NET 2 CGameItemModel MP4 002.Item.Gbx",
     "GBX-NET 2 CGameItemModel MP4 003.Item.Gbx",
     "GBX-NET 2 CGameItemModel TM2020 001.Item.Gbx",
+    "GBX-NET 2 CGameItemModel TM2020 005.Item.Gbx",
     "GBX-NET 2 CSystemConfig MP3 001.SystemConfig.Gbx",
     "GBX-NET 2 CSystemConfig MP4 001.SystemConfig.Gbx",
     "GBX-NET 2 CSystemConfig TMF 001.SystemConfig.Gbx",

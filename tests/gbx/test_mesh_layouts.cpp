@@ -12,6 +12,8 @@
 using namespace pakfs;
 using namespace pakfs::gbx;
 
+// Named around the anonymous part: the test files of a folder are built together (unity build).
+namespace mesh_layouts {
 namespace {
 
 constexpr std::uint32_t kMesh = 0x090BB000;
@@ -353,3 +355,5 @@ TEST_CASE("skeleton layouts: version 20 reads whole, its undescribed branches st
           "chunk 090BA000 of CPlugSkel (090BA000) (chunk at offset 25): skeleton 090BA000: the "
           "data after its first flag is not described (stopped at offset 47)");
 }
+
+}  // namespace mesh_layouts
