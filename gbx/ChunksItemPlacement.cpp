@@ -59,7 +59,8 @@ void placementClass(NodeReader& r) {
 // CGameCtnBlockInfoMobilLink [G]: version, socket (Id), the object model (a node), and in
 // version 0 one more node [G] does not name (it notes the layout may still not be perfect).
 void mobilLink(NodeReader& r) {
-    std::uint32_t v = r.u32();
+    // [G] branches on version 0 only: 1 is the highest whose bytes it can be said to give.
+    std::uint32_t v = version(r, 1, "CGameCtnBlockInfoMobilLink");
     std::string socket = r.lookback();
     r.nodeRef();  // object model
     if (v == 0) r.nodeRef();

@@ -260,6 +260,18 @@ TEST_CASE("item placement: a mobil's dyna links in both versions GBX.NET describ
                                                 "CGameCtnBlockInfoMobilLink", "CGameObjectModel",
                                                 "CGameCtnBlockInfoMobilLink"});
     CHECK(s.values["1:socket"] == "Socket");
+
+    BodyWriter later;
+    later.chunk(0x03122004);
+    later.u32(0);
+    later.u32(10);
+    later.u32(1);
+    mobilLink(later, 1, 2, 2, false);
+    later.nullRef();
+    later.endNode();
+    CHECK_THAT(failureOf(readMain(0x03122000, 3, later)),
+               Catch::Contains("CGameCtnBlockInfoMobilLink version 2 not supported (1 is the "
+                               "highest any source describes)"));
 }
 
 }  // namespace item_placement
