@@ -6,7 +6,7 @@
 #include "archive/codec/Lz4.hpp"
 #include "archive/pak/PackList.hpp"
 #include "archive/write/PakWriter.hpp"
-#include "gbx/EngineBuilder.hpp"
+#include "gbx/testing/EngineBuilder.hpp"
 #include "tests/gbx/GameClassFiles.hpp"
 #include "tests/hostile/Generators.hpp"
 

@@ -29,7 +29,7 @@
 #include "fs/Drives.hpp"
 #include "fs/OverlayLayout.hpp"
 #include "fs/Sources.hpp"
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/fs/DrivesFixture.hpp"
 #include "tests/fs/PakFixture.hpp"
 #include "tests/support/Shared.hpp"

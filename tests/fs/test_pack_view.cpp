@@ -15,7 +15,7 @@
 #include "archive/write/PakWriter.hpp"
 #include "fs/Overlay.hpp"
 #include "fs/Sources.hpp"
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/fs/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 

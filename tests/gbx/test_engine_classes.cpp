@@ -10,8 +10,8 @@
 
 #include "common/ByteSource.hpp"
 #include "gbx/Classes.hpp"
-#include "gbx/EngineBuilder.hpp"
 #include "gbx/GbxFile.hpp"
+#include "gbx/testing/EngineBuilder.hpp"
 #include "tests/support/NodeSummary.hpp"
 
 using namespace pakfs;

@@ -19,7 +19,7 @@
 #include "archive/write/EntryEncoder.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "common/ByteSource.hpp"
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/support/TestUtil.hpp"
 
 namespace pakfs::hostile {

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "gbx/EngineBuilder.hpp"
+// Whole gbx files of the engine classes (solids, bitmaps, sprites, fonts, control styles).
+#include "gbx/testing/EngineBuilder.hpp"
 
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 
 namespace pakfs::gbx::engine {
 namespace {
