@@ -33,8 +33,8 @@
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "fs/PackView.hpp"
-#include "gbx/EngineBuilder.hpp"
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/EngineBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 
 using namespace pakfs;
 using namespace pakfs::archive;

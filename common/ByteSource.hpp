@@ -4,10 +4,18 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "common/Bytes.hpp"
 
 namespace pakfs {
+
+// What a read past the end says (after the source's name, where it has one).
+inline std::string readPastEndMessage(std::uint64_t position, std::size_t wanted,
+                                      std::uint64_t left) {
+    return "unexpected end of data at offset " + std::to_string(position) + " (wanted " +
+           std::to_string(wanted) + " bytes, " + std::to_string(left) + " left)";
+}
 
 // Where a reader takes its bytes from (gbx readers, the pak header and metadata readers). The
 // pak pipeline implements it over the decrypt and inflate stages, so every read must ask for
@@ -30,9 +38,7 @@ public:
     explicit MemorySource(ByteSpan data) : data_(data) {}
     void read(std::span<std::uint8_t> dst) override {
         if (dst.size() > data_.size() - pos_)
-            throw TruncatedError("unexpected end of data at offset " + std::to_string(pos_) +
-                                 " (wanted " + std::to_string(dst.size()) + " bytes, " +
-                                 std::to_string(data_.size() - pos_) + " left)");
+            throw TruncatedError(readPastEndMessage(pos_, dst.size(), data_.size() - pos_));
         if (dst.empty()) return;  // an empty span may have a null pointer
         std::memcpy(dst.data(), data_.data() + pos_, dst.size());
         pos_ += dst.size();

@@ -6,7 +6,7 @@
 #include "archive/codec/Lz4.hpp"
 #include "archive/pak/PackList.hpp"
 #include "archive/write/PakWriter.hpp"
-#include "gbx/EngineBuilder.hpp"
+#include "gbx/testing/EngineBuilder.hpp"
 #include "tests/gbx/GameClassFiles.hpp"
 #include "tests/hostile/Generators.hpp"
 
@@ -206,10 +206,10 @@ int main(int argc, char** argv) {
     // Packs from the writer: header plaintexts and metadata sections.
     for (int v : {0, 1}) {
         fs::path pak = hostile::generatedPak(work, v);
-        auto model = hostile::PakModel::read(pak, hostile::generatedKey());
+        auto model = hostile::PakModel::read(pak, test::testKey());
         std::string n = "generated" + std::to_string(v);
         seed(out / "pak_header", n, model.headerPlain());
-        Bytes meta = model.metadataPlain(hostile::generatedKey());
+        Bytes meta = model.metadataPlain(test::testKey());
         Bytes withSize(4);
         storeLE32(withSize.data(), std::uint32_t(meta.size()));
         withSize.insert(withSize.end(), meta.begin(), meta.end());
@@ -314,7 +314,7 @@ int main(int argc, char** argv) {
             options.version = v;
             options.header.headerFlags = 0;
             fs::path pack = work / ("v" + std::to_string(v) + ".Pack.Gbx");
-            archive::writePak(tree, pack, hostile::generatedKey(), options);
+            archive::writePak(tree, pack, test::testKey(), options);
             Bytes all = pakfs::InputFile::open(pack)->readAt(0, std::size_t(fs::file_size(pack)));
             std::size_t pub = archive::packGbxPublicHeader(v, options.header, 0).size();
             Bytes in = {std::uint8_t(v - 6), 0, 0, 0, 0, 0};

@@ -251,6 +251,295 @@ void encodeBlock(BitWriter& w, const HuffTable& dc, int dcId, const HuffTable& a
     if (run) putSymbol(w, ac, 0x00, "AC", acId);
 }
 
+// What flipJpegVertically reads before the coded data: the Huffman tables, the frame's
+// components, the scan's order of them, the size, the restart interval, and where the coded
+// data starts.
+struct JpegHeader {
+    std::array<HuffTable, 4> dc, ac;
+    std::vector<Component> comps;
+    std::vector<int> scan;  // indexes into comps, in the scan's order
+    std::uint32_t width = 0, height = 0, restart = 0;
+    bool haveFrame = false;
+    std::size_t end = 0;
+};
+
+// A baseline frame header (SOF0, SOF1): the size and the components.
+void readFrameHeader(ByteSpan seg, JpegHeader& h) {
+    if (h.haveFrame) throw Error("two frame headers");
+    if (seg.size() < 6 || seg[0] != 8)
+        throw Error(seg.size() < 6
+                        ? "frame header cut short"
+                        : std::to_string(seg[0]) + "-bit samples (only 8-bit JPEGs are flipped)");
+    h.height = be16(seg, 1);
+    h.width = be16(seg, 3);
+    std::size_t n = seg[5];
+    if (n < 1 || n > 4 || seg.size() != 6 + 3 * n)
+        throw Error("frame header with " + std::to_string(n) + " components in " +
+                    std::to_string(seg.size()) + " bytes");
+    if (h.height == 0)
+        throw Error("the frame gives no height (a DNL marker gives it later): not flipped");
+    if (h.width == 0) throw Error("the frame is 0 pixels wide");
+    for (std::size_t i = 0; i < n; ++i) {
+        Component c;
+        c.id = seg[6 + 3 * i];
+        c.h = seg[7 + 3 * i] >> 4;
+        c.v = seg[7 + 3 * i] & 15;
+        if (c.h < 1 || c.h > 4 || c.v < 1 || c.v > 4)
+            throw Error("component sampling factors " + std::to_string(c.h) + "x" +
+                        std::to_string(c.v));
+        h.comps.push_back(c);
+    }
+    h.haveFrame = true;
+}
+
+// The scan header (SOS): one scan of every component, baseline sequential, with tables the
+// file defines.
+void readScanHeader(ByteSpan seg, JpegHeader& h) {
+    if (!h.haveFrame) throw Error("coded data before the frame header");
+    std::size_t n = seg.empty() ? 0 : seg[0];
+    if (n < 1 || n > 4 || seg.size() != 4 + 2 * n)
+        throw Error("scan header with " + std::to_string(n) + " components in " +
+                    std::to_string(seg.size()) + " bytes");
+    if (n != h.comps.size())
+        throw Error("the picture's " + std::to_string(h.comps.size()) +
+                    " components are coded in more than one scan: not flipped");
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint8_t id = seg[1 + 2 * i];
+        auto it = std::find_if(h.comps.begin(), h.comps.end(),
+                               [&](const Component& c) { return c.id == id; });
+        int index = int(it - h.comps.begin());
+        if (it == h.comps.end() || std::find(h.scan.begin(), h.scan.end(), index) != h.scan.end())
+            throw Error("the scan names component " + std::to_string(id) +
+                        " that the frame does not have, or twice");
+        it->dcTable = seg[2 + 2 * i] >> 4;
+        it->acTable = seg[2 + 2 * i] & 15;
+        if (it->dcTable > 3 || it->acTable > 3 || !h.dc[std::size_t(it->dcTable)].present ||
+            !h.ac[std::size_t(it->acTable)].present)
+            throw Error("the scan uses a Huffman table the file does not define");
+        h.scan.push_back(index);
+    }
+    if (seg[1 + 2 * n] != 0 || seg[2 + 2 * n] != 63 || seg[3 + 2 * n] != 0)
+        throw Error("the scan is not a baseline sequential one");
+}
+
+// The segments from SOI to the scan header; anything but the frame, the Huffman tables, the
+// restart interval and the scan (APPn, COM, DQT, ...) is kept as it is.
+JpegHeader readJpegHeader(ByteSpan j) {
+    if (j.size() < 4 || j[0] != 0xFF || j[1] != kSoi) throw Error("not a JPEG (no SOI marker)");
+    JpegHeader h;
+    std::size_t pos = 2;
+    for (bool inScan = false; !inScan;) {
+        if (pos >= j.size() || j[pos] != 0xFF)
+            throw Error("no marker where one must be (byte " + std::to_string(pos) + ")");
+        while (pos < j.size() && j[pos] == 0xFF) ++pos;
+        if (j.size() - pos < 3) throw Error("cut short before its coded data");
+        std::uint8_t m = j[pos++];
+        if (m == kEoi) throw Error("ends before its coded data (no SOS marker)");
+        if (m == kSoi || isRst(m) || m == 0x01 || m == 0x00)
+            throw Error("marker " + markerName(m) + " where a segment must be (byte " +
+                        std::to_string(pos - 2) + ")");
+        std::size_t len = be16(j, pos);
+        if (len < 2 || j.size() - pos < len)
+            throw Error("segment " + markerName(m) + " of " + std::to_string(len) +
+                        " bytes runs past the end");
+        ByteSpan seg = j.subspan(pos + 2, len - 2);
+        pos += len;
+        if (m == 0xC0 || m == 0xC1) {
+            readFrameHeader(seg, h);
+        } else if (isSof(m)) {
+            throw Error("a " +
+                        std::string(m == 0xC2 || m == 0xC6   ? "progressive"
+                                    : m == 0xC3 || m == 0xC7 ? "lossless"
+                                                             : "arithmetic-coded") +
+                        " JPEG (" + markerName(m) +
+                        "): only baseline Huffman-coded JPEGs are flipped without loss here");
+        } else if (m == kDht) {
+            for (std::size_t at = 0; at < seg.size();) at += readHuffTable(seg, at, &h.dc, &h.ac);
+        } else if (m == kDri) {
+            if (seg.size() != 2) throw Error("DRI segment of " + std::to_string(len) + " bytes");
+            h.restart = be16(seg, 0);
+        } else if (m == kSos) {
+            readScanHeader(seg, h);
+            inScan = true;
+        }
+    }
+    h.end = pos;
+    return h;
+}
+
+// How the blocks are coded: one component alone block by block, without MCU padding;
+// interleaved components in MCUs of h x v blocks.
+struct BlockGrid {
+    bool interleaved = false;
+    std::uint64_t mcusWide = 0, mcusHigh = 0;
+};
+
+// Sizes each component's block grid and its coefficients, refusing a picture whose padding
+// rows would come to the top when flipped, or more blocks than `codedBytes` can hold.
+BlockGrid layOutBlocks(JpegHeader& h, std::uint64_t codedBytes) {
+    int hMax = 1, vMax = 1;
+    for (const auto& c : h.comps) {
+        hMax = std::max(hMax, c.h);
+        vMax = std::max(vMax, c.v);
+    }
+    BlockGrid g;
+    g.interleaved = h.comps.size() > 1;
+    const std::uint64_t mcuRowHeight = g.interleaved ? 8u * std::uint64_t(vMax) : 8u;
+    if (g.interleaved) {
+        g.mcusWide = (h.width + 8u * hMax - 1) / (8u * hMax);
+        g.mcusHigh = (h.height + 8u * vMax - 1) / (8u * vMax);
+        for (auto& c : h.comps) {
+            c.blocksWide = g.mcusWide * std::uint64_t(c.h);
+            c.blocksHigh = g.mcusHigh * std::uint64_t(c.v);
+        }
+    } else {
+        Component& c = h.comps[0];
+        // The component's own size (A.1.1), in blocks.
+        std::uint64_t w = (std::uint64_t(h.width) * c.h + hMax - 1) / hMax;
+        std::uint64_t ht = (std::uint64_t(h.height) * c.v + vMax - 1) / vMax;
+        c.blocksWide = (w + 7) / 8;
+        c.blocksHigh = (ht + 7) / 8;
+        g.mcusWide = c.blocksWide;
+        g.mcusHigh = c.blocksHigh;
+        if (ht % 8) {
+            throw Error("its height (" + std::to_string(h.height) +
+                        " rows) is not a whole number of 8-row blocks: flipped, the padding "
+                        "rows would come to the top; not flipped");
+        }
+    }
+    if (g.interleaved && h.height % mcuRowHeight)
+        throw Error("its height (" + std::to_string(h.height) + " rows) is not a whole number of " +
+                    std::to_string(mcuRowHeight) +
+                    "-row MCUs: flipped, the padding rows would come to the top; not flipped");
+    std::uint64_t blocks = 0;
+    for (const auto& c : h.comps) blocks += c.blocksWide * c.blocksHigh;
+    // Each block takes at least two bits (a DC code and an end-of-block code).
+    if (blocks > kMaxJpegBlocks || blocks > codedBytes * 4 + 4)
+        throw Error(std::to_string(h.width) + "x" + std::to_string(h.height) + " pixels in " +
+                    std::to_string(blocks) + " blocks: " +
+                    (blocks > kMaxJpegBlocks ? "more than any thumbnail holds"
+                                             : "more than its " + std::to_string(codedBytes) +
+                                                   " bytes of coded data can hold"));
+    for (auto& c : h.comps) c.coefs.assign(std::size_t(c.blocksWide * c.blocksHigh * 64), 0);
+    return g;
+}
+
+// Every MCU in order (fn.mcu), each component's blocks left to right and top to bottom within
+// it (fn.block).
+template <class Fn>
+void forEachBlock(JpegHeader& h, const BlockGrid& g, Fn& fn) {
+    const std::uint64_t mcus = g.mcusWide * g.mcusHigh;
+    for (std::uint64_t m = 0; m < mcus; ++m) {
+        const bool restartHere = h.restart && m > 0 && m % h.restart == 0;
+        fn.mcu(m, restartHere);
+        const std::uint64_t mx = m % g.mcusWide, my = m / g.mcusWide;
+        for (int ci : h.scan) {
+            Component& c = h.comps[std::size_t(ci)];
+            const int bh = g.interleaved ? c.h : 1, bv = g.interleaved ? c.v : 1;
+            for (int y = 0; y < bv; ++y)
+                for (int x = 0; x < bh; ++x) {
+                    std::uint64_t by = my * std::uint64_t(bv) + std::uint64_t(y);
+                    std::uint64_t bx = mx * std::uint64_t(bh) + std::uint64_t(x);
+                    fn.block(ci, &c.coefs[std::size_t((by * c.blocksWide + bx) * 64)]);
+                }
+        }
+    }
+}
+
+// Reads the coded blocks into each component's coefficients, checking each restart marker.
+struct BlockDecoder {
+    BitReader& r;
+    ByteSpan j;
+    JpegHeader& h;
+    std::array<std::int32_t, 4> pred{};
+    void mcu(std::uint64_t m, bool restartHere) {
+        if (!restartHere) return;
+        r.align();
+        std::size_t p = r.pos();
+        std::uint8_t expected = std::uint8_t(0xD0 + (m / h.restart - 1) % 8);
+        while (p + 1 < j.size() && j[p] == 0xFF && j[p + 1] == 0xFF) ++p;
+        if (p + 1 >= j.size() || j[p] != 0xFF || j[p + 1] != expected)
+            throw Error("no restart marker " + markerName(expected) + " at byte " +
+                        std::to_string(p) + " where the restart interval puts one");
+        r.skip(p + 2 - r.pos());
+        pred.fill(0);
+    }
+    void block(int ci, std::int16_t* out) {
+        const Component& c = h.comps[std::size_t(ci)];
+        decodeBlock(r, h.dc[std::size_t(c.dcTable)], h.ac[std::size_t(c.acTable)],
+                    pred[std::size_t(ci)], out);
+    }
+};
+
+// Writes each component's coefficients as coded blocks, with the restart markers.
+struct BlockEncoder {
+    BitWriter& w;
+    Bytes& out;
+    JpegHeader& h;
+    std::array<std::int32_t, 4> pred{};
+    void mcu(std::uint64_t m, bool restartHere) {
+        if (!restartHere) return;
+        w.flush();
+        out.push_back(0xFF);
+        out.push_back(std::uint8_t(0xD0 + (m / h.restart - 1) % 8));
+        pred.fill(0);
+    }
+    void block(int ci, std::int16_t* in) {
+        const Component& c = h.comps[std::size_t(ci)];
+        encodeBlock(w, h.dc[std::size_t(c.dcTable)], c.dcTable, h.ac[std::size_t(c.acTable)],
+                    c.acTable, pred[std::size_t(ci)], in);
+    }
+};
+
+// Decodes the scan; returns where what follows its EOI marker starts. After the last block:
+// padding bits, then EOI (fill bytes may come before a marker).
+std::size_t decodeScan(ByteSpan j, JpegHeader& h, const BlockGrid& g) {
+    BitReader reader(j, h.end);
+    BlockDecoder decoder{reader, j, h};
+    forEachBlock(h, g, decoder);
+    reader.align();
+    std::size_t end = reader.pos();
+    while (end + 1 < j.size() && j[end] == 0xFF && j[end + 1] == 0xFF) ++end;
+    if (end + 1 >= j.size() || j[end] != 0xFF)
+        throw Error(std::to_string(j.size() - reader.pos()) +
+                    " bytes after the last block are not an EOI marker");
+    if (j[end + 1] != kEoi)
+        throw Error("marker " + markerName(j[end + 1]) +
+                    " after the coded data: only a JPEG with a single scan is flipped");
+    return end + 2;
+}
+
+// Flip: block rows in reverse order, odd vertical frequencies negated.
+void flipBlockRows(std::vector<Component>& comps) {
+    static const std::array<std::uint8_t, 64> rows = zigzagRows();
+    for (auto& c : comps) {
+        std::vector<std::int16_t> flipped(c.coefs.size());
+        const std::size_t rowValues = std::size_t(c.blocksWide) * 64;
+        for (std::uint64_t by = 0; by < c.blocksHigh; ++by) {
+            const std::int16_t* src = &c.coefs[std::size_t(by) * rowValues];
+            std::int16_t* dst = &flipped[std::size_t(c.blocksHigh - 1 - by) * rowValues];
+            for (std::size_t i = 0; i < rowValues; ++i)
+                dst[i] = rows[i % 64] & 1 ? std::int16_t(-src[i]) : src[i];
+        }
+        c.coefs = std::move(flipped);
+    }
+}
+
+// The JPEG again with the blocks coded anew, keeping every byte before the coded data and
+// after its EOI (from `trailer`).
+Bytes encodeScan(ByteSpan j, JpegHeader& h, const BlockGrid& g, std::size_t trailer) {
+    Bytes out(j.begin(), j.begin() + std::ptrdiff_t(h.end));
+    out.reserve(j.size() + j.size() / 8);
+    BitWriter writer(out);
+    BlockEncoder encoder{writer, out, h};
+    forEachBlock(h, g, encoder);
+    writer.flush();
+    out.push_back(0xFF);
+    out.push_back(kEoi);
+    out.insert(out.end(), j.begin() + std::ptrdiff_t(trailer), j.end());
+    return out;
+}
+
 }  // namespace
 
 std::optional<PictureSize> jpegSize(ByteSpan j) {
@@ -275,255 +564,11 @@ std::optional<PictureSize> jpegSize(ByteSpan j) {
 }
 
 Bytes flipJpegVertically(ByteSpan j) {
-    if (j.size() < 4 || j[0] != 0xFF || j[1] != kSoi) throw Error("not a JPEG (no SOI marker)");
-    std::array<HuffTable, 4> dc, ac;
-    std::vector<Component> comps;
-    std::vector<int> scan;  // indexes into comps, in the scan's order
-    std::uint32_t width = 0, height = 0, restart = 0;
-    bool haveFrame = false;
-    std::size_t pos = 2;
-    for (bool inScan = false; !inScan;) {
-        if (pos >= j.size() || j[pos] != 0xFF)
-            throw Error("no marker where one must be (byte " + std::to_string(pos) + ")");
-        while (pos < j.size() && j[pos] == 0xFF) ++pos;
-        if (j.size() - pos < 3) throw Error("cut short before its coded data");
-        std::uint8_t m = j[pos++];
-        if (m == kEoi) throw Error("ends before its coded data (no SOS marker)");
-        if (m == kSoi || isRst(m) || m == 0x01 || m == 0x00)
-            throw Error("marker " + markerName(m) + " where a segment must be (byte " +
-                        std::to_string(pos - 2) + ")");
-        std::size_t len = be16(j, pos);
-        if (len < 2 || j.size() - pos < len)
-            throw Error("segment " + markerName(m) + " of " + std::to_string(len) +
-                        " bytes runs past the end");
-        ByteSpan seg = j.subspan(pos + 2, len - 2);
-        pos += len;
-        if (m == 0xC0 || m == 0xC1) {
-            if (haveFrame) throw Error("two frame headers");
-            if (seg.size() < 6 || seg[0] != 8)
-                throw Error(seg.size() < 6 ? "frame header cut short"
-                                           : std::to_string(seg[0]) +
-                                                 "-bit samples (only 8-bit JPEGs are flipped)");
-            height = be16(seg, 1);
-            width = be16(seg, 3);
-            std::size_t n = seg[5];
-            if (n < 1 || n > 4 || seg.size() != 6 + 3 * n)
-                throw Error("frame header with " + std::to_string(n) + " components in " +
-                            std::to_string(seg.size()) + " bytes");
-            if (height == 0)
-                throw Error("the frame gives no height (a DNL marker gives it later): not flipped");
-            if (width == 0) throw Error("the frame is 0 pixels wide");
-            for (std::size_t i = 0; i < n; ++i) {
-                Component c;
-                c.id = seg[6 + 3 * i];
-                c.h = seg[7 + 3 * i] >> 4;
-                c.v = seg[7 + 3 * i] & 15;
-                if (c.h < 1 || c.h > 4 || c.v < 1 || c.v > 4)
-                    throw Error("component sampling factors " + std::to_string(c.h) + "x" +
-                                std::to_string(c.v));
-                comps.push_back(c);
-            }
-            haveFrame = true;
-        } else if (isSof(m)) {
-            throw Error("a " +
-                        std::string(m == 0xC2 || m == 0xC6   ? "progressive"
-                                    : m == 0xC3 || m == 0xC7 ? "lossless"
-                                                             : "arithmetic-coded") +
-                        " JPEG (" + markerName(m) +
-                        "): only baseline Huffman-coded JPEGs are flipped without loss here");
-        } else if (m == kDht) {
-            for (std::size_t at = 0; at < seg.size();) at += readHuffTable(seg, at, &dc, &ac);
-        } else if (m == kDri) {
-            if (seg.size() != 2) throw Error("DRI segment of " + std::to_string(len) + " bytes");
-            restart = be16(seg, 0);
-        } else if (m == kSos) {
-            if (!haveFrame) throw Error("coded data before the frame header");
-            std::size_t n = seg.empty() ? 0 : seg[0];
-            if (n < 1 || n > 4 || seg.size() != 4 + 2 * n)
-                throw Error("scan header with " + std::to_string(n) + " components in " +
-                            std::to_string(seg.size()) + " bytes");
-            if (n != comps.size())
-                throw Error("the picture's " + std::to_string(comps.size()) +
-                            " components are coded in more than one scan: not flipped");
-            for (std::size_t i = 0; i < n; ++i) {
-                std::uint8_t id = seg[1 + 2 * i];
-                auto it = std::find_if(comps.begin(), comps.end(),
-                                       [&](const Component& c) { return c.id == id; });
-                int index = int(it - comps.begin());
-                if (it == comps.end() || std::find(scan.begin(), scan.end(), index) != scan.end())
-                    throw Error("the scan names component " + std::to_string(id) +
-                                " that the frame does not have, or twice");
-                it->dcTable = seg[2 + 2 * i] >> 4;
-                it->acTable = seg[2 + 2 * i] & 15;
-                if (it->dcTable > 3 || it->acTable > 3 || !dc[std::size_t(it->dcTable)].present ||
-                    !ac[std::size_t(it->acTable)].present)
-                    throw Error("the scan uses a Huffman table the file does not define");
-                scan.push_back(index);
-            }
-            if (seg[1 + 2 * n] != 0 || seg[2 + 2 * n] != 63 || seg[3 + 2 * n] != 0)
-                throw Error("the scan is not a baseline sequential one");
-            inScan = true;
-        }
-        // Anything else (APPn, COM, DQT, ...) is kept as it is.
-    }
-    const std::size_t headerEnd = pos;
-
-    // The block grid of each component. One component alone is coded block by block, without
-    // MCU padding; interleaved components in MCUs of h x v blocks.
-    int hMax = 1, vMax = 1;
-    for (const auto& c : comps) {
-        hMax = std::max(hMax, c.h);
-        vMax = std::max(vMax, c.v);
-    }
-    const bool interleaved = comps.size() > 1;
-    const std::uint64_t mcuRowHeight = interleaved ? 8u * std::uint64_t(vMax) : 8u;
-    std::uint64_t mcusWide = 0, mcusHigh = 0, blocks = 0;
-    if (interleaved) {
-        mcusWide = (width + 8u * hMax - 1) / (8u * hMax);
-        mcusHigh = (height + 8u * vMax - 1) / (8u * vMax);
-        for (auto& c : comps) {
-            c.blocksWide = mcusWide * std::uint64_t(c.h);
-            c.blocksHigh = mcusHigh * std::uint64_t(c.v);
-        }
-    } else {
-        Component& c = comps[0];
-        // The component's own size (A.1.1), in blocks.
-        std::uint64_t w = (std::uint64_t(width) * c.h + hMax - 1) / hMax;
-        std::uint64_t h = (std::uint64_t(height) * c.v + vMax - 1) / vMax;
-        c.blocksWide = (w + 7) / 8;
-        c.blocksHigh = (h + 7) / 8;
-        mcusWide = c.blocksWide;
-        mcusHigh = c.blocksHigh;
-        if (h % 8) {
-            throw Error("its height (" + std::to_string(height) +
-                        " rows) is not a whole number of 8-row blocks: flipped, the padding "
-                        "rows would come to the top; not flipped");
-        }
-    }
-    if (interleaved && height % mcuRowHeight)
-        throw Error("its height (" + std::to_string(height) + " rows) is not a whole number of " +
-                    std::to_string(mcuRowHeight) +
-                    "-row MCUs: flipped, the padding rows would come to the top; not flipped");
-    for (const auto& c : comps) blocks += c.blocksWide * c.blocksHigh;
-    // Each block takes at least two bits (a DC code and an end-of-block code).
-    const std::uint64_t coded = j.size() - headerEnd;
-    if (blocks > kMaxJpegBlocks || blocks > coded * 4 + 4)
-        throw Error(std::to_string(width) + "x" + std::to_string(height) + " pixels in " +
-                    std::to_string(blocks) + " blocks: " +
-                    (blocks > kMaxJpegBlocks ? "more than any thumbnail holds"
-                                             : "more than its " + std::to_string(coded) +
-                                                   " bytes of coded data can hold"));
-    for (auto& c : comps) c.coefs.assign(std::size_t(c.blocksWide * c.blocksHigh * 64), 0);
-
-    // Every MCU in order, each component's blocks left to right and top to bottom within it.
-    auto forEachBlock = [&](auto&& fn) {
-        const std::uint64_t mcus = mcusWide * mcusHigh;
-        for (std::uint64_t m = 0; m < mcus; ++m) {
-            const bool restartHere = restart && m > 0 && m % restart == 0;
-            fn.mcu(m, restartHere);
-            const std::uint64_t mx = m % mcusWide, my = m / mcusWide;
-            for (int ci : scan) {
-                Component& c = comps[std::size_t(ci)];
-                const int bh = interleaved ? c.h : 1, bv = interleaved ? c.v : 1;
-                for (int y = 0; y < bv; ++y)
-                    for (int x = 0; x < bh; ++x) {
-                        std::uint64_t by = my * std::uint64_t(bv) + std::uint64_t(y);
-                        std::uint64_t bx = mx * std::uint64_t(bh) + std::uint64_t(x);
-                        fn.block(ci, &c.coefs[std::size_t((by * c.blocksWide + bx) * 64)]);
-                    }
-            }
-        }
-    };
-
-    // Decode.
-    BitReader reader(j, headerEnd);
-    std::array<std::int32_t, 4> pred{};
-    struct Decoder {
-        BitReader& r;
-        ByteSpan j;
-        std::vector<Component>& comps;
-        std::array<HuffTable, 4>& dc;
-        std::array<HuffTable, 4>& ac;
-        std::array<std::int32_t, 4>& pred;
-        std::uint32_t restart;
-        void mcu(std::uint64_t m, bool restartHere) {
-            if (!restartHere) return;
-            r.align();
-            std::size_t p = r.pos();
-            std::uint8_t expected = std::uint8_t(0xD0 + (m / restart - 1) % 8);
-            while (p + 1 < j.size() && j[p] == 0xFF && j[p + 1] == 0xFF) ++p;
-            if (p + 1 >= j.size() || j[p] != 0xFF || j[p + 1] != expected)
-                throw Error("no restart marker " + markerName(expected) + " at byte " +
-                            std::to_string(p) + " where the restart interval puts one");
-            r.skip(p + 2 - r.pos());
-            pred.fill(0);
-        }
-        void block(int ci, std::int16_t* out) {
-            const Component& c = comps[std::size_t(ci)];
-            decodeBlock(r, dc[std::size_t(c.dcTable)], ac[std::size_t(c.acTable)],
-                        pred[std::size_t(ci)], out);
-        }
-    } decoder{reader, j, comps, dc, ac, pred, restart};
-    forEachBlock(decoder);
-
-    // After the last block: padding bits, then EOI (fill bytes may come before a marker).
-    reader.align();
-    std::size_t end = reader.pos();
-    while (end + 1 < j.size() && j[end] == 0xFF && j[end + 1] == 0xFF) ++end;
-    if (end + 1 >= j.size() || j[end] != 0xFF)
-        throw Error(std::to_string(j.size() - reader.pos()) +
-                    " bytes after the last block are not an EOI marker");
-    if (j[end + 1] != kEoi)
-        throw Error("marker " + markerName(j[end + 1]) +
-                    " after the coded data: only a JPEG with a single scan is flipped");
-    const std::size_t trailer = end + 2;
-
-    // Flip: block rows in reverse order, odd vertical frequencies negated.
-    static const std::array<std::uint8_t, 64> rows = zigzagRows();
-    for (auto& c : comps) {
-        std::vector<std::int16_t> flipped(c.coefs.size());
-        const std::size_t rowValues = std::size_t(c.blocksWide) * 64;
-        for (std::uint64_t by = 0; by < c.blocksHigh; ++by) {
-            const std::int16_t* src = &c.coefs[std::size_t(by) * rowValues];
-            std::int16_t* dst = &flipped[std::size_t(c.blocksHigh - 1 - by) * rowValues];
-            for (std::size_t i = 0; i < rowValues; ++i)
-                dst[i] = rows[i % 64] & 1 ? std::int16_t(-src[i]) : src[i];
-        }
-        c.coefs = std::move(flipped);
-    }
-
-    // Encode, keeping every byte before the coded data and after it.
-    Bytes out(j.begin(), j.begin() + std::ptrdiff_t(headerEnd));
-    out.reserve(j.size() + j.size() / 8);
-    BitWriter writer(out);
-    pred.fill(0);
-    struct Encoder {
-        BitWriter& w;
-        Bytes& out;
-        std::vector<Component>& comps;
-        std::array<HuffTable, 4>& dc;
-        std::array<HuffTable, 4>& ac;
-        std::array<std::int32_t, 4>& pred;
-        std::uint32_t restart;
-        void mcu(std::uint64_t m, bool restartHere) {
-            if (!restartHere) return;
-            w.flush();
-            out.push_back(0xFF);
-            out.push_back(std::uint8_t(0xD0 + (m / restart - 1) % 8));
-            pred.fill(0);
-        }
-        void block(int ci, std::int16_t* in) {
-            const Component& c = comps[std::size_t(ci)];
-            encodeBlock(w, dc[std::size_t(c.dcTable)], c.dcTable, ac[std::size_t(c.acTable)],
-                        c.acTable, pred[std::size_t(ci)], in);
-        }
-    } encoder{writer, out, comps, dc, ac, pred, restart};
-    forEachBlock(encoder);
-    writer.flush();
-    out.push_back(0xFF);
-    out.push_back(kEoi);
-    out.insert(out.end(), j.begin() + std::ptrdiff_t(trailer), j.end());
-    return out;
+    JpegHeader h = readJpegHeader(j);
+    const BlockGrid grid = layOutBlocks(h, j.size() - h.end);
+    const std::size_t trailer = decodeScan(j, h, grid);
+    flipBlockRows(h.comps);
+    return encodeScan(j, h, grid, trailer);
 }
 
 }  // namespace pakfs::gbx

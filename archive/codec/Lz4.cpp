@@ -180,9 +180,8 @@ void Lz4Stage::nextBlock() {
 
 void Lz4Stage::read(std::span<std::uint8_t> dst) {
     if (dst.size() > size_ - position_)
-        throw TruncatedError(name_ + ": unexpected end of data at offset " +
-                             std::to_string(position_) + " (wanted " + std::to_string(dst.size()) +
-                             " bytes, " + std::to_string(size_ - position_) + " left)");
+        throw TruncatedError(name_ + ": " +
+                             readPastEndMessage(position_, dst.size(), size_ - position_));
     std::size_t done = 0;
     while (done < dst.size()) {
         if (outPos_ == outLen_) nextBlock();

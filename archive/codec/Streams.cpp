@@ -66,9 +66,8 @@ void CryptedStream::refill() {
 
 void CryptedStream::read(std::span<std::uint8_t> dst) {
     if (dst.size() > logicalSize_ - position_)
-        throw TruncatedError(range_.name() + ": unexpected end of data at offset " +
-                             std::to_string(position_) + " (wanted " + std::to_string(dst.size()) +
-                             " bytes, " + std::to_string(logicalSize_ - position_) + " left)");
+        throw TruncatedError(range_.name() + ": " +
+                             readPastEndMessage(position_, dst.size(), logicalSize_ - position_));
     std::size_t done = 0;
     while (done < dst.size()) {
         if (bufferPos_ == bufferLen_) refill();

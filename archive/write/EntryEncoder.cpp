@@ -105,18 +105,11 @@ void headerOnly(EncodedEntry& e, ByteSpan content, const std::string& packPath) 
     }
 }
 
-}  // namespace
-
-EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const std::string& name,
-                         const Blowfish& cipher, const PackOptions& options) {
-    EncodedEntry e;
-    const bool gbx = content.size() >= 3 && std::memcmp(content.data(), "GBX", 3) == 0;
-    const bool v6 = options.version >= 6;
+// The stream that goes through the cipher: the content compressed (LZ4 for version 18, else
+// deflate) when that makes it smaller, else the content itself; sets e.compressed.
+Bytes compressedPayload(EncodedEntry& e, ByteSpan content, bool gbx, const std::string& packPath,
+                        const PackOptions& options) {
     const bool lz4 = options.version >= 18;
-    const bool inClear = v6 && matchesAnyGlob(options.publicGlobs, packPath);
-    e.classId = classIdForExtension(name);
-
-    Bytes payload;  // what goes through the cipher (compressed stream or the content itself)
     auto compress = [&] {
         // Plain files through libdeflate (a faster deflater, the same zlib format); gbx files
         // through zlib, the stream their cipher schedule was proven on.
@@ -138,11 +131,90 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
     if (options.level > 0 && !incompressible) {
         Bytes z = compress();
         if (roundUp8(z.size()) < roundUp8(content.size())) {
-            payload = std::move(z);
             e.compressed = true;
+            return z;
         }
     }
-    if (!e.compressed) payload.assign(content.begin(), content.end());
+    return Bytes(content.begin(), content.end());
+}
+
+// A gbx file's cipher plan (planGbxEntry), or nothing with the reason: version 3 cannot hold
+// a file it cannot plan (UnplannableGbx). A planned file that needs a checksum and was stored
+// is compressed after all: stored, the reader could not prove these bytes; zlib's Adler-32 will
+// (at level 0 too, as stored deflate blocks). LZ4 keeps no checksum.
+std::optional<GbxEncoding> planGbx(EncodedEntry& e, ByteSpan content, Bytes& payload,
+                                   const std::string& packPath, const PackOptions& options,
+                                   std::string& planError) {
+    const bool lz4 = options.version >= 18;
+    try {
+        auto g = planGbxEntry(content, payload, e.compressed, packPath, options.gbxRules, lz4);
+        if (!e.compressed && !lz4 && g.needsChecksum && content.size() > kSegmentSize) {
+            payload = zlibCompress(content, options.level, packPath, options.syncFlushEvery);
+            e.compressed = true;
+            e.compressedSize = std::uint32_t(payload.size());
+            e.flags = kFlagZlib;
+            g = planGbxEntry(content, payload, true, packPath, options.gbxRules);
+        }
+        return g;
+    } catch (const Error& err) {
+        planError = err.what();
+        if (planError.rfind(packPath + ": ", 0) == 0) planError.erase(0, packPath.size() + 2);
+        if (options.version < 6) throw UnplannableGbx(packPath, planError);
+        return std::nullopt;
+    }
+}
+
+// The ivXor a gbx file's node reads mix into its cipher, with its class ID and metadata record
+// into `e`: none for a file stored with --raw, or a version 6+ file flagged DontUseDummyWrite
+// because it cannot be planned (or proven, under LZ4).
+std::vector<std::uint64_t> gbxIvXor(EncodedEntry& e, ByteSpan content, Bytes& payload,
+                                    const std::string& packPath, const PackOptions& options) {
+    const bool v6 = options.version >= 6;
+    if (matchesAnyGlob(options.rawGlobs, packPath)) {
+        if (v6)
+            e.flags |= kFlagDontUseDummyWrite;
+        else if (options.warn)
+            options.warn(packPath +
+                         ": stored with --raw: the game will not read this gbx "
+                         "file right");
+        // Its header still gives the class ID and the metadata record, when it parses.
+        headerOnly(e, content, packPath);
+        return {};
+    }
+    std::string planError;
+    std::optional<GbxEncoding> g = planGbx(e, content, payload, packPath, options, planError);
+    if (v6 && (!g || (options.version >= 18 && g->needsChecksum))) {
+        // Version 6+ can say that node reads do not mix the cipher, which the game
+        // then reads right whatever the chunks: better than bytes no reader can prove.
+        if (options.warn)
+            options.warn(
+                packPath +
+                ": written with DontUseDummyWrite (node reads do not "
+                "mix the cipher): " +
+                (g ? std::string("LZ4 keeps no checksum to prove a scanned file") : planError));
+        e.flags |= kFlagDontUseDummyWrite;
+        headerOnly(e, content, packPath);
+        return {};
+    }
+    if (g->scanned && options.warn)
+        options.warn(packPath + ": chunks no reader knows: the cipher is planned from " +
+                     std::to_string(g->scannedNodeReads) + " node reads found by the node scan");
+    e.classId = g->classId;
+    e.metadata = std::move(g->metadata);
+    return std::move(g->ivXorPerSegment);
+}
+
+}  // namespace
+
+EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const std::string& name,
+                         const Blowfish& cipher, const PackOptions& options) {
+    EncodedEntry e;
+    const bool gbx = content.size() >= 3 && std::memcmp(content.data(), "GBX", 3) == 0;
+    const bool v6 = options.version >= 6;
+    const bool inClear = v6 && matchesAnyGlob(options.publicGlobs, packPath);
+    e.classId = classIdForExtension(name);
+
+    Bytes payload = compressedPayload(e, content, gbx, packPath, options);
     e.compressedSize = std::uint32_t(e.compressed ? payload.size()
                                      : inClear    ? content.size()
                                                   : roundUp8(content.size()));
@@ -155,62 +227,8 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
         e.blob = std::move(payload);
         return e;
     }
-
-    std::vector<std::uint64_t> ivXor;
-    if (gbx) {
-        if (matchesAnyGlob(options.rawGlobs, packPath)) {
-            if (v6)
-                e.flags |= kFlagDontUseDummyWrite;
-            else if (options.warn)
-                options.warn(packPath +
-                             ": stored with --raw: the game will not read this gbx "
-                             "file right");
-            // Its header still gives the class ID and the metadata record, when it parses.
-            headerOnly(e, content, packPath);
-        } else {
-            std::optional<GbxEncoding> g;
-            std::string planError;
-            try {
-                g = planGbxEntry(content, payload, e.compressed, packPath, options.gbxRules, lz4);
-                // Stored, the reader could not prove these bytes: zlib's Adler-32 will (at
-                // level 0 too, as stored deflate blocks). LZ4 keeps no checksum.
-                if (!e.compressed && !lz4 && g->needsChecksum && content.size() > kSegmentSize) {
-                    payload =
-                        zlibCompress(content, options.level, packPath, options.syncFlushEvery);
-                    e.compressed = true;
-                    e.compressedSize = std::uint32_t(payload.size());
-                    e.flags = kFlagZlib;
-                    g = planGbxEntry(content, payload, true, packPath, options.gbxRules);
-                }
-            } catch (const Error& err) {
-                g.reset();
-                planError = err.what();
-                if (planError.rfind(packPath + ": ", 0) == 0)
-                    planError.erase(0, packPath.size() + 2);
-                if (!v6) throw UnplannableGbx(packPath, planError);
-            }
-            if (v6 && (!g || (lz4 && g->needsChecksum))) {
-                // Version 6+ can say that node reads do not mix the cipher, which the game
-                // then reads right whatever the chunks: better than bytes no reader can prove.
-                if (options.warn)
-                    options.warn(packPath +
-                                 ": written with DontUseDummyWrite (node reads do not "
-                                 "mix the cipher): " +
-                                 (g ? std::string("LZ4 keeps no checksum to prove a scanned file")
-                                    : planError));
-                e.flags |= kFlagDontUseDummyWrite;
-                headerOnly(e, content, packPath);
-            } else {
-                if (g->scanned && options.warn)
-                    options.warn(
-                        packPath + ": chunks no reader knows: the cipher is planned from " +
-                        std::to_string(g->scannedNodeReads) + " node reads found by the node scan");
-                ivXor = std::move(g->ivXorPerSegment);
-                e.classId = g->classId;
-                e.metadata = std::move(g->metadata);
-            }
-        }
-    }
+    const std::vector<std::uint64_t> ivXor =
+        gbx ? gbxIvXor(e, content, payload, packPath, options) : std::vector<std::uint64_t>();
 
     // The IV comes from the path and content: the same files make the same pak (any -j).
     std::uint8_t ivBytes[8];

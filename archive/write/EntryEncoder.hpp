@@ -11,7 +11,6 @@
 
 namespace pakfs::archive {
 
-// One entry ready to be written: its data blob and its file table fields.
 // Where a slot copied as it is lies in the base pak (IV and data), when its bytes are copied
 // file to file instead of through `blob`.
 struct CopiedSlot {
@@ -19,6 +18,7 @@ struct CopiedSlot {
     std::uint64_t size = 0;
 };
 
+// One entry ready to be written: its data blob and its file table fields.
 struct EncodedEntry {
     Bytes blob;  // 8-byte IV + ciphertext (empty when `copied` says where they are)
     std::optional<CopiedSlot> copied;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// How a pak is written: what `pak pack`, `pak commit` and the encoder of each entry share.
+// How a pak is written: what `pak pack`, `pak commit` and the encoder of each entry share,
+// and the counts a write gives back.
 #pragma once
 
 #include <cstdint>
@@ -54,5 +55,15 @@ struct PackOptions {
 inline constexpr const char* kUnplannableAdvice =
     "To go on: leave them out, or write a version 6+ pack, where they are flagged "
     "DontUseDummyWrite (node reads do not mix the cipher), which the game reads right.";
+
+// What writing a pak did: the counts of its summary line.
+struct PackResult {
+    std::size_t files = 0;
+    std::size_t folders = 0;
+    std::size_t compressed = 0;
+    std::size_t copiedFromBase = 0;
+    std::uint64_t bytesIn = 0;
+    std::uint64_t bytesOut = 0;
+};
 
 }  // namespace pakfs::archive

@@ -242,16 +242,7 @@ public:
     FolderScan(PackPlan& plan, const PackOptions& options)
         : options_(options), leftOut_(options.leaveOut), table_(plan.folders) {}
 
-    void run(const stdfs::path& root, PackPlan& plan) {
-        struct stat st;
-        if (::stat(root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-            throw Error(root.string() + ": not a folder");
-        walk(root, idOf(st), -1, "");
-        if (!linksLeftOut_.empty() && options_.warn)
-            options_.warn(linksLeftOutWarning(linksLeftOut_));
-        for (auto& group : filesByFolder_)
-            for (auto& f : group) plan.files.push_back(std::move(f));
-    }
+    void run(const stdfs::path& root, PackPlan& plan);
 
 private:
     struct Sub {
@@ -261,92 +252,119 @@ private:
         bool link;
     };
 
+    // What the link `disk` names, or an error naming the link.
+    struct stat follow(const stdfs::path& disk) const;
+    void walk(const stdfs::path& dir, const FileId& dirId, std::int32_t folderIndex,
+              const std::string& prefix);
+    // One name of the folder `dirId` being walked: a file planned, a folder put in `subdirs`,
+    // or something left out.
+    void scanItem(const stdfs::directory_entry& item, const FileId& dirId, std::int32_t folderIndex,
+                  const std::string& prefix, std::vector<Sub>& subdirs);
+    // Refuses a folder that is one the walk is in (a link to it, or a bind mount).
+    void refuseLoop(const Sub& sub) const;
+
     const PackOptions& options_;
     LeftOutFiles leftOut_;
     FolderTable table_;
     std::vector<std::vector<PlanFile>> filesByFolder_ = std::vector<std::vector<PlanFile>>(1);
     std::vector<std::pair<FileId, stdfs::path>> ancestors_;  // the folders the walk is in
     std::vector<std::string> linksLeftOut_;
-
-    // What the link `disk` names, or an error naming the link.
-    struct stat follow(const stdfs::path& disk) const {
-        struct stat st;
-        if (::stat(disk.c_str(), &st) == 0) return st;
-        const int err = errno;
-        std::error_code ec;
-        const std::string target = stdfs::read_symlink(disk, ec).string();
-        if (err == ENOENT)
-            throw Error(disk.string() + ": a symbolic link to " + target +
-                        ", which does not exist (remove it, or pack without -L)");
-        if (err == ELOOP)
-            throw Error(disk.string() + ": a symbolic link to " + target +
-                        " that leads back to itself through links (remove it, or pack without "
-                        "-L)");
-        errno = err;
-        throw Error(disk.string() + ": cannot follow the symbolic link to " + target + ": " +
-                    sysReason());
-    }
-
-    void walk(const stdfs::path& dir, const FileId& dirId, std::int32_t folderIndex,
-              const std::string& prefix) {
-        ancestors_.emplace_back(dirId, dir);
-        std::vector<stdfs::directory_entry> items;
-        std::error_code ec;
-        for (stdfs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-            items.push_back(*it);
-        if (ec) throw Error(dir.string() + ": cannot list folder: " + ec.message());
-        std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
-            return a.path().filename().string() < b.path().filename().string();
-        });
-        std::vector<Sub> subdirs;
-        for (const auto& item : items) {
-            const std::string name = item.path().filename().string();
-            struct stat st;
-            if (::lstat(item.path().c_str(), &st) != 0) {
-                if (errno == ENOENT) continue;  // gone since the listing
-                throw Error(item.path().string() + ": cannot look at it: " + sysReason());
-            }
-            const bool link = S_ISLNK(st.st_mode);
-            if (leftOut_.has(dirId, name, link ? nullptr : &st)) continue;
-            if (link) {
-                if (!options_.followLinks) {
-                    linksLeftOut_.push_back(prefix + name);
-                    continue;
-                }
-                st = follow(item.path());
-                if (leftOut_.has(dirId, name, &st)) continue;
-            }
-            if (S_ISDIR(st.st_mode)) {
-                subdirs.push_back({item.path(), name, idOf(st), link});
-            } else if (S_ISREG(st.st_mode)) {
-                checkName(item.path(), name);
-                if (foldCase(name) == "packlist.dat" && options_.warn)
-                    options_.warn(item.path().string() + " is packed (as " + prefix + name +
-                                  "): a packlist.dat holds keys");
-                filesByFolder_[std::size_t(folderIndex + 1)].push_back(
-                    {folderIndex, name, prefix + name, item.path()});
-            } else if (options_.warn) {
-                options_.warn(item.path().string() + ": not a regular file, left out");
-            }
-        }
-        for (const auto& sub : subdirs) {
-            for (const auto& [id, where] : ancestors_)
-                if (id == sub.id)
-                    throw Error(sub.link
-                                    ? sub.disk.string() + ": a symbolic link to " + where.string() +
-                                          ", a folder that holds it: following it would "
-                                          "never end (remove it, or pack without -L)"
-                                    : sub.disk.string() + ": the folder " + where.string() +
-                                          " again, inside itself: packing it would never "
-                                          "end");
-            checkName(sub.disk, sub.name);
-            const std::string path = prefix + sub.name;
-            filesByFolder_.emplace_back();
-            walk(sub.disk, sub.id, table_.add(path, folderIndex, sub.name + "\\"), path + "/");
-        }
-        ancestors_.pop_back();
-    }
 };
+
+void FolderScan::run(const stdfs::path& root, PackPlan& plan) {
+    struct stat st;
+    if (::stat(root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+        throw Error(root.string() + ": not a folder");
+    walk(root, idOf(st), -1, "");
+    if (!linksLeftOut_.empty() && options_.warn) options_.warn(linksLeftOutWarning(linksLeftOut_));
+    for (auto& group : filesByFolder_)
+        for (auto& f : group) plan.files.push_back(std::move(f));
+}
+
+struct stat FolderScan::follow(const stdfs::path& disk) const {
+    struct stat st;
+    if (::stat(disk.c_str(), &st) == 0) return st;
+    const int err = errno;
+    std::error_code ec;
+    const std::string target = stdfs::read_symlink(disk, ec).string();
+    if (err == ENOENT)
+        throw Error(disk.string() + ": a symbolic link to " + target +
+                    ", which does not exist (remove it, or pack without -L)");
+    if (err == ELOOP)
+        throw Error(disk.string() + ": a symbolic link to " + target +
+                    " that leads back to itself through links (remove it, or pack without "
+                    "-L)");
+    errno = err;
+    throw Error(disk.string() + ": cannot follow the symbolic link to " + target + ": " +
+                sysReason());
+}
+
+void FolderScan::walk(const stdfs::path& dir, const FileId& dirId, std::int32_t folderIndex,
+                      const std::string& prefix) {
+    ancestors_.emplace_back(dirId, dir);
+    std::vector<stdfs::directory_entry> items;
+    std::error_code ec;
+    for (stdfs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        items.push_back(*it);
+    if (ec) throw Error(dir.string() + ": cannot list folder: " + ec.message());
+    std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
+        return a.path().filename().string() < b.path().filename().string();
+    });
+    std::vector<Sub> subdirs;
+    for (const auto& item : items) scanItem(item, dirId, folderIndex, prefix, subdirs);
+    for (const auto& sub : subdirs) {
+        refuseLoop(sub);
+        checkName(sub.disk, sub.name);
+        const std::string path = prefix + sub.name;
+        filesByFolder_.emplace_back();
+        walk(sub.disk, sub.id, table_.add(path, folderIndex, sub.name + "\\"), path + "/");
+    }
+    ancestors_.pop_back();
+}
+
+void FolderScan::scanItem(const stdfs::directory_entry& item, const FileId& dirId,
+                          std::int32_t folderIndex, const std::string& prefix,
+                          std::vector<Sub>& subdirs) {
+    const std::string name = item.path().filename().string();
+    struct stat st;
+    if (::lstat(item.path().c_str(), &st) != 0) {
+        if (errno == ENOENT) return;  // gone since the listing
+        throw Error(item.path().string() + ": cannot look at it: " + sysReason());
+    }
+    const bool link = S_ISLNK(st.st_mode);
+    if (leftOut_.has(dirId, name, link ? nullptr : &st)) return;
+    if (link) {
+        if (!options_.followLinks) {
+            linksLeftOut_.push_back(prefix + name);
+            return;
+        }
+        st = follow(item.path());
+        if (leftOut_.has(dirId, name, &st)) return;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        subdirs.push_back({item.path(), name, idOf(st), link});
+    } else if (S_ISREG(st.st_mode)) {
+        checkName(item.path(), name);
+        if (foldCase(name) == "packlist.dat" && options_.warn)
+            options_.warn(item.path().string() + " is packed (as " + prefix + name +
+                          "): a packlist.dat holds keys");
+        filesByFolder_[std::size_t(folderIndex + 1)].push_back(
+            {folderIndex, name, prefix + name, item.path()});
+    } else if (options_.warn) {
+        options_.warn(item.path().string() + ": not a regular file, left out");
+    }
+}
+
+void FolderScan::refuseLoop(const Sub& sub) const {
+    for (const auto& [id, where] : ancestors_)
+        if (id == sub.id)
+            throw Error(sub.link ? sub.disk.string() + ": a symbolic link to " + where.string() +
+                                       ", a folder that holds it: following it would "
+                                       "never end (remove it, or pack without -L)"
+                                 : sub.disk.string() + ": the folder " + where.string() +
+                                       " again, inside itself: packing it would never "
+                                       "end");
+}
 
 // The base pak as planChanges sees it: paths of folders and files (views of the index's own
 // strings: a pack of 100000 files is not copied again), and folders that exist only as the

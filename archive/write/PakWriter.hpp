@@ -16,15 +16,6 @@
 
 namespace pakfs::archive {
 
-struct PackResult {
-    std::size_t files = 0;
-    std::size_t folders = 0;
-    std::size_t compressed = 0;
-    std::size_t copiedFromBase = 0;
-    std::uint64_t bytesIn = 0;
-    std::uint64_t bytesOut = 0;
-};
-
 // Builds a pak (version 3, or 6 to 18 with options.version) from a folder tree (planned by
 // planFolder, PackPlanner.hpp); writes to a temp file and renames it into place. `output` and
 // its temporary files are never packed, though they are in the tree.

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <string>
 
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 
 using namespace pakfs;
 

@@ -5,7 +5,7 @@
 
 #include "archive/pak/PackList.hpp"
 #include "archive/write/PakWriter.hpp"
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/support/TestUtil.hpp"
 
 namespace pakfs::test {

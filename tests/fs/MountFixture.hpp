@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tests/fs/PakFixture.hpp"
+#include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
 
 namespace pakfs::test {
@@ -29,7 +30,6 @@ inline const std::string kPakfs = PAKFS_MOUNT_BINARY;
 inline const std::string kPakfs =
     (std::filesystem::path(PAKFS_PAK_BINARY).parent_path() / "pakfs").string();
 #endif
-inline const std::string kPak = PAKFS_PAK_BINARY;
 
 inline void skipUnlessFuse() {
     const char* reason = nullptr;

@@ -11,13 +11,10 @@
 
 #include "archive/write/PakWriter.hpp"
 #include "fs/PackView.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 namespace pakfs::test {
-
-inline const archive::PakKey kTestKey = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
-                                         0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
-inline const char* const kTestKeyHex = "00112233445566778899aabbccddeeff";
 
 struct TestPack {
     std::unique_ptr<TempDir> dir = std::make_unique<TempDir>();
@@ -51,7 +48,7 @@ inline void addLargeFiles(std::map<std::string, Bytes>& f) {
 }
 
 inline TestPack makeTestPack(std::map<std::string, Bytes> files, const std::string& name = "Test",
-                             const archive::PakKey& key = kTestKey) {
+                             const archive::PakKey& key = testKey()) {
     TestPack t;
     t.source = t.dir->path() / "src";
     t.files = std::move(files);
@@ -74,7 +71,7 @@ inline std::unique_ptr<fs::PackView> mountDirect(const TestPack& t,
                                                  fs::PackViewOptions options = {},
                                                  std::vector<std::string>* log = nullptr) {
     if (log) options.log = [log](const std::string& line) { log->push_back(line); };
-    std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, kTestKey)}};
+    std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, testKey())}};
     return std::make_unique<fs::PackView>(std::move(packs), options);
 }
 

@@ -29,9 +29,10 @@
 #include "fs/Drives.hpp"
 #include "fs/OverlayLayout.hpp"
 #include "fs/Sources.hpp"
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/fs/DrivesFixture.hpp"
 #include "tests/fs/PakFixture.hpp"
+#include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
 
 using namespace pakfs;
@@ -39,12 +40,6 @@ using namespace pakfs::test;
 namespace stdfs = std::filesystem;
 
 namespace {
-
-const std::string kPak = PAKFS_PAK_BINARY;
-
-std::string q(const stdfs::path& p) {
-    return "'" + p.string() + "'";
-}
 
 Bytes text(const std::string& s) {
     return Bytes(s.begin(), s.end());
@@ -121,7 +116,7 @@ Packed makePack(std::uint32_t version, std::map<std::string, Bytes> files,
     p.pak = p.dir->path() / fileName;
     archive::PackOptions o = packOptions(version);
     o.level = level;
-    archive::writePak(src, p.pak, kTestKey, o);
+    archive::writePak(src, p.pak, testKey(), o);
     stdfs::remove_all(src);
     return p;
 }
@@ -266,14 +261,7 @@ archive::PackResult writeCommit(const archive::ChangePlan& plan, const stdfs::pa
     archive::PackOptions o = plan.options;
     o.level = 6;
     o.warn = [](const std::string&) {};
-    return archive::writePlan(plan.plan, out, kTestKey, o);
-}
-
-// Names in a folder (not recursive).
-std::set<std::string> namesIn(const stdfs::path& dir) {
-    std::set<std::string> out;
-    for (const auto& item : stdfs::directory_iterator(dir)) out.insert(item.path().filename());
-    return out;
+    return archive::writePlan(plan.plan, out, testKey(), o);
 }
 
 }  // namespace
@@ -283,7 +271,7 @@ TEST_CASE("commit: adds, changes, deletes, opaque folder and replacements, in ve
     const std::uint32_t version = GENERATE(3u, 17u, 18u);
     INFO("version " << version);
     Packed p = makePack(version, packFiles(), pakFileName(version));
-    auto pak = archive::PakIndex::open(p.pak, kTestKey);
+    auto pak = archive::PakIndex::open(p.pak, testKey());
     REQUIRE(pak->version() == version);
     const stdfs::path overlay = p.dir->path() / "overlay";
     const stdfs::path up = overlay / "Test";
@@ -319,7 +307,7 @@ TEST_CASE("commit: adds, changes, deletes, opaque folder and replacements, in ve
     CHECK(r.folders == kFoldersAfter.size());
     CHECK(r.copiedFromBase == 6);
 
-    auto after = archive::PakIndex::open(out, kTestKey);
+    auto after = archive::PakIndex::open(out, testKey());
     CHECK(after->warnings().empty());
     checkHeaderKept(*pak, *after);
     CHECK(folderPaths(*after) == kFoldersAfter);
@@ -331,7 +319,7 @@ TEST_CASE("commit: adds, changes, deletes, opaque folder and replacements, in ve
         CHECK(after->metadata().count(map->index) == 1);
     }
     // The pack and its overlay are as they were.
-    CHECK(contents(archive::PakIndex::open(p.pak, kTestKey)) == p.files);
+    CHECK(contents(archive::PakIndex::open(p.pak, testKey())) == p.files);
     CHECK(readFile(up / "Config/extra.txt") == p.files.at("Config/extra.txt"));
 }
 
@@ -340,7 +328,7 @@ TEST_CASE("commit: no overlay folder, or one with only unchanged files, copies e
     const std::uint32_t version = GENERATE(3u, 18u);
     INFO("version " << version);
     Packed p = makePack(version, packFiles(), pakFileName(version));
-    auto pak = archive::PakIndex::open(p.pak, kTestKey);
+    auto pak = archive::PakIndex::open(p.pak, testKey());
     const stdfs::path overlay = p.dir->path() / "overlay";
     const stdfs::path up = overlay / "Test";
     for (int way = 0; way < 3; ++way) {
@@ -358,7 +346,7 @@ TEST_CASE("commit: no overlay folder, or one with only unchanged files, copies e
         archive::PackResult r = writeCommit(plan, out);
         CHECK(r.files == p.files.size());
         CHECK(r.copiedFromBase == p.files.size());
-        auto after = archive::PakIndex::open(out, kTestKey);
+        auto after = archive::PakIndex::open(out, testKey());
         checkHeaderKept(*pak, *after);
         // The same folders and files in the same order, every slot as it was.
         REQUIRE(after->folders().size() == pak->folders().size());
@@ -377,7 +365,7 @@ TEST_CASE("commit: no overlay folder, or one with only unchanged files, copies e
 TEST_CASE("commit: an opaque folder keeps what the overlay has again at the same paths",
           "[commit]") {
     Packed p = makePack(3, packFiles(), "Test.pak");
-    auto pak = archive::PakIndex::open(p.pak, kTestKey);
+    auto pak = archive::PakIndex::open(p.pak, testKey());
     const stdfs::path up = p.dir->path() / "overlay/Test";
     touch(up / "Data/.wh..wh..opq");
     writeFile(up / "Data/r1024.bin", p.files.at("Data/r1024.bin"));  // the same content
@@ -395,7 +383,7 @@ TEST_CASE("commit: an opaque folder keeps what the overlay has again at the same
     const stdfs::path out = p.dir->path() / "Out.pak";
     archive::PackResult r = writeCommit(plan, out);
     CHECK(r.copiedFromBase == p.files.size() - 2);
-    auto after = archive::PakIndex::open(out, kTestKey);
+    auto after = archive::PakIndex::open(out, testKey());
     CHECK(contents(after) == expected);
     CHECK(folderPaths(*after) == std::set<std::string>{"Config", "Data", "Data/Deep", "EmptyFolder",
                                                        "Gone", "Gone/Sub", "Maps", "Media",
@@ -413,7 +401,7 @@ TEST_CASE("commit: an opaque folder keeps what the overlay has again at the same
 TEST_CASE("commit: what a pak cannot hold is an error naming the overlay path, nothing written",
           "[commit][cli]") {
     Packed p = makePack(3, packFiles(), "Test.pak");
-    auto pak = archive::PakIndex::open(p.pak, kTestKey);
+    auto pak = archive::PakIndex::open(p.pak, testKey());
     const Bytes before = readFile(p.pak);
     struct Case {
         std::string what;
@@ -643,8 +631,8 @@ TEST_CASE("commit: pak commit --dry-run lists the changes, --json, OUT and --in-
                                                          {"encoded", 6},
                                                          {"changes", 20}});
     CHECK(readFile(p.pak) == before);
-    auto pak = archive::PakIndex::open(p.pak, kTestKey);
-    auto after = archive::PakIndex::open(out, kTestKey);
+    auto pak = archive::PakIndex::open(p.pak, testKey());
+    auto after = archive::PakIndex::open(out, testKey());
     CHECK(contents(after) == expected);
     for (const auto& path : kUntouched) checkCopied(*pak, *after, path);
     r = run(kPak + " check -q " + q(out) + key);
@@ -673,7 +661,7 @@ TEST_CASE("commit: pak commit --dry-run lists the changes, --json, OUT and --in-
     CHECK(r.err == p.pak.string() +
                        ": 12 files in 13 folders (6 copied as they were, 6 encoded), 20 changes\n");
     CHECK(namesIn(p.dir->path()) == std::set<std::string>{"Test.pak", "overlay"});
-    auto replaced = archive::PakIndex::open(p.pak, kTestKey);
+    auto replaced = archive::PakIndex::open(p.pak, testKey());
     CHECK(contents(replaced) == expected);
     for (const auto& path : kUntouched) checkCopied(*pak, *replaced, path);
     r = run(kPak + " check " + q(p.pak) + key);
@@ -757,7 +745,7 @@ TEST_CASE("commit: pak commit killed with SIGKILL leaves PAK as it was and OUT a
     };
     // A whole pak that holds the committed files.
     auto checkCommitted = [&](const stdfs::path& path) {
-        auto pak = archive::PakIndex::open(path, kTestKey);
+        auto pak = archive::PakIndex::open(path, testKey());
         REQUIRE(pak->entries().size() == changed.size());
         for (const auto& e : pak->entries()) {
             INFO(e.path);
@@ -887,7 +875,7 @@ TEST_CASE(
     want["D0/new.txt"] = text("added\n");
     writeFile(up / "D0/new.txt", want["D0/new.txt"]);
 
-    auto pak = archive::PakIndex::open(p.pak, kTestKey);
+    auto pak = archive::PakIndex::open(p.pak, testKey());
     const archive::ChangePlan plan = fs::planCommit(pak, up);
     std::size_t copies = 0;
     for (const auto& f : plan.plan.files) copies += f.copy != nullptr;
@@ -899,9 +887,9 @@ TEST_CASE(
         o.jobs = jobs;
         o.warn = [](const std::string&) {};
         const stdfs::path out = p.dir->path() / ("Out" + std::to_string(jobs) + ".pak");
-        archive::writePlan(plan.plan, out, kTestKey, o);
+        archive::writePlan(plan.plan, out, testKey(), o);
         written.push_back(readFile(out));
-        auto result = archive::PakIndex::open(out, kTestKey);
+        auto result = archive::PakIndex::open(out, testKey());
         std::map<std::string, Bytes> got;
         for (const auto& e : result->entries()) got[e.path] = archive::readEntry(result, e);
         CHECK(got == want);
@@ -930,8 +918,8 @@ TEST_CASE("commit: a folder the pack names only in its files' names keeps that f
     written.files.push_back({-1, "A\\B\\c.txt", "A/B/c.txt", p.dir->path() / "c.txt"});
     written.files.push_back({-1, "top.txt", "top.txt", p.dir->path() / "c.txt"});
     p.pak = p.dir->path() / "Test.pak";
-    archive::writePlan(written, p.pak, kTestKey, packOptions(3));
-    auto pak = archive::PakIndex::open(p.pak, kTestKey);
+    archive::writePlan(written, p.pak, testKey(), packOptions(3));
+    auto pak = archive::PakIndex::open(p.pak, testKey());
     REQUIRE(pak->folders().empty());
     REQUIRE(pak->entries()[0].path == "A/B/c.txt");
 
@@ -946,7 +934,7 @@ TEST_CASE("commit: a folder the pack names only in its files' names keeps that f
     CHECK(plan.plan.folders[0].name == "A\\B\\New\\");
     const stdfs::path out = p.dir->path() / "Out.pak";
     writeCommit(plan, out);
-    auto after = archive::PakIndex::open(out, kTestKey);
+    auto after = archive::PakIndex::open(out, testKey());
     CHECK(contents(after) == std::map<std::string, Bytes>{{"A/B/c.txt", text("c\n")},
                                                           {"top.txt", text("c\n")},
                                                           {"A/B/g.txt", text("g\n")},
@@ -963,7 +951,7 @@ TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or cop
           "[commit]") {
     Packed p = makePack(3, packFiles(), "Test.pak");
     {
-        auto pak = archive::PakIndex::open(p.pak, kTestKey);
+        auto pak = archive::PakIndex::open(p.pak, testKey());
         const archive::PakEntry* e = entryAt(*pak, "Data/c100k.txt");
         REQUIRE(e);
         REQUIRE(e->compressed());
@@ -972,7 +960,7 @@ TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or cop
         all[std::size_t(pak->entryOffset(*e) + 8 + e->cipherSize() / 2)] ^= 0x5A;
         writeFile(p.pak, all);
     }
-    auto pak = archive::PakIndex::open(p.pak, kTestKey);
+    auto pak = archive::PakIndex::open(p.pak, testKey());
     const archive::PakEntry* damaged = entryAt(*pak, "Data/c100k.txt");
     REQUIRE_THROWS_AS(archive::readEntry(pak, *damaged), Error);
 
@@ -982,7 +970,7 @@ TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or cop
     archive::ChangePlan plan = fs::planCommit(pak, up);
     CHECK(changesOf(plan) == Changes{{'A', "new.txt"}});
     writeCommit(plan, p.dir->path() / "Copied.pak");
-    auto copied = archive::PakIndex::open(p.dir->path() / "Copied.pak", kTestKey);
+    auto copied = archive::PakIndex::open(p.dir->path() / "Copied.pak", testKey());
     checkCopied(*pak, *copied, "Data/c100k.txt");
 
     // Replaced by a file of the same size, it is changed (its old bytes cannot be compared).
@@ -991,7 +979,7 @@ TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or cop
     plan = fs::planCommit(pak, up);
     CHECK(changesOf(plan) == Changes{{'M', "Data/c100k.txt"}, {'A', "new.txt"}});
     writeCommit(plan, p.dir->path() / "Replaced.pak");
-    auto replaced = archive::PakIndex::open(p.dir->path() / "Replaced.pak", kTestKey);
+    auto replaced = archive::PakIndex::open(p.dir->path() / "Replaced.pak", testKey());
     auto expected = p.files;
     expected["Data/c100k.txt"] = replacement;
     expected["new.txt"] = text("new\n");
@@ -1243,7 +1231,7 @@ TEST_CASE("commit --patch: version 18 packs, the key of an existing entry or giv
             " --key " + kTestKeyHex);
     CHECK(r.code == 0);
     CHECK(r.err == out.string() + ": patch pack of 1 files in 0 folders\n");
-    CHECK(contents(archive::PakIndex::open(out, kTestKey)) ==
+    CHECK(contents(archive::PakIndex::open(out, testKey())) ==
           std::map<std::string, Bytes>{{"a.txt", text("new a\n")}});
 
     // With --packlist: PACKS/Patch.Pack.Gbx with the entry's key, the entry moved last.

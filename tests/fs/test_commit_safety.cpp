@@ -12,6 +12,7 @@
 #include "archive/write/PakWriter.hpp"
 #include "fs/OverlayRecord.hpp"
 #include "fs/Sources.hpp"
+#include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
 
@@ -21,12 +22,7 @@ namespace stdfs = std::filesystem;
 
 namespace {
 
-const std::string kPak = PAKFS_PAK_BINARY;
 const std::string kKeyString = "0123456789ABCDEF0123456789ABCDEF";
-
-std::string q(const stdfs::path& p) {
-    return "'" + p.string() + "'";
-}
 
 Bytes text(const std::string& s) {
     return Bytes(s.begin(), s.end());

@@ -22,7 +22,7 @@ Bytes bytesOf(const std::string& s) {
 }
 
 std::map<std::string, Bytes> contentsOf(const stdfs::path& pak) {
-    auto index = archive::PakIndex::open(pak, kTestKey);
+    auto index = archive::PakIndex::open(pak, testKey());
     std::map<std::string, Bytes> out;
     for (const auto& e : index->entries()) out[e.path] = archive::readEntry(index, e);
     return out;

@@ -10,6 +10,7 @@
 #include "fs/PackView.hpp"
 #include "fs/Sources.hpp"
 #include "tests/fs/DrivesFixture.hpp"
+#include "tests/support/Cli.hpp"
 
 using namespace pakfs;
 using namespace pakfs::test;
@@ -22,8 +23,6 @@ std::unique_ptr<fs::Drives> drivesOf(const PacksFolder& p) {
     return std::make_unique<fs::Drives>(
         fs::orderPacks(std::move(loaded.packs), fs::packListOrder({p.packs})));
 }
-
-const std::string kPak = PAKFS_PAK_BINARY;
 
 }  // namespace
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/fs/MountFixture.hpp"
 #include "tests/fs/PakFixture.hpp"
 #include "tests/support/Pictures.hpp"

@@ -394,7 +394,7 @@ TEST_CASE("pakfs mount: a Packs folder mounts every pack its packlist.dat has a 
     list.entries.push_back({0, "Alpha", keyA});
     archive::writePackList(packs / "packlist.dat", list);
     TestPack alpha = makeTestPack(smallFiles(), "Alpha", archive::keyFromKeyString(keyA));
-    TestPack other = makeTestPack(smallFiles(), "Other", kTestKey);
+    TestPack other = makeTestPack(smallFiles(), "Other", testKey());
     stdfs::copy_file(alpha.pak, packs / "Alpha.pak");
     stdfs::copy_file(other.pak, packs / "Other.pak");
     Mount mount({packs.string()}, dir / "mnt", dir);

@@ -15,7 +15,7 @@
 #include "archive/write/PakWriter.hpp"
 #include "fs/Overlay.hpp"
 #include "fs/Sources.hpp"
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/fs/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 
@@ -468,7 +468,7 @@ TEST_CASE("pakfs: a damaged entry reads as EIO with one log line, never as wrong
     TestPack t = makeTestPack();
     std::uint64_t at = 0;
     {
-        auto pak = archive::PakIndex::open(t.pak, kTestKey);
+        auto pak = archive::PakIndex::open(t.pak, testKey());
         for (const auto& e : pak->entries())
             if (e.path == "Data/c100k.txt") {
                 REQUIRE(e.compressed());
@@ -508,7 +508,7 @@ namespace {
 // Changes one byte of an entry's plaintext (the compressed stream for compressed entries) and
 // encrypts it again, so only that byte differs: the way to reach zlib's checksum exactly.
 void changePlainByte(const TestPack& t, const std::string& path, std::uint64_t at) {
-    auto pak = archive::PakIndex::open(t.pak, kTestKey);
+    auto pak = archive::PakIndex::open(t.pak, testKey());
     const archive::PakEntry* entry = nullptr;
     for (const auto& e : pak->entries())
         if (e.path == path) entry = &e;
@@ -519,7 +519,7 @@ void changePlainByte(const TestPack& t, const std::string& path, std::uint64_t a
     std::uint64_t ivEnc = iv;
     std::uint8_t* data = raw.data() + start + 8;
     std::size_t n = std::size_t(entry->cipherSize());
-    archive::Blowfish cipher(kTestKey);
+    archive::Blowfish cipher(testKey());
     cipher.cbcDecrypt(data, n, iv);
     data[at] ^= 0x01;
     cipher.cbcEncrypt(data, n, ivEnc);
@@ -531,7 +531,7 @@ TEST_CASE("pakfs: a bad zlib checksum gives EIO, before any byte for whole entri
     TestPack t = makeTestPack(true);
     std::uint64_t smallSize = 0, largeSize = 0;
     {
-        auto pak = archive::PakIndex::open(t.pak, kTestKey);
+        auto pak = archive::PakIndex::open(t.pak, testKey());
         for (const auto& e : pak->entries()) {
             if (e.path == "Data/c100k.txt") smallSize = e.compressedSize;
             if (e.path == "Media/compress6m.txt") largeSize = e.compressedSize;
@@ -680,7 +680,7 @@ TEST_CASE("pakfs: a file that fails to decode ahead gives EIO and one log line w
     TestPack t = makeTestPack(files);
     std::uint64_t size = 0;
     {
-        auto pak = archive::PakIndex::open(t.pak, kTestKey);
+        auto pak = archive::PakIndex::open(t.pak, testKey());
         for (const auto& e : pak->entries())
             if (e.path == "Data/c2000.txt") size = e.compressedSize;
     }
@@ -707,13 +707,13 @@ TEST_CASE("pakfs: icase makes lookups case-insensitive and keeps names distinct"
     TestPack t = makeTestPack(smallFiles());
     writeFile(t.source / "Text/README_.txt", Bytes{'u', 'p'});
     archive::PackOptions packOptions;
-    archive::PackPlan plan = archive::planFolder(t.source, kTestKey, packOptions);
+    archive::PackPlan plan = archive::planFolder(t.source, testKey(), packOptions);
     for (auto& file : plan.files)
         if (file.packPath == "Text/README_.txt") {
             file.name = "README.txt";
             file.packPath = "Text/README.txt";
         }
-    archive::writePlan(plan, t.pak, kTestKey, packOptions);
+    archive::writePlan(plan, t.pak, testKey(), packOptions);
     t.files["Text/README.txt"] = Bytes{'u', 'p'};
     fs::PackViewOptions options;
     options.icase = true;
@@ -898,8 +898,8 @@ TEST_CASE("pakfs: inoAt walks lookups, and inode 0 answers ENOENT in the pack vi
 
 TEST_CASE("pakfs: unsafe and duplicate pack names are handled", "[fs]") {
     TestPack a = makeTestPack();
-    std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(a.pak, kTestKey)},
-                                {"Test", archive::PakIndex::open(a.pak, kTestKey)}};
+    std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(a.pak, testKey())},
+                                {"Test", archive::PakIndex::open(a.pak, testKey())}};
     std::vector<std::string> warnings;
     fs::PackView f(std::move(packs), {}, [&](const std::string& w) { warnings.push_back(w); });
     CHECK(names(f, "/") == std::vector<std::string>{".", "..", "Test", "Test (2)"});
@@ -919,7 +919,7 @@ TEST_CASE("pakfs: sources: pak files, Packs folders with packlist.dat, wrong key
     archive::writePackList(packs / "packlist.dat", list);
     TestPack alpha = makeTestPack(smallFiles(), "Alpha", archive::keyFromKeyString(keyA));
     TestPack beta = makeTestPack(smallFiles(), "Beta", archive::keyFromKeyString(keyB));
-    TestPack gamma = makeTestPack(smallFiles(), "Gamma", kTestKey);  // not in the list
+    TestPack gamma = makeTestPack(smallFiles(), "Gamma", testKey());  // not in the list
     std::filesystem::copy_file(alpha.pak, packs / "Alpha.pak");
     std::filesystem::copy_file(beta.pak, packs / "Beta.pak");
     std::filesystem::copy_file(gamma.pak, packs / "Gamma.pak");
@@ -957,7 +957,7 @@ TEST_CASE("pakfs: sources: pak files, Packs folders with packlist.dat, wrong key
 TEST_CASE("pakfs: -o salvage shows the whole files of a pack cut short", "[fs][salvage]") {
     const Bytes a = compressibleText(4000, 11), b = randomBytes(2000, 12);
     TestPack t = makeTestPack({{"a.txt", a}, {"Sub/b.bin", b}}, "Cut");
-    auto intact = archive::PakIndex::open(t.pak, kTestKey);
+    auto intact = archive::PakIndex::open(t.pak, testKey());
     REQUIRE(intact->entries().size() == 2);
     const archive::PakEntry& last = intact->entries()[1];
     REQUIRE(last.path == "Sub/b.bin");
@@ -1012,7 +1012,7 @@ TEST_CASE("pakfs: a large entry read through from its start starts no seek-point
     TempDir& dir = big.dir;
     TestPack& t = big.t;
     const fs::PackViewOptions& options = big.options;
-    std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, kTestKey)}};
+    std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, testKey())}};
     fs::PackView f(std::move(packs), options);
     // Read through in 128 KiB requests, as cp does: decoded once, no pass, no points.
     CHECK(readAll(f, "/Test/big.txt", 128 * 1024) == t.file("big.txt"));
@@ -1040,7 +1040,7 @@ TEST_CASE("pakfs: seek points of a large entry come from a background pass, then
     TestPack& t = big.t;
     const fs::PackViewOptions& options = big.options;
     auto mount = [&] {
-        std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, kTestKey)}};
+        std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, testKey())}};
         return std::make_unique<fs::PackView>(std::move(packs), options);
     };
     auto readAt = [&](fs::PackView& f, std::uint64_t fh, std::uint64_t at) {
@@ -1104,7 +1104,7 @@ TEST_CASE("pakfs: seek points of a large entry come from a background pass, then
         std::vector<std::string> logged;
         fs::PackViewOptions logging = options;
         logging.log = [&](const std::string& line) { logged.push_back(line); };
-        std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, kTestKey)}};
+        std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, testKey())}};
         auto f = std::make_unique<fs::PackView>(std::move(packs), logging);
         std::uint64_t fh = 0;
         REQUIRE(f->open(fs::inoAt(*f, "/Test/big.txt"), O_RDONLY, &fh) == 0);
@@ -1173,7 +1173,7 @@ TEST_CASE("pakfs: user.gbx.decode says how each gbx file's bytes are proven, as 
     archive::PackOptions options;
     options.rawGlobs = {"Junk.Map.Gbx"};
     options.warn = [](const std::string&) {};
-    archive::writePak(t.source, t.pak, kTestKey, options);
+    archive::writePak(t.source, t.pak, testKey(), options);
 
     std::vector<std::string> log;
     auto f = mountDirect(t, {}, &log);

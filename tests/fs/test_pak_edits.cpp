@@ -36,7 +36,7 @@ Bytes bytesOf(const std::string& s) {
 }
 
 std::map<std::string, Bytes> contentsOf(const stdfs::path& pak) {
-    auto index = archive::PakIndex::open(pak, kTestKey);
+    auto index = archive::PakIndex::open(pak, testKey());
     std::map<std::string, Bytes> out;
     for (const auto& e : index->entries()) out[e.path] = archive::readEntry(index, e);
     return out;
@@ -54,8 +54,8 @@ void checkSlotsKept(
     const std::function<std::string(const std::string&)>& moved = [](const std::string& p) {
         return p;
     }) {
-    auto a = archive::PakIndex::open(before, kTestKey);
-    auto b = archive::PakIndex::open(after, kTestKey);
+    auto a = archive::PakIndex::open(before, testKey());
+    auto b = archive::PakIndex::open(after, testKey());
     for (const auto& path : untouched) {
         INFO(path);
         const archive::PakEntry* ea = entryAt(*a, path);
@@ -92,7 +92,7 @@ TEST_CASE("pak add: files and folders in, a replaced file keeps its class ID, th
     CHECK(
         r.err.ends_with(": 6 files in 4 folders (3 copied as they were, 3 encoded), 5 changes\n"));
     std::set<std::string> folders;
-    const auto written = archive::PakIndex::open(t.pak, kTestKey);  // held while listed
+    const auto written = archive::PakIndex::open(t.pak, testKey());  // held while listed
     for (const auto& f : written->folders()) folders.insert(f.path);
     // The test pack keeps an empty folder of its own.
     CHECK(folders == std::set<std::string>{"EmptyFolder", "Media", "Tree", "Tree/Deep"});
@@ -107,8 +107,8 @@ TEST_CASE("pak add: files and folders in, a replaced file keeps its class ID, th
                                                             {"Tree/x.txt", bytesOf("x\n")},
                                                             {"Tree/Deep/y.txt", bytesOf("y\n")}});
     checkSlotsKept(before, t.pak, {"a.txt", "Media/c.txt"});
-    auto a = archive::PakIndex::open(before, kTestKey);
-    auto b = archive::PakIndex::open(t.pak, kTestKey);
+    auto a = archive::PakIndex::open(before, testKey());
+    auto b = archive::PakIndex::open(t.pak, testKey());
     CHECK(entryAt(*b, "Media/b.dds")->classId == entryAt(*a, "Media/b.dds")->classId);
 
     // Usage: --as with two files, or with a folder.

@@ -29,7 +29,7 @@ TEST_CASE("pakfs seek: seek points resume decoding mid-stream with the same byte
     std::map<std::string, Bytes> files;
     files["big.txt"] = compressibleText(5 * 1024 * 1024 + 3, 11);
     TestPack t = makeTestPack(files);
-    auto pak = archive::PakIndex::open(t.pak, kTestKey);
+    auto pak = archive::PakIndex::open(t.pak, testKey());
     const auto& entry = entryAt(*pak, "big.txt");
     REQUIRE(entry.compressed());
     const Bytes& want = t.file("big.txt");
@@ -87,7 +87,7 @@ TEST_CASE("pakfs seek: seek points are added while reading and bounded in number
     std::map<std::string, Bytes> files;
     files["big.txt"] = compressibleText(3 * 1024 * 1024, 12);
     TestPack t = makeTestPack(files);
-    auto pak = archive::PakIndex::open(t.pak, kTestKey);
+    auto pak = archive::PakIndex::open(t.pak, testKey());
     const auto& entry = entryAt(*pak, "big.txt");
     const Bytes& want = t.file("big.txt");
 
@@ -111,7 +111,7 @@ TEST_CASE("pakfs seek: stored entries read from any offset without seek points",
     std::map<std::string, Bytes> files;
     files["random.bin"] = randomBytes(700 * 1024 + 5, 13);
     TestPack t = makeTestPack(files);
-    auto pak = archive::PakIndex::open(t.pak, kTestKey);
+    auto pak = archive::PakIndex::open(t.pak, testKey());
     const auto& entry = entryAt(*pak, "random.bin");
     REQUIRE_FALSE(entry.compressed());
     const Bytes& want = t.file("random.bin");
@@ -132,7 +132,7 @@ TEST_CASE("pakfs seek: seek readers agree with the sequential decoder on every f
           "[seek]") {
     auto files = smallFiles();
     TestPack t = makeTestPack(files);
-    auto pak = archive::PakIndex::open(t.pak, kTestKey);
+    auto pak = archive::PakIndex::open(t.pak, testKey());
     for (const auto& entry : pak->entries()) {
         INFO(entry.path);
         Bytes want = archive::readEntry(pak, entry);
@@ -167,7 +167,7 @@ IndexedEntry indexedEntry(std::size_t size, std::uint64_t seed, std::uint64_t sp
     std::map<std::string, Bytes> files;
     files["big.txt"] = compressibleText(size, seed);
     IndexedEntry e{makeTestPack(files), nullptr, nullptr, nullptr};
-    e.pak = archive::PakIndex::open(e.t.pak, kTestKey);
+    e.pak = archive::PakIndex::open(e.t.pak, testKey());
     e.entry = &entryAt(*e.pak, "big.txt");
     e.index = std::make_shared<archive::SeekIndex>(span, 4096);
     archive::PlainEntryReader pass(e.pak, *e.entry, archive::ReadRequest::points(e.index));
@@ -389,7 +389,7 @@ TEST_CASE("pakfs seek: a stream error after resuming at a window damaged since i
     std::copy(plain.begin(), plain.end(), pakBytes.begin() + std::ptrdiff_t(slot + 8));
     writeFile(pakPath, pakBytes);
     std::filesystem::last_write_time(pakPath, mtime);  // the index file still matches
-    auto pak = archive::PakIndex::open(pakPath, kTestKey);
+    auto pak = archive::PakIndex::open(pakPath, testKey());
     const archive::PakEntry& entry = entryAt(*pak, "big.txt");
     auto loaded = std::make_shared<archive::SeekIndex>(e.index->span(), 4096);
     REQUIRE(fs::loadSeekIndex(file, *pak, entry, *loaded));

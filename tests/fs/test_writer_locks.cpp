@@ -15,6 +15,7 @@
 #include "fs/OverlayRecord.hpp"
 #include "fs/Sources.hpp"
 #include "tests/fs/MountFixture.hpp"
+#include "tests/support/Cli.hpp"
 
 using namespace pakfs;
 using namespace pakfs::test;
@@ -23,10 +24,6 @@ namespace stdfs = std::filesystem;
 namespace {
 
 const std::string kKeyString = "00112233445566778899AABBCCDDEEFF";
-
-std::string q(const stdfs::path& p) {
-    return "'" + p.string() + "'";
-}
 
 Bytes text(const std::string& s) {
     return Bytes(s.begin(), s.end());

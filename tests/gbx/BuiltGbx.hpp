@@ -3,8 +3,8 @@
 #pragma once
 
 #include "common/ByteSource.hpp"
-#include "gbx/GbxBuilder.hpp"
 #include "gbx/GbxFile.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 
 namespace pakfs::test {
 

@@ -3,7 +3,7 @@
 // gbx body fuzz target starts from them.
 #pragma once
 
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 
 namespace pakfs::test {
 

@@ -2,8 +2,8 @@
 // Damaged and hostile gbx files: clear errors, no crash, no hang, no huge allocation.
 #include <catch2/catch.hpp>
 
-#include "gbx/GbxBuilder.hpp"
 #include "gbx/GbxFile.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 
 using namespace pakfs;
 using namespace pakfs::gbx;

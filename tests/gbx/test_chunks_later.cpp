@@ -5,8 +5,8 @@
 
 #include <functional>
 
-#include "gbx/GbxBuilder.hpp"
 #include "gbx/GbxFile.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/gbx/BuiltGbx.hpp"
 
 using namespace pakfs;

@@ -13,6 +13,7 @@
 #include "gbx/GbxFile.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -22,7 +23,7 @@ namespace fs = std::filesystem;
 // Named, not anonymous, and holding the tests too: the tests are built in unity batches.
 namespace crystal_fixtures {
 
-const std::string kKey = "--key 0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+const std::string& kKey = test::kKeyArg;
 
 struct Reading {
     std::string nodesRead;  // the summary line of pak gbx info --nodes

@@ -2,7 +2,7 @@
 // The engine-class chunk readers (gbx/ChunksPlug*.cpp, gbx/ChunksControl.cpp) on files the
 // project generates in the game's shapes (gbx/EngineBuilder): whole parses, the values they
 // note, and exact errors on the branches no source describes. The same readers on the game's
-// own files: tests/archive/test_real_pack.cpp.
+// own files: tests/archive/pak/test_real_pack.cpp.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -10,8 +10,8 @@
 
 #include "common/ByteSource.hpp"
 #include "gbx/Classes.hpp"
-#include "gbx/EngineBuilder.hpp"
 #include "gbx/GbxFile.hpp"
+#include "gbx/testing/EngineBuilder.hpp"
 #include "tests/support/NodeSummary.hpp"
 
 using namespace pakfs;

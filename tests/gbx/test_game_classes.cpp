@@ -10,8 +10,8 @@
 #include <iterator>
 #include <optional>
 
-#include "gbx/GbxBuilder.hpp"
 #include "gbx/GbxFile.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/gbx/BuiltGbx.hpp"
 #include "tests/gbx/GameClassFiles.hpp"
 #include "tests/support/NodeSummary.hpp"

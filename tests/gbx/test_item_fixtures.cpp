@@ -12,6 +12,7 @@
 #include "gbx/GbxFile.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -19,8 +20,6 @@ using namespace pakfs::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::string kKey = "--key 0f1e2d3c4b5a69788796a5b4c3d2e1f0";
 
 struct Whole {
     const char* file;
@@ -114,15 +113,16 @@ TEST_CASE("item fixtures: stored in a pak, the items and macroblocks read whole 
     want += n + " files: 0 plain, " + n + " gbx (" + n +
             " parsed, 0 header, 0 exact, 0 verified, 0 refused), 0 undecodable\n";
     const fs::path pak = tmp / "items.pak";
-    REQUIRE(run(kPak + " pack -q --level 0 " + kKey + " " + q(tmp / "src") + " " + q(pak)).code ==
-            0);
-    auto r = run(kPak + " check " + kKey + " " + q(pak));
+    REQUIRE(
+        run(kPak + " pack -q --level 0 " + kKeyArg + " " + q(tmp / "src") + " " + q(pak)).code ==
+        0);
+    auto r = run(kPak + " check " + kKeyArg + " " + q(pak));
     CHECK(r.code == 0);
     CHECK(r.out == want);
     for (const auto& w : kWhole) {
         INFO(w.file);
         auto c =
-            run(kPak + " cat " + kKey + " " + q(pak) + " " + q(std::string("Items/") + w.file));
+            run(kPak + " cat " + kKeyArg + " " + q(pak) + " " + q(std::string("Items/") + w.file));
         CHECK(c.code == 0);
         CHECK(Bytes(c.out.begin(), c.out.end()) == readFile(tmp / "src" / "Items" / w.file));
     }

@@ -9,10 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "gbx/GbxBuilder.hpp"
 #include "gbx/GbxFile.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -20,8 +21,6 @@ using namespace pakfs::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::string kMediaKey = "--key 0f1e2d3c4b5a69788796a5b4c3d2e1f0";
 
 struct MediaWhole {
     const char* file;
@@ -124,14 +123,14 @@ TEST_CASE("media fixtures: stored in a version 6 pack, planned from the chunk re
               storedMediaForm(dir / "GBX-NET 2 CGameCtnMediaClip TM2020 001.Clip.Gbx"));
     writeFile(tmp / "src" / "Media" / "Entity.Gbx", builtEntity());
     const fs::path pak = tmp / "media.Pack.Gbx";
-    auto p = run(kPak + " pack -q --version 6 --level 0 " + kMediaKey + " " + q(tmp / "src") + " " +
-                 q(pak));
+    auto p = run(kPak + " pack -q --version 6 --level 0 " + test::kKeyArg + " " + q(tmp / "src") +
+                 " " + q(pak));
     REQUIRE(p.code == 0);
     // No node scan planned them, and they stay stored (a scanned file would be deflated so that
     // its Adler-32 can prove it).
     CHECK(p.err.find("node scan") == std::string::npos);
     CHECK(p.err.find(": 3 files in 1 folders, 0 compressed,") != std::string::npos);
-    auto r = run(kPak + " check " + kMediaKey + " " + q(pak));
+    auto r = run(kPak + " check " + test::kKeyArg + " " + q(pak));
     CHECK(r.code == 0);
     const std::string proof =
         ": parsed by known chunk readers to the end, every node slot filled (no checksum: the "
@@ -143,8 +142,8 @@ TEST_CASE("media fixtures: stored in a version 6 pack, planned from the chunk re
                        "refused), 0 undecodable\n");
     for (const char* name : {"Clip.Clip.Gbx", "Clip2020.Clip.Gbx", "Entity.Gbx"}) {
         INFO(name);
-        auto c =
-            run(kPak + " cat " + kMediaKey + " " + q(pak) + " " + q(std::string("Media/") + name));
+        auto c = run(kPak + " cat " + test::kKeyArg + " " + q(pak) + " " +
+                     q(std::string("Media/") + name));
         CHECK(c.code == 0);
         CHECK(Bytes(c.out.begin(), c.out.end()) == readFile(tmp / "src" / "Media" / name));
     }
@@ -158,13 +157,13 @@ TEST_CASE("media fixtures: the map read whole is planned without the node scan",
     TempDir tmp;
     writeFile(tmp / "src" / "Alive.Map.Gbx", storedMediaForm(dir / "Alive.Map.Gbx"));
     const fs::path pak = tmp / "map.Pack.Gbx";
-    auto p = run(kPak + " pack -q --version 6 --level 0 " + kMediaKey + " " + q(tmp / "src") + " " +
-                 q(pak));
+    auto p = run(kPak + " pack -q --version 6 --level 0 " + test::kKeyArg + " " + q(tmp / "src") +
+                 " " + q(pak));
     REQUIRE(p.code == 0);
     CHECK(p.err.find("node scan") == std::string::npos);
-    auto r = run(kPak + " check " + kMediaKey + " " + q(pak));
+    auto r = run(kPak + " check " + test::kKeyArg + " " + q(pak));
     CHECK(r.code == 0);
     CHECK(r.out.rfind("gbx verified  Alive.Map.Gbx: ", 0) == 0);
-    auto c = run(kPak + " cat " + kMediaKey + " " + q(pak) + " Alive.Map.Gbx");
+    auto c = run(kPak + " cat " + test::kKeyArg + " " + q(pak) + " Alive.Map.Gbx");
     CHECK(Bytes(c.out.begin(), c.out.end()) == readFile(tmp / "src" / "Alive.Map.Gbx"));
 }

@@ -8,8 +8,8 @@
 
 #include <functional>
 
-#include "gbx/GbxBuilder.hpp"
 #include "gbx/GbxFile.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/support/NodeSummary.hpp"
 
 using namespace pakfs;

@@ -13,6 +13,7 @@
 #include "gbx/GbxFile.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -153,7 +154,7 @@ TEST_CASE("mesh fixtures: stored in a pak, the meshes, materials and shapes are 
     want +=
         "12 files: 0 plain, 12 gbx (12 parsed, 0 header, 0 exact, 0 verified, 0 refused), 0 "
         "undecodable\n";
-    const std::string key = "--key 0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+    const std::string& key = test::kKeyArg;
     const fs::path pak = tmp / "meshes.pak";
     REQUIRE(run(kPak + " pack -q --level 0 " + key + " " + q(tmp / "src") + " " + q(pak)).code ==
             0);

@@ -5,8 +5,8 @@
 // prefix), and the exact reason where a reader stops.
 #include <catch2/catch.hpp>
 
-#include "gbx/GbxBuilder.hpp"
 #include "gbx/GbxFile.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/support/NodeSummary.hpp"
 
 using namespace pakfs;

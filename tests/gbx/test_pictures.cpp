@@ -12,12 +12,12 @@
 
 #include "common/ByteSource.hpp"
 #include "common/Error.hpp"
-#include "gbx/GbxBuilder.hpp"
 #include "gbx/Jpeg.hpp"
 #include "gbx/MapFacts.hpp"
 #include "gbx/Pictures.hpp"
 #include "gbx/Png.hpp"
 #include "gbx/Webp.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/support/Pictures.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"

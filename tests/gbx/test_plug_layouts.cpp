@@ -6,8 +6,8 @@
 // reason where a reader stops.
 #include <catch2/catch.hpp>
 
-#include "gbx/GbxBuilder.hpp"
 #include "gbx/GbxFile.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/support/NodeSummary.hpp"
 
 using namespace pakfs;

@@ -12,11 +12,12 @@
 #include <utility>
 #include <vector>
 
-#include "gbx/GbxBuilder.hpp"
 #include "gbx/GbxFile.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/NodeSummary.hpp"
 #include "tests/support/Shared.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -28,7 +29,7 @@ namespace fs = std::filesystem;
 namespace prefab_test {
 namespace {
 
-const std::string kKey = "--key 0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+const std::string& kKey = test::kKeyArg;
 
 Bytes file(std::uint32_t classId, const BodyWriter& w, std::uint32_t numNodes = 1) {
     GbxBuilder b;

@@ -4,9 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include "gbx/Describe.hpp"
-#include "gbx/GbxBuilder.hpp"
 #include "gbx/GbxFile.hpp"
 #include "gbx/HeaderChunks.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 
 using namespace pakfs;
 using namespace pakfs::gbx;

@@ -19,7 +19,8 @@
 #include "archive/write/EntryEncoder.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "common/ByteSource.hpp"
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 namespace pakfs::hostile {
@@ -37,12 +38,6 @@ private:
 };
 
 inline constexpr std::uint32_t kHeaderCryptStart = 0x14;
-
-inline archive::PakKey generatedKey() {
-    archive::PakKey k{};
-    for (int i = 0; i < 16; ++i) k[std::size_t(i)] = std::uint8_t(0xA7 ^ (i * 13));
-    return k;
-}
 
 inline void writeBytes(const std::filesystem::path& p, ByteSpan data) {
     std::filesystem::create_directories(p.parent_path());
@@ -115,7 +110,7 @@ inline std::filesystem::path generatedPak(const std::filesystem::path& dir, int 
     archive::PackOptions o;
     o.level = variant % 2 == 0 ? 9 : 0;
     std::filesystem::path out = dir / ("generated" + std::to_string(variant) + ".pak");
-    archive::writePak(tree, out, generatedKey(), o);
+    archive::writePak(tree, out, test::testKey(), o);
     std::filesystem::remove_all(tree);
     return out;
 }

@@ -74,7 +74,7 @@ std::map<std::string, Bytes> faultPack(const fs::path& dir, const fs::path& pak)
     for (const auto& [p, data] : files) writeBytes(tree / p, data);
     archive::PackOptions o;
     o.level = 6;
-    archive::writePak(tree, pak, generatedKey(), o);
+    archive::writePak(tree, pak, test::testKey(), o);
     return files;
 }
 
@@ -85,7 +85,7 @@ public:
         : mountpoint_(mountpoint) {
         fs::create_directories(mountpoint_);
         std::vector<std::string> argv{
-            kPakfs, "-f", "--key", hexString(generatedKey()), pak.string(), mountpoint_.string()};
+            kPakfs, "-f", "--key", hexString(test::testKey()), pak.string(), mountpoint_.string()};
         pid_ = ::fork();
         if (pid_ == 0) {
             int fd = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -235,7 +235,7 @@ TEST_CASE("pakfs under fault: 16 concurrent readers at random offsets", "[hostil
 TEST_CASE("pakfs under fault: a pack truncated while mounted gives EIO, not a crash",
           "[hostile][mount]") {
     Mounted m;
-    auto index = archive::PakIndex::open(m.pak, generatedKey());
+    auto index = archive::PakIndex::open(m.pak, test::testKey());
     // Cut in the middle of the data: files before the cut still read, the others fail.
     std::uint64_t cut = index->dataOffset() + (fs::file_size(m.pak) - index->dataOffset()) / 3;
     fs::resize_file(m.pak, cut);

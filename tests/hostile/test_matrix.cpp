@@ -42,7 +42,7 @@ std::vector<Source> generatedSources(const test::TempDir& dir) {
     std::vector<Source> out;
     for (int v : {0, 1})
         out.push_back(
-            load("generated" + std::to_string(v), generatedPak(dir.path(), v), generatedKey()));
+            load("generated" + std::to_string(v), generatedPak(dir.path(), v), test::testKey()));
     return out;
 }
 
@@ -336,7 +336,7 @@ void wrongKeys(const Source& s, const fs::path& work) {
     PakKey k = s.key;
     k[0] ^= 1;
     PakKey zero{};
-    PakKey other = generatedKey();
+    PakKey other = test::testKey();
     other[15] ^= 0x55;
     for (const auto& key : {k, zero, other}) {
         auto o = runCase(work, s.name + " wrong key " + hexString(key), s.bytes, key);

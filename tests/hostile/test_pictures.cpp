@@ -7,11 +7,11 @@
 #include <random>
 
 #include "common/ByteSource.hpp"
-#include "gbx/GbxBuilder.hpp"
 #include "gbx/Jpeg.hpp"
 #include "gbx/MapFacts.hpp"
 #include "gbx/Pictures.hpp"
 #include "gbx/Webp.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/hostile/Harness.hpp"
 #include "tests/support/Pictures.hpp"
 #include "tests/support/TestUtil.hpp"

@@ -75,7 +75,7 @@ TEST_CASE("fuzz regression: a metadata record's user data size trusted the decla
 
     // The same in a pak: metaDataUncompressedSize 0xFFFFFFFF and a record claiming 1 GiB.
     ScratchDir gen, dir;
-    PakModel m = PakModel::read(generatedPak(gen.path()), generatedKey());
+    PakModel m = PakModel::read(generatedPak(gen.path()), test::testKey());
     Bytes record;
     ByteWriter w(record);
     w.u32(0);
@@ -85,11 +85,11 @@ TEST_CASE("fuzz regression: a metadata record's user data size trusted the decla
     w.u32(0x03043000);
     w.u32(0x40000000);  // user data size
     w.u32(0xFFFFFFFF);  // (a terminator the record swallows)
-    m.setMetadataPlain(generatedKey(), record);
+    m.setMetadataPlain(test::testKey(), record);
     m.metaDataUncompressedSize = 0xFFFFFFFF;
-    Outcome o = runCase(dir / "case", "huge user data", m.build(generatedKey()), generatedKey());
+    Outcome o = runCase(dir / "case", "huge user data", m.build(test::testKey()), test::testKey());
     CHECK(o.opened);
-    auto pak = PakIndex::open(dir / "case" / "case.pak", generatedKey());
+    auto pak = PakIndex::open(dir / "case" / "case.pak", test::testKey());
     CHECK_THAT(pak->metadataError(), Catch::Contains("metadata"));
 }
 
@@ -120,7 +120,7 @@ TEST_CASE("regression: deep folder chains cannot make the paths take gigabytes",
     }
     m.rows.push_back({7999, "leaf.txt", 0, 0, 0, 0, 0, 0});
     m.tail = Bytes(8, 0);
-    Outcome o = runCase(dir / "case", "deep chain", m.build(generatedKey()), generatedKey());
+    Outcome o = runCase(dir / "case", "deep chain", m.build(test::testKey()), test::testKey());
     CHECK_FALSE(o.opened);
     CHECK_THAT(o.error, Catch::Contains("damaged header"));
 }
@@ -130,13 +130,13 @@ TEST_CASE("regression: a gbx entry's declared size cannot make the decoder alloc
     // decodeGbxEntry read what follows the gbx body into one buffer of the declared size; with
     // 0x7FFFFFFF declared for a compressed entry of a few hundred bytes it asked for 2 GiB.
     ScratchDir gen, dir;
-    PakModel m = PakModel::read(generatedPak(gen.path()), generatedKey());
+    PakModel m = PakModel::read(generatedPak(gen.path()), test::testKey());
     std::size_t index = lastCompressedRow(m, true);
     REQUIRE(index < m.rows.size());
     for (std::uint32_t size : {0x7FFFFFFFu, 0xFFFFFFFFu}) {
         m.rows[index].uncompressedSize = size;
         Outcome o = runCase(dir / "case", "gbx size " + std::to_string(size),
-                            m.build(generatedKey()), generatedKey(), Scope::OneEntry, index);
+                            m.build(test::testKey()), test::testKey(), Scope::OneEntry, index);
         CHECK(o.opened);
         CHECK(o.failed == 1);
     }
@@ -149,14 +149,14 @@ TEST_CASE("fuzz regression: a compressed entry with no stored bytes is an error,
     // pointer computed from a buffer never allocated (UBSan: offset applied to null). A reader
     // on a fresh thread has no spare buffer, so the test runs it on one.
     ScratchDir gen, dir;
-    PakModel m = PakModel::read(generatedPak(gen.path()), generatedKey());
+    PakModel m = PakModel::read(generatedPak(gen.path()), test::testKey());
     std::size_t index = lastCompressedRow(m, false);
     REQUIRE(index < m.rows.size());
     REQUIRE(m.rows[index].uncompressedSize > 0);
     m.rows[index].compressedSize = 0;
     const auto path = dir / "empty-stream.pak";
-    writeBytes(path, m.build(generatedKey()));
-    auto pak = PakIndex::open(path, generatedKey());
+    writeBytes(path, m.build(test::testKey()));
+    auto pak = PakIndex::open(path, test::testKey());
     const PakEntry& entry = pak->entries()[index];
     REQUIRE(entry.cipherSize() == 0);
     std::string error;

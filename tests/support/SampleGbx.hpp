@@ -2,7 +2,7 @@
 // Small gbx files built in tests.
 #pragma once
 
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 
 namespace pakfs::test {
 

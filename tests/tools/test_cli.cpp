@@ -11,6 +11,7 @@
 #include "tests/support/Cli.hpp"
 #include "tests/support/SampleGbx.hpp"
 #include "tests/support/Shared.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -19,12 +20,9 @@ using test::namesIn;
 using test::run;
 namespace fs = std::filesystem;
 
+using test::kKeyArg;
 using test::kPak;
 using test::q;
-
-namespace {
-const std::string kKey = "--key 0f1e2d3c4b5a69788796a5b4c3d2e1f0";
-}  // namespace
 
 TEST_CASE("cli: usage errors exit 2, input errors exit 1 with the file named", "[cli]") {
     CHECK(run(kPak).code == 2);
@@ -38,7 +36,7 @@ TEST_CASE("cli: usage errors exit 2, input errors exit 1 with the file named", "
                          0) == 0);
     CHECK(help.out.find("--base-key HEX32 or --ms-key HEX32") != std::string::npos);
     CHECK(run(kPak + " ls --help").code == 0);
-    auto r = run(kPak + " ls /nonexistent/x.pak " + kKey);
+    auto r = run(kPak + " ls /nonexistent/x.pak " + kKeyArg);
     CHECK(r.code == 1);
     CHECK(r.err == "pak: /nonexistent/x.pak: no such file\n");
     // The file is looked at before any key: a wrong path is named as such.
@@ -47,8 +45,9 @@ TEST_CASE("cli: usage errors exit 2, input errors exit 1 with the file named", "
     CHECK(r.err == "pak: /nonexistent/x.pak: no such file\n");
     test::TempDir dir;
     test::writeFile(dir / "src/a.txt", Bytes(10, 'a'));
-    REQUIRE(run(kPak + " pack -q " + kKey + " " + q(dir / "src") + " " + q(dir / "x.pak")).code ==
-            0);
+    REQUIRE(
+        run(kPak + " pack -q " + kKeyArg + " " + q(dir / "src") + " " + q(dir / "x.pak")).code ==
+        0);
     r = run(kPak + " ls " + q(dir / "x.pak"));
     CHECK(r.code == 1);
     CHECK(r.err == "pak: " + (dir / "x.pak").string() +
@@ -118,23 +117,23 @@ TEST_CASE("cli: extract carries on past an undecodable gbx entry and exits 1", "
     junk.resize(400, 0xEE);
     test::writeFile(dir / "src/bad.Map.Gbx", junk);
     test::writeFile(dir / "src/good.txt", Bytes(50, 'g'));
-    auto r = run(kPak + " pack -q " + kKey + " " + q(dir / "src") + " " + q(dir / "p.pak"));
+    auto r = run(kPak + " pack -q " + kKeyArg + " " + q(dir / "src") + " " + q(dir / "p.pak"));
     CHECK(r.code == 1);
     CHECK(r.err.find("bad.Map.Gbx: cannot be decoded exactly") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "p.pak"));
-    r = run(kPak + " pack -q " + kKey + " --raw '*.Gbx' " + q(dir / "src") + " " +
+    r = run(kPak + " pack -q " + kKeyArg + " --raw '*.Gbx' " + q(dir / "src") + " " +
             q(dir / "p.pak"));
     CHECK(r.code == 0);
     CHECK(r.err.find("pak: warning: bad.Map.Gbx: stored with --raw") == 0);
-    r = run(kPak + " extract -q " + kKey + " " + q(dir / "p.pak") + " " + q(dir / "out"));
+    r = run(kPak + " extract -q " + kKeyArg + " " + q(dir / "p.pak") + " " + q(dir / "out"));
     CHECK(r.code == 1);
     CHECK(r.err.find("bad.Map.Gbx: cannot be decoded exactly") != std::string::npos);
     CHECK(r.err.find("1 of 2 files could not be extracted") != std::string::npos);
     CHECK(test::readFile(dir / "out/good.txt") == Bytes(50, 'g'));
     CHECK_FALSE(fs::exists(dir / "out/bad.Map.Gbx"));
-    r = run(kPak + " ls -l " + kKey + " " + q(dir / "p.pak"));
+    r = run(kPak + " ls -l " + kKeyArg + " " + q(dir / "p.pak"));
     CHECK(r.out.find(" gbx!         bad.Map.Gbx\n") != std::string::npos);
-    r = run(kPak + " check " + kKey + " " + q(dir / "p.pak"));
+    r = run(kPak + " check " + kKeyArg + " " + q(dir / "p.pak"));
     CHECK(r.code == 1);
     CHECK(r.out.find("gbx refused   " + (dir / "p.pak").string() +
                      ": bad.Map.Gbx: cannot be decoded exactly: ") == 0);
@@ -148,16 +147,16 @@ TEST_CASE("cli: info shows the header fields as text and as JSON", "[cli]") {
     test::writeFile(dir / "src/Folder/a.txt", Bytes(1000, 'a'));
     test::writeFile(dir / "src/b.bin", Bytes{1, 2, 3});
     const fs::path pakPath = dir / "p.pak";
-    REQUIRE(run(kPak + " pack -q " + kKey + " " + q(dir / "src") + " " + q(pakPath)).code == 0);
+    REQUIRE(run(kPak + " pack -q " + kKeyArg + " " + q(dir / "src") + " " + q(pakPath)).code == 0);
     archive::PakKey key{};
-    REQUIRE(parseHex(kKey.substr(6), key));
+    REQUIRE(parseHex(kKeyArg.substr(6), key));
     auto pak = archive::PakIndex::open(pakPath, key);
     char iv[17], ivXor[17];
     std::snprintf(iv, sizeof iv, "%016llx", (unsigned long long)pak->headerIv());
     std::snprintf(ivXor, sizeof ivXor, "%016llx", (unsigned long long)pak->headerIvXor());
     std::uint64_t stored = 0;
     for (const auto& e : pak->entries()) stored += e.cipherSize() + 8;
-    auto r = run(kPak + " info " + kKey + " " + q(pakPath));
+    auto r = run(kPak + " info " + kKeyArg + " " + q(pakPath));
     CHECK(r.code == 0);
     CHECK(r.err.empty());
     CHECK(r.out ==
@@ -170,7 +169,7 @@ TEST_CASE("cli: info shows the header fields as text and as JSON", "[cli]") {
               "\nmetadata records: " + std::to_string(pak->metadata().size()) +
               "\nfolders: " + std::to_string(pak->folders().size()) +
               "\nfiles: 2\ncontent bytes: 1003\nstored bytes: " + std::to_string(stored) + "\n");
-    r = run(kPak + " info --json " + kKey + " " + q(pakPath));
+    r = run(kPak + " info --json " + kKeyArg + " " + q(pakPath));
     CHECK(r.code == 0);
     auto info = nlohmann::json::parse(r.out);
     CHECK(info["file"] == pakPath.string());
@@ -194,20 +193,20 @@ TEST_CASE("cli: cat of a large file writes it whole, and nothing when it cannot 
     const Bytes text = test::compressibleText(6 * 1024 * 1024 + 77, 41);
     test::writeFile(dir / "src/big.txt", text);
     const fs::path pakPath = dir / "p.pak";
-    REQUIRE(run(kPak + " pack -q " + kKey + " " + q(dir / "src") + " " + q(pakPath)).code == 0);
-    auto r = run(kPak + " cat " + kKey + " " + q(pakPath) + " big.txt");
+    REQUIRE(run(kPak + " pack -q " + kKeyArg + " " + q(dir / "src") + " " + q(pakPath)).code == 0);
+    auto r = run(kPak + " cat " + kKeyArg + " " + q(pakPath) + " big.txt");
     CHECK(r.code == 0);
     CHECK(r.err.empty());
     CHECK(r.out == std::string(text.begin(), text.end()));
     // A byte changed halfway through the file's stream: an error, and no byte written.
     archive::PakKey key;
-    REQUIRE(parseHex(kKey.substr(6), key));
+    REQUIRE(parseHex(kKeyArg.substr(6), key));
     const auto pak = archive::PakIndex::open(pakPath, key);
     const archive::PakEntry& e = pak->entries().at(0);
     Bytes bytes = test::readFile(pakPath);
     bytes[std::size_t(pak->entryOffset(e) + 8 + e.cipherSize() / 2)] ^= 0x40;
     test::writeFile(dir / "damaged.pak", bytes);
-    r = run(kPak + " cat " + kKey + " " + q(dir / "damaged.pak") + " big.txt");
+    r = run(kPak + " cat " + kKeyArg + " " + q(dir / "damaged.pak") + " big.txt");
     CHECK(r.code == 1);
     CHECK(r.out.empty());
     const std::string start =
@@ -292,7 +291,8 @@ TEST_CASE("cli: pack, extract and check show progress on a terminal only, and -q
     auto onTty = [&](const std::string& command) {
         return run("script -qec " + q(command) + " /dev/null");
     };
-    const std::string pack = kPak + " pack " + kKey + " " + q(dir / "src") + " " + q(dir / "p.pak");
+    const std::string pack =
+        kPak + " pack " + kKeyArg + " " + q(dir / "src") + " " + q(dir / "p.pak");
     // The rate shows only from half a second on (see "progress line: no rate before"), which
     // this run may or may not reach: the line is checked up to it.
     auto r = onTty(pack);
@@ -303,13 +303,13 @@ TEST_CASE("cli: pack, extract and check show progress on a terminal only, and -q
     r = run(pack);  // stderr is not a terminal
     CHECK(r.code == 0);
     CHECK(r.err.find(" files, ") == std::string::npos);
-    r = onTty(kPak + " check " + kKey + " " + q(dir / "p.pak"));
+    r = onTty(kPak + " check " + kKeyArg + " " + q(dir / "p.pak"));
     CHECK(r.code == 0);
     CHECK(r.out.find("2/2 files, 0.0/0.0 MB") != std::string::npos);
-    r = onTty(kPak + " extract " + kKey + " " + q(dir / "p.pak") + " " + q(dir / "out"));
+    r = onTty(kPak + " extract " + kKeyArg + " " + q(dir / "p.pak") + " " + q(dir / "out"));
     CHECK(r.code == 0);
     CHECK(r.out.find("2/2 files, 0.0/0.0 MB") != std::string::npos);
-    r = run(kPak + " check -q " + kKey + " " + q(dir / "p.pak"));
+    r = run(kPak + " check -q " + kKeyArg + " " + q(dir / "p.pak"));
     CHECK(r.err.empty());
 }
 
@@ -361,7 +361,7 @@ TEST_CASE("cli: pack names every gbx file a version 3 pak cannot plan, in one ru
     // In plan order whatever the threads: every file is planned, the refused ones listed.
     for (const char* jobs : {"1", "3"}) {
         INFO("-j " << jobs);
-        auto r = run(kPak + " pack -q -j " + jobs + " " + kKey + " " + q(dir / "src") + " " +
+        auto r = run(kPak + " pack -q -j " + jobs + " " + kKeyArg + " " + q(dir / "src") + " " +
                      q(dir / "p.pak"));
         CHECK(r.code == 1);
         CHECK(r.out.empty());
@@ -370,13 +370,13 @@ TEST_CASE("cli: pack names every gbx file a version 3 pak cannot plan, in one ru
     }
     // An existing output is left as it was.
     test::writeFile(dir / "p.pak", Bytes{'o', 'l', 'd'});
-    auto r = run(kPak + " pack -q " + kKey + " " + q(dir / "src") + " " + q(dir / "p.pak"));
+    auto r = run(kPak + " pack -q " + kKeyArg + " " + q(dir / "src") + " " + q(dir / "p.pak"));
     CHECK(r.code == 1);
     CHECK(r.err == expected);
     CHECK(test::readFile(dir / "p.pak") == Bytes{'o', 'l', 'd'});
     CHECK(namesIn(dir.path()) == std::set<std::string>{"src", "p.pak"});
     // Each way on that the message names writes the pak.
-    r = run(kPak + " pack -q " + kKey + " --raw '?.Map.Gbx' " + q(dir / "src") + " " +
+    r = run(kPak + " pack -q " + kKeyArg + " --raw '?.Map.Gbx' " + q(dir / "src") + " " +
             q(dir / "raw.pak"));
     CHECK(r.code == 0);
     CHECK(r.err.rfind(
@@ -385,14 +385,14 @@ TEST_CASE("cli: pack names every gbx file a version 3 pak cannot plan, in one ru
               "gbx file right\npak: warning: Maps/b.Map.Gbx: stored with --raw: the game will not "
               "read this gbx file right\n",
               0) == 0);
-    r = run(kPak + " pack -q --version 6 " + kKey + " " + q(dir / "src") + " " +
+    r = run(kPak + " pack -q --version 6 " + kKeyArg + " " + q(dir / "src") + " " +
             q(dir / "p6.Pack.Gbx"));
     CHECK(r.code == 0);
     CHECK(r.err.find("pak: warning: Maps/b.Map.Gbx: written with DontUseDummyWrite") !=
           std::string::npos);
     fs::remove_all(dir / "src/Maps");
     fs::remove(dir / "src/c.Map.Gbx");
-    r = run(kPak + " pack -q " + kKey + " " + q(dir / "src") + " " + q(dir / "p.pak"));
+    r = run(kPak + " pack -q " + kKeyArg + " " + q(dir / "src") + " " + q(dir / "p.pak"));
     CHECK(r.code == 0);
 }
 
@@ -401,10 +401,10 @@ TEST_CASE("cli: pack of the later games' assets plans each from its chunk reader
     // Every asset fixture reads whole now: none is planned from the node scan (which warns).
     auto assets = test::sharedDir("fixtures/assets");
     test::TempDir dir;
-    auto r = run(kPak + " pack -q " + kKey + " " + q(assets) + " " + q(dir / "a.pak"));
+    auto r = run(kPak + " pack -q " + kKeyArg + " " + q(assets) + " " + q(dir / "a.pak"));
     CHECK(r.code == 0);
     CHECK(r.err.find("warning") == std::string::npos);
-    r = run(kPak + " check " + kKey + " " + q(dir / "a.pak"));
+    r = run(kPak + " check " + kKeyArg + " " + q(dir / "a.pak"));
     CHECK(r.code == 0);
     CHECK(r.out.find("gbx refused") == std::string::npos);
     for (const std::string name : {"CPlugSolid2Model~GBX-NET_2_CPlugSolid2Model_MP4_001.Mesh.Gbx",
@@ -441,10 +441,10 @@ TEST_CASE("cli: a gbx body LZO-compressed inside the file is labelled header, no
         INFO("level " << level);
         const std::string sum = level ? "; Adler-32 and size match" : "; no checksum";
         const fs::path pak = dir / ("l" + std::to_string(level) + ".pak");
-        REQUIRE(run(kPak + " pack -q --level " + std::to_string(level) + " " + kKey + " " +
+        REQUIRE(run(kPak + " pack -q --level " + std::to_string(level) + " " + kKeyArg + " " +
                     q(dir / "src") + " " + q(pak))
                     .code == 0);
-        auto r = run(kPak + " check " + kKey + " " + q(pak));
+        auto r = run(kPak + " check " + kKeyArg + " " + q(pak));
         CHECK(r.code == 0);
         CHECK(r.out ==
               "gbx exact     BaseValley.Map.Gbx: " + skipped +
@@ -458,7 +458,7 @@ TEST_CASE("cli: a gbx body LZO-compressed inside the file is labelled header, no
                   "586719 bytes, and the gbx data ends at the entry's end)" + sum +
                   "\n4 files: 0 plain, 4 gbx (1 parsed, 2 header, 1 exact, 0 verified, 0 "
                   "refused), 0 undecodable\n");
-        r = run(kPak + " check --json " + kKey + " " + q(pak));
+        r = run(kPak + " check --json " + kKeyArg + " " + q(pak));
         auto check = nlohmann::json::parse(r.out);
         CHECK(check["gbx"] ==
               nlohmann::json{
@@ -470,11 +470,11 @@ TEST_CASE("cli: a gbx body LZO-compressed inside the file is labelled header, no
                                                          {"Empty.Map.Gbx", "parsed"},
                                                          {"Ground.Solid.Gbx", "header"}};
         CHECK(decode == want);
-        r = run(kPak + " ls --json " + kKey + " " + q(pak));
+        r = run(kPak + " ls --json " + kKeyArg + " " + q(pak));
         decode.clear();
         for (const auto& e : nlohmann::json::parse(r.out)) decode[e["path"]] = e["decode"];
         CHECK(decode == want);
-        r = run(kPak + " ls -l " + kKey + " " + q(pak));
+        r = run(kPak + " ls -l " + kKeyArg + " " + q(pak));
         for (const auto& [path, kind] : want) {
             std::string column = "gbx:" + kind;
             column.resize(12, ' ');
@@ -484,7 +484,7 @@ TEST_CASE("cli: a gbx body LZO-compressed inside the file is labelled header, no
     // pak gbx info --nodes reads the body whole (88 nodes), but the pak's label does not
     // borrow from it: the LZO body's node reads never reach the pak's cipher.
     auto r =
-        run(kPak + " gbx info --nodes " + kKey + " " + q(dir / "l6.pak") + ":Ground.Solid.Gbx");
+        run(kPak + " gbx info --nodes " + kKeyArg + " " + q(dir / "l6.pak") + ":Ground.Solid.Gbx");
     CHECK(r.code == 0);
     CHECK(r.out.find("\nnodes: 88\n") != std::string::npos);
 }
@@ -497,11 +497,11 @@ TEST_CASE("cli: every gbx fixture with an LZO body is labelled header, the other
         INFO(sub);
         // The asset fixtures of unknown classes cannot be planned: stored with --raw.
         const fs::path pak = dir / (fs::path(sub).filename().string() + ".pak");
-        auto r = run(kPak + " pack -q " + kKey +
+        auto r = run(kPak + " pack -q " + kKeyArg +
                      " --raw 'CPlugPrefab*' --raw 'CPlugSolid2Model*' --raw 'CPlugTrainWagon*' " +
                      q(src) + " " + q(pak));
         REQUIRE(r.code == 0);
-        r = run(kPak + " check --json " + kKey + " " + q(pak));
+        r = run(kPak + " check --json " + kKeyArg + " " + q(pak));
         const auto check = nlohmann::json::parse(r.out);
         std::size_t lzoBodies = 0;
         for (const auto& e : check["entries"]) {
@@ -533,7 +533,7 @@ TEST_CASE("cli: check names the plain files no checksum covers: unverified, exit
     const Bytes stored = test::randomBytes(300, 7);  // does not compress: stored
     test::writeFile(dir / "src/M/r.bin", stored);
     test::writeFile(dir / "src/M/z.txt", Bytes(2000, 'z'));  // zlib: its Adler-32 covers it
-    const std::string key = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+    const std::string key = test::kTestKeyHex;
     // A byte of r.bin's data flipped: version 3 keeps no checksum of it, so cat returns other
     // bytes and nothing can tell; check says so. Versions 6 and 14 cover it with the contents
     // checksum until it is flipped, and version 14 with the slot's MD5 too.

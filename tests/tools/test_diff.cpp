@@ -10,17 +10,18 @@
 #include "archive/write/PakWriter.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
 using test::kPak;
+using test::kTestKeyHex;
 using test::q;
 using test::run;
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kDiffKey = "00112233445566778899aabbccddeeff";
 const std::string kDiffOtherKey = "ffeeddccbbaa99887766554433221100";
 
 // A folder of four text files (all compressed), packed into `pak` with `key`.
@@ -52,22 +53,22 @@ TEST_CASE("diff: the same content is exit 0 and no lines, copied slots are not d
           "[cli][diff]") {
     test::TempDir dir;
     const fs::path a = dir / "A.pak", b = dir / "B.pak", c = dir / "C.pak";
-    packDiffSource(dir / "src", a, kDiffKey);
-    auto r = run(kPak + " diff --key " + kDiffKey + " " + q(a) + " " + q(a));
+    packDiffSource(dir / "src", a, kTestKeyHex);
+    auto r = run(kPak + " diff --key " + kTestKeyHex + " " + q(a) + " " + q(a));
     CHECK(r.code == 0);
     CHECK(r.out.empty());
     CHECK(r.err == diffSummary(a, a,
                                "0 added, 0 deleted, 0 changed, 4 the same content (0 with other "
                                "table fields, 4 found the same without decoding)"));
     // Packed again: the writer's IVs come from the content, so the slots are the same bytes.
-    packDiffSource(dir / "src", b, kDiffKey);
-    r = run(kPak + " diff --key " + kDiffKey + " " + q(a) + " " + q(b));
+    packDiffSource(dir / "src", b, kTestKeyHex);
+    r = run(kPak + " diff --key " + kTestKeyHex + " " + q(a) + " " + q(b));
     CHECK(r.code == 0);
     CHECK(r.out.empty());
     CHECK(r.err.ends_with("4 found the same without decoding)\n"));
     // At another level the compressed bytes differ: decoded, and the same.
-    packDiffSource(dir / "src", c, kDiffKey, " --level 1");
-    r = run(kPak + " diff --key " + kDiffKey + " " + q(a) + " " + q(c));
+    packDiffSource(dir / "src", c, kTestKeyHex, " --level 1");
+    r = run(kPak + " diff --key " + kTestKeyHex + " " + q(a) + " " + q(c));
     CHECK(r.code == 0);
     CHECK(r.out.empty());
     CHECK(r.err == diffSummary(a, c,
@@ -79,33 +80,33 @@ TEST_CASE("diff: a commit that adds, deletes and changes a file names exactly th
           "[cli][diff]") {
     test::TempDir dir;
     const fs::path a = dir / "Pack.pak", b = dir / "out/Pack.pak";
-    packDiffSource(dir / "src", a, kDiffKey);
+    packDiffSource(dir / "src", a, kTestKeyHex);
     fs::create_directories(b.parent_path());
     const fs::path up = dir / "overlay/Pack";
     test::writeFile(up / "Media/b.txt", test::compressibleText(3100, 20));
     test::writeFile(up / "Media/.wh.c.txt", Bytes{});
     test::writeFile(up / "Media/n.txt", test::compressibleText(500, 21));
-    REQUIRE(run(kPak + " commit -q --key " + kDiffKey + " " + q(a) + " " + q(dir / "overlay") +
+    REQUIRE(run(kPak + " commit -q --key " + kTestKeyHex + " " + q(a) + " " + q(dir / "overlay") +
                 " " + q(b))
                 .code == 0);
     // B has no packlist beside it: it opens with A's key.
-    auto r = run(kPak + " diff --key " + kDiffKey + " " + q(a) + " " + q(b));
+    auto r = run(kPak + " diff --key " + kTestKeyHex + " " + q(a) + " " + q(b));
     CHECK(r.code == 1);
     CHECK(r.out == "M Media/b.txt\nD Media/c.txt\nA Media/n.txt\n");
     CHECK(r.err == diffSummary(a, b,
                                "1 added, 1 deleted, 1 changed, 2 the same content (0 with other "
                                "table fields, 2 found the same without decoding)"));
     // --fields changes nothing here: no field differs.
-    r = run(kPak + " diff --fields --key " + kDiffKey + " " + q(a) + " " + q(b));
+    r = run(kPak + " diff --fields --key " + kTestKeyHex + " " + q(a) + " " + q(b));
     CHECK(r.code == 1);
     CHECK(r.out == "M Media/b.txt\nD Media/c.txt\nA Media/n.txt\n");
     // The other way round.
-    r = run(kPak + " diff --key " + kDiffKey + " " + q(b) + " " + q(a));
+    r = run(kPak + " diff --key " + kTestKeyHex + " " + q(b) + " " + q(a));
     CHECK(r.code == 1);
     CHECK(r.out == "M Media/b.txt\nA Media/c.txt\nD Media/n.txt\n");
 
     // --json: one object, the same differences, sorted by path.
-    r = run(kPak + " diff --json --key " + kDiffKey + " " + q(a) + " " + q(b));
+    r = run(kPak + " diff --json --key " + kTestKeyHex + " " + q(a) + " " + q(b));
     CHECK(r.code == 1);
     const auto j = nlohmann::json::parse(r.out);
     const auto want = nlohmann::json::parse(R"({
@@ -124,13 +125,13 @@ TEST_CASE("diff: a repack that changes only class IDs: F lines, exit 0, 1 with -
           "[cli][diff]") {
     test::TempDir dir;
     const fs::path a = dir / "A.pak", donor = dir / "Donor.pak", b = dir / "B.pak";
-    packDiffSource(dir / "src", a, kDiffKey);
+    packDiffSource(dir / "src", a, kTestKeyHex);
     // B: the same files, Media/a.txt and root.xml encoded in place of a .dds entry of another
     // pak, whose class ID (09024000) they keep as a commit keeps a replaced file's.
     test::writeFile(dir / "donor/t.dds", test::compressibleText(100, 9));
-    packDiffSource(dir / "donor", donor, kDiffKey);
+    packDiffSource(dir / "donor", donor, kTestKeyHex);
     archive::PakKey key{};
-    REQUIRE(parseHex(kDiffKey, key));
+    REQUIRE(parseHex(kTestKeyHex, key));
     auto donorPak = archive::PakIndex::open(donor, key);
     REQUIRE(donorPak->entries().size() == 1);
     const archive::PakEntry& dds = donorPak->entries()[0];
@@ -160,16 +161,16 @@ TEST_CASE("diff: a repack that changes only class IDs: F lines, exit 0, 1 with -
                               hex32(diffEntry(*packA, "Media/a.txt").classId) +
                               " -> 09024000\nF root.xml: class " +
                               hex32(diffEntry(*packA, "root.xml").classId) + " -> 09024000\n";
-    auto r = run(kPak + " diff --key " + kDiffKey + " " + q(a) + " " + q(b));
+    auto r = run(kPak + " diff --key " + kTestKeyHex + " " + q(a) + " " + q(b));
     CHECK(r.code == 0);
     CHECK(r.out == lines);
     CHECK(r.err == diffSummary(a, b,
                                "0 added, 0 deleted, 0 changed, 4 the same content (2 with other "
                                "table fields, 4 found the same without decoding)"));
-    r = run(kPak + " diff --fields --key " + kDiffKey + " " + q(a) + " " + q(b));
+    r = run(kPak + " diff --fields --key " + kTestKeyHex + " " + q(a) + " " + q(b));
     CHECK(r.code == 1);
     CHECK(r.out == lines);
-    r = run(kPak + " diff --json --key " + kDiffKey + " " + q(a) + " " + q(b));
+    r = run(kPak + " diff --json --key " + kTestKeyHex + " " + q(a) + " " + q(b));
     CHECK(r.code == 0);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["fields_only"] == 2);
@@ -186,14 +187,14 @@ TEST_CASE("diff: B under another key needs --key-b, a changed file's other field
           "[cli][diff]") {
     test::TempDir dir;
     const fs::path a = dir / "A.pak", b = dir / "B.pak";
-    packDiffSource(dir / "src", a, kDiffKey);
+    packDiffSource(dir / "src", a, kTestKeyHex);
     packDiffSource(dir / "src", b, kDiffOtherKey);
     // B opens with A's key when nothing gives it one: the wrong key is trouble, exit 2.
-    auto r = run(kPak + " diff --key " + kDiffKey + " " + q(a) + " " + q(b));
+    auto r = run(kPak + " diff --key " + kTestKeyHex + " " + q(a) + " " + q(b));
     CHECK(r.code == 2);
     CHECK(r.out.empty());
     CHECK(r.err.rfind("pak: " + b.string() + ": wrong key or damaged header (", 0) == 0);
-    r = run(kPak + " diff --key " + kDiffKey + " --key-b " + kDiffOtherKey + " " + q(a) + " " +
+    r = run(kPak + " diff --key " + kTestKeyHex + " --key-b " + kDiffOtherKey + " " + q(a) + " " +
             q(b));
     CHECK(r.code == 0);
     CHECK(r.out.empty());
@@ -212,12 +213,12 @@ TEST_CASE("diff: B under another key needs --key-b, a changed file's other field
     test::writeFile(dir / "src2/Media/a.txt", test::compressibleText(3000, 1));
     test::writeFile(dir / "src2/Media/b.txt", test::randomBytes(300, 5));  // stored
     REQUIRE(run(kPak + " pack -q --key " + bKey + " " + q(dir / "src2") + " " + q(c)).code == 0);
-    r = run(kPak + " diff --key " + kDiffKey + " --packlist-b " + q(list) + " " + q(a) + " " +
+    r = run(kPak + " diff --key " + kTestKeyHex + " --packlist-b " + q(list) + " " + q(a) + " " +
             q(c));
     CHECK(r.code == 1);
     // The flags as the writer sets them for a zlib and a stored file.
     archive::PakKey keyA{}, keyC{};
-    REQUIRE(parseHex(kDiffKey, keyA));
+    REQUIRE(parseHex(kTestKeyHex, keyA));
     REQUIRE(parseHex(bKey, keyC));
     const std::uint64_t zlibFlags =
         diffEntry(*archive::PakIndex::open(a, keyA), "Media/b.txt").flags;
@@ -231,12 +232,12 @@ TEST_CASE("diff: B under another key needs --key-b, a changed file's other field
 TEST_CASE("diff: trouble is exit 2: a missing pak, a file that does not decode", "[cli][diff]") {
     test::TempDir dir;
     const fs::path a = dir / "A.pak";
-    packDiffSource(dir / "src", a, kDiffKey);
-    auto r = run(kPak + " diff --key " + kDiffKey + " " + q(a) + " " + q(dir / "nothere.pak"));
+    packDiffSource(dir / "src", a, kTestKeyHex);
+    auto r = run(kPak + " diff --key " + kTestKeyHex + " " + q(a) + " " + q(dir / "nothere.pak"));
     CHECK(r.code == 2);
     CHECK(r.out.empty());
     CHECK(r.err == "pak: " + (dir / "nothere.pak").string() + ": no such file\n");
-    r = run(kPak + " diff --key " + kDiffKey + " " + q(dir / "nothere.pak") + " " + q(a));
+    r = run(kPak + " diff --key " + kTestKeyHex + " " + q(dir / "nothere.pak") + " " + q(a));
     CHECK(r.code == 2);
     CHECK(r.err == "pak: " + (dir / "nothere.pak").string() + ": no such file\n");
     // Usage errors are 2 as for every command.
@@ -253,10 +254,11 @@ TEST_CASE("diff: trouble is exit 2: a missing pak, a file that does not decode",
     test::writeFile(dir / "j2/bad.Map.Gbx", junk);
     test::writeFile(dir / "j2/ok.txt", test::compressibleText(500, 4));
     for (const char* n : {"j1", "j2"})
-        REQUIRE(run(kPak + " pack -q --raw '*.Gbx' --key " + kDiffKey + " " + q(dir / n) + " " +
+        REQUIRE(run(kPak + " pack -q --raw '*.Gbx' --key " + kTestKeyHex + " " + q(dir / n) + " " +
                     q(dir / (std::string(n) + ".pak")))
                     .code == 0);
-    r = run(kPak + " diff --key " + kDiffKey + " " + q(dir / "j1.pak") + " " + q(dir / "j2.pak"));
+    r = run(kPak + " diff --key " + kTestKeyHex + " " + q(dir / "j1.pak") + " " +
+            q(dir / "j2.pak"));
     CHECK(r.code == 2);
     CHECK(r.out == "M ok.txt\n");
     CHECK(r.err.rfind(
@@ -267,7 +269,8 @@ TEST_CASE("diff: trouble is exit 2: a missing pak, a file that does not decode",
                     "0 added, 0 deleted, 1 changed, 0 the same content (0 with other table "
                     "fields, 0 found the same without decoding), 1 not compared")));
     // Copied byte for byte, it is the same without decoding.
-    r = run(kPak + " diff --key " + kDiffKey + " " + q(dir / "j1.pak") + " " + q(dir / "j1.pak"));
+    r = run(kPak + " diff --key " + kTestKeyHex + " " + q(dir / "j1.pak") + " " +
+            q(dir / "j1.pak"));
     CHECK(r.code == 0);
 }
 

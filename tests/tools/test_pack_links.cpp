@@ -7,17 +7,17 @@
 
 #include "archive/pak/PackList.hpp"
 #include "tests/support/Cli.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
 using test::kPak;
+using test::kTestKeyHex;
 using test::q;
 using test::run;
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::string kLinksKey = "00112233445566778899aabbccddeeff";
 
 // SRC with a.txt and sub/b.txt, and a folder "outside" beside it holding secret.txt.
 struct LinkTree {
@@ -31,11 +31,11 @@ struct LinkTree {
         test::writeFile(outside / "secret.txt", Bytes{'s'});
     }
     test::RunResult pack(const std::string& options, const fs::path& out) const {
-        return run("timeout 60 " + kPak + " pack -q --key " + kLinksKey + " " + options + " " +
+        return run("timeout 60 " + kPak + " pack -q --key " + kTestKeyHex + " " + options + " " +
                    q(src) + " " + q(out));
     }
     std::string listing(const fs::path& pak) const {
-        auto r = run(kPak + " ls --key " + kLinksKey + " " + q(pak));
+        auto r = run(kPak + " ls --key " + kTestKeyHex + " " + q(pak));
         REQUIRE(r.code == 0);
         return r.out;
     }
@@ -90,10 +90,11 @@ TEST_CASE("pack links: -L follows links to files and folders, also out of SRCDIR
         CHECK(r.code == 0);
         CHECK(r.err.find("symbolic link") == std::string::npos);
         CHECK(t.listing(t.dir / "out.pak") == "a.txt\netc/secret.txt\nsub/alink\nsub/b.txt\n");
-        r = run(kPak + " cat --key " + kLinksKey + " " + q(t.dir / "out.pak") + " sub/alink");
+        r = run(kPak + " cat --key " + kTestKeyHex + " " + q(t.dir / "out.pak") + " sub/alink");
         CHECK(r.code == 0);
         CHECK(r.out == "a");
-        r = run(kPak + " cat --key " + kLinksKey + " " + q(t.dir / "out.pak") + " etc/secret.txt");
+        r = run(kPak + " cat --key " + kTestKeyHex + " " + q(t.dir / "out.pak") +
+                " etc/secret.txt");
         CHECK(r.out == "s");
     }
 }

@@ -8,20 +8,20 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
+using test::kKeyArg;
 using test::kPak;
 using test::q;
 using test::run;
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::string kKey = "--key 0f1e2d3c4b5a69788796a5b4c3d2e1f0";
 
 std::size_t find(const Bytes& hay, std::string_view needle, std::size_t from = 0) {
     auto it =
@@ -109,20 +109,20 @@ TEST_CASE("gbx thumbnail: PAK:PATH reads the map inside a pak", "[cli][thumbnail
     for (const char* version : {"3", "18"}) {
         INFO("version " << version);
         const fs::path pak = dir / (std::string("v") + version + ".pak");
-        REQUIRE(run(kPak + " pack -q --version " + version + " " + kKey + " " + q(dir / "src") +
+        REQUIRE(run(kPak + " pack -q --version " + version + " " + kKeyArg + " " + q(dir / "src") +
                     " " + q(pak))
                     .code == 0);
         for (const Era& era : kEras) {
             INFO(era.file);
             const std::string target = pak.string() + ":Tracks/" + era.file;
-            auto r =
-                run(kPak + " gbx thumbnail " + kKey + " " + q(target) + " -o " + q(dir / "t.jpg"));
+            auto r = run(kPak + " gbx thumbnail " + kKeyArg + " " + q(target) + " -o " +
+                         q(dir / "t.jpg"));
             CHECK(r.code == 0);
             CHECK(r.err.rfind(target + ": thumbnail from header chunk " + era.summary, 0) == 0);
             CHECK(test::sha256Hex(test::readFile(dir / "t.jpg")) == era.upright);
         }
-        auto r = run(kPak + " gbx thumbnail " + kKey + " " + q(pak.string() + ":Tracks/none.Gbx") +
-                     " -o " + q(dir / "t.jpg"));
+        auto r = run(kPak + " gbx thumbnail " + kKeyArg + " " +
+                     q(pak.string() + ":Tracks/none.Gbx") + " -o " + q(dir / "t.jpg"));
         CHECK(r.code == 1);
         CHECK(r.err == "pak: " + pak.string() + ": no file \"Tracks/none.Gbx\" in the pak\n");
     }
@@ -220,10 +220,10 @@ TEST_CASE("gbx thumbnail: files without one, WebP icons, raw icons, a terminal",
     fs::create_directories(dir / "src");
     fs::copy_file(self, dir / "src/self.Challenge.Gbx");
     REQUIRE(
-        run(kPak + " pack -q " + kKey + " " + q(dir / "src") + " " + q(dir / "self.pak")).code ==
+        run(kPak + " pack -q " + kKeyArg + " " + q(dir / "src") + " " + q(dir / "self.pak")).code ==
         0);
     const Bytes pakBefore = test::readFile(dir / "self.pak");
-    r = run(kPak + " gbx thumbnail " + kKey + " " +
+    r = run(kPak + " gbx thumbnail " + kKeyArg + " " +
             q((dir / "self.pak").string() + ":self.Challenge.Gbx") + " -o " + q(dir / "self.pak"));
     CHECK(r.code == 2);
     CHECK(test::readFile(dir / "self.pak") == pakBefore);

@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Flags shared by the commands that read a pak's entries: --salvage and --unverified.
+// Options shared by the commands that read a pak's entries: --salvage, --unverified, and the
+// --names, --salvage and key options of ls, cat and extract together.
 #pragma once
 
 #include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tools/pak/Commands.hpp"
+#include "tools/pak/KeyArgs.hpp"
 
 namespace pakfs::cli {
 
@@ -21,6 +29,28 @@ inline void addUnverifiedFlag(CLI::App* cmd, bool& unverified) {
                   "checksum) as the node scan's best decode, and a version 6+ file encrypted in "
                   "counter mode without a checksum (stored or LZ4) as its counter-mode decode, "
                   "with a warning per file, instead of refusing it");
+}
+
+// The options that say how ls, cat and extract open the pak: the name lists, --salvage and the
+// key, added after the command's own in that order.
+struct ReadArgs {
+    archive::KeyOptions keys;
+    std::vector<std::string> names;
+    bool salvage = false;
+};
+
+inline void addReadOptions(CLI::App* cmd, ReadArgs& a) {
+    addNamesOption(cmd, a.names);
+    addSalvageFlag(cmd, a.salvage);
+    addKeyOptions(cmd, a.keys);
+}
+
+// The pak at `path` opened as the options say (openAndWarn); hashed names resolved when
+// `resolveNames`.
+inline std::shared_ptr<const archive::PakIndex> openForReading(const std::string& path,
+                                                               const ReadArgs& a,
+                                                               bool resolveNames) {
+    return openAndWarn(path, a.keys, resolveNames, a.names, a.salvage);
 }
 
 }  // namespace pakfs::cli

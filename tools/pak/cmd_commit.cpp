@@ -36,58 +36,49 @@ void printPatch(const fs::PatchResult& r, const std::string& overlay, const std:
     }
 }
 
-}  // namespace
+// What `pak commit` is given.
+struct CommitArgs {
+    archive::KeyOptions keys;
+    std::string pakPath, overlay, out, patch;
+    bool inPlace = false, dryRun = false, json = false, quiet = false;
+    bool force = false, allowEmpty = false, wait = false;
+    int level = 6, jobs = 0;
+};
 
-void addCommitCommands(CLI::App& app, int& exitCode) {
-    auto* cmd = app.add_subcommand(
-        "commit",
-        "Write PAK with the changes of an overlay folder (pakfs -o overlay=OVERLAY) applied, as "
-        "OUT or, with --in-place, as PAK itself. Files the overlay does not touch are copied as "
-        "their encrypted bytes; added and changed files are encoded as `pak pack` does; "
-        "whiteouts delete. The result keeps PAK's version, key and header fields. Written to "
-        "a temporary file beside the output, synced and renamed: an interrupted commit leaves "
-        "every file as it was");
-    auto keys = std::make_shared<archive::KeyOptions>();
-    auto pakPath = std::make_shared<std::string>();
-    auto overlay = std::make_shared<std::string>();
-    auto out = std::make_shared<std::string>();
-    auto inPlace = std::make_shared<bool>(false);
-    auto dryRun = std::make_shared<bool>(false);
-    auto json = std::make_shared<bool>(false);
-    auto quiet = std::make_shared<bool>(false);
-    auto level = std::make_shared<int>(6);
-    cmd->add_option("PAK", *pakPath, "The pak the overlay was made over")->required();
-    cmd->add_option("OVERLAY", *overlay,
+// PAK, OVERLAY, OUT and what is written.
+void addOutputOptions(CLI::App* cmd, CommitArgs& a) {
+    cmd->add_option("PAK", a.pakPath, "The pak the overlay was made over")->required();
+    cmd->add_option("OVERLAY", a.overlay,
                     "The overlay folder given to the mount; PAK's changes are in its folder "
                     "named like PAK (file name without .pak / .Pack.Gbx)")
         ->required();
-    cmd->add_option("OUT", *out, "The pak to write (not with --in-place)");
-    cmd->add_flag("--in-place", *inPlace, "Replace PAK (atomically) instead of writing OUT");
-    cmd->add_flag("-n,--dry-run", *dryRun,
+    cmd->add_option("OUT", a.out, "The pak to write (not with --in-place)");
+    cmd->add_flag("--in-place", a.inPlace, "Replace PAK (atomically) instead of writing OUT");
+    cmd->add_flag("-n,--dry-run", a.dryRun,
                   "Write nothing (OUT is not needed): list what would change, one line each: A "
                   "added, M changed, D "
                   "deleted (a folder's path ends in /)");
-    cmd->add_flag("--json", *json,
+    cmd->add_flag("--json", a.json,
                   "With --dry-run: {pak, overlay, changes: [{change, path}]}; otherwise the "
                   "summary as {out, files, folders, copied, encoded, changes}");
-    cmd->add_option("--level", *level, "zlib level 0-9 for added and changed files (default 6)")
+    cmd->add_option("--level", a.level, "zlib level 0-9 for added and changed files (default 6)")
         ->check(CLI::Range(0, 9));
-    auto jobs = std::make_shared<int>(0);
-    cmd->add_option("-j,--jobs", *jobs,
+    cmd->add_option("-j,--jobs", a.jobs,
                     "Threads encoding added and changed files (default: one per CPU pak may use: "
                     "its affinity, a cgroup v2 quota)")
         ->check(CLI::Range(1, 256));
-    cmd->add_flag("-q,--quiet", *quiet, "No progress line");
-    auto force = std::make_shared<bool>(false);
-    cmd->add_flag("--force", *force,
+    cmd->add_flag("-q,--quiet", a.quiet, "No progress line");
+}
+
+// When an overlay is applied anyway, and --patch.
+void addOverlayOptions(CLI::App* cmd, CommitArgs& a) {
+    cmd->add_flag("--force", a.force,
                   "Apply the overlay even when its record (OVERLAY/.pakfs-packs, written by the "
                   "mount) says it was made over another pak, or was committed into PAK already");
-    auto allowEmpty = std::make_shared<bool>(false);
-    cmd->add_flag("--allow-empty", *allowEmpty,
+    cmd->add_flag("--allow-empty", a.allowEmpty,
                   "Write OUT even when the overlay has no changes for PAK (a copy of it); "
                   "without it, nothing is written and the exit status is 0");
-    auto patch = std::make_shared<std::string>();
-    cmd->add_option("--patch", *patch,
+    cmd->add_option("--patch", a.patch,
                     "For an overlay of a -o drives mount: PAK is the Packs folder, and the files "
                     "OVERLAY/Game adds or changes go into a new pack NAME (PAK/NAME.pak, or OUT) "
                     "that the game loads last, so it replaces them; deletions and Resource drive "
@@ -97,54 +88,79 @@ void addCommitCommands(CLI::App& app, int& exitCode) {
                     "--packlist FILE, NAME is added to FILE, last (re-signed as pak packlist add "
                     "does), so the game loads it; the folder's own keys come from FILE too. "
                     "--json: the summary as {out, files, folders, changes}");
-    addKeyOptions(cmd, *keys);
-    auto wait = std::make_shared<bool>(false);
-    cmd->add_flag("--wait", *wait,
+}
+
+void warnLine(const std::string& m) {
+    warn(m);
+}
+
+// pak commit --patch NAME PACKS OVERLAY [OUT]
+void runPatch(const CommitArgs& a) {
+    if (a.inPlace)
+        throw UsageError("--in-place does not go with --patch (a patch pack is a new pack)");
+    fs::PatchRequest request{a.patch, a.pakPath, a.overlay, a.out,  a.keys.packList, a.keys,
+                             a.level, a.jobs,    a.dryRun,  a.wait, warnLine};
+    printPatch(fs::commitPatch(request), a.overlay, a.keys.packList.string(), a.dryRun, a.json);
+}
+
+// pak commit PAK OVERLAY [OUT]
+void runCommit(const CommitArgs& a) {
+    if (a.inPlace && !a.out.empty()) throw UsageError("give OUT or --in-place, not both");
+    if (!a.inPlace && a.out.empty() && !a.dryRun)
+        throw UsageError("give OUT, or --in-place to replace PAK");
+    fs::CommitRequest request;
+    request.pak = a.pakPath;
+    request.overlay = a.overlay;
+    request.out = a.out;
+    request.keys = a.keys;
+    request.level = a.level;
+    request.jobs = a.jobs;
+    request.dryRun = a.dryRun;
+    request.allowEmpty = a.allowEmpty;
+    request.force = a.force;
+    request.wait = a.wait;
+    request.warn = warnLine;
+    Progress progress(a.quiet || a.json);
+    request.progress = progress.callback();
+    const fs::CommitResult r = fs::commitOverlay(request);
+    if (a.dryRun) {
+        printChanges(r.plan, a.pakPath, r.packOverlay.string(), a.json);
+        return;
+    }
+    if (!r.written) {
+        std::fprintf(
+            stderr, "%s: nothing to commit: %s holds no changes for it; %s\n", a.pakPath.c_str(),
+            r.packOverlay.c_str(),
+            a.inPlace ? "left as it is" : "nothing written (--allow-empty writes OUT anyway)");
+        return;
+    }
+    printWritten(r, a.inPlace ? a.pakPath : a.out, a.json);
+    if (!a.inPlace) adviseHowItOpens(a.out, r.key, keyStringOf(a.pakPath, a.keys, r.key));
+}
+
+}  // namespace
+
+void addCommitCommands(CLI::App& app, int& /*exitCode*/) {
+    auto* cmd = app.add_subcommand(
+        "commit",
+        "Write PAK with the changes of an overlay folder (pakfs -o overlay=OVERLAY) applied, as "
+        "OUT or, with --in-place, as PAK itself. Files the overlay does not touch are copied as "
+        "their encrypted bytes; added and changed files are encoded as `pak pack` does; "
+        "whiteouts delete. The result keeps PAK's version, key and header fields. Written to "
+        "a temporary file beside the output, synced and renamed: an interrupted commit leaves "
+        "every file as it was");
+    auto args = std::make_shared<CommitArgs>();
+    addOutputOptions(cmd, *args);
+    addOverlayOptions(cmd, *args);
+    addKeyOptions(cmd, args->keys);
+    cmd->add_flag("--wait", args->wait,
                   "When another pak command is writing the pak (or OUT), wait for it to finish "
                   "instead of refusing at once");
-    cmd->callback([=, &exitCode] {
-        auto warnLine = [](const std::string& m) { warn(m); };
-        if (!patch->empty()) {
-            if (*inPlace)
-                throw UsageError(
-                    "--in-place does not go with --patch (a patch pack is a new pack)");
-            fs::PatchRequest request{*patch, *pakPath, *overlay, *out,  keys->packList, *keys,
-                                     *level, *jobs,    *dryRun,  *wait, warnLine};
-            printPatch(fs::commitPatch(request), *overlay, keys->packList.string(), *dryRun, *json);
-            return;
-        }
-        if (*inPlace && !out->empty()) throw UsageError("give OUT or --in-place, not both");
-        if (!*inPlace && out->empty() && !*dryRun)
-            throw UsageError("give OUT, or --in-place to replace PAK");
-        fs::CommitRequest request;
-        request.pak = *pakPath;
-        request.overlay = *overlay;
-        request.out = *out;
-        request.keys = *keys;
-        request.level = *level;
-        request.jobs = *jobs;
-        request.dryRun = *dryRun;
-        request.allowEmpty = *allowEmpty;
-        request.force = *force;
-        request.wait = *wait;
-        request.warn = warnLine;
-        Progress progress(*quiet || *json);
-        request.progress = progress.callback();
-        const fs::CommitResult r = fs::commitOverlay(request);
-        if (*dryRun) {
-            printChanges(r.plan, *pakPath, r.packOverlay.string(), *json);
-            return;
-        }
-        if (!r.written) {
-            std::fprintf(
-                stderr, "%s: nothing to commit: %s holds no changes for it; %s\n", pakPath->c_str(),
-                r.packOverlay.c_str(),
-                *inPlace ? "left as it is" : "nothing written (--allow-empty writes OUT anyway)");
-            return;
-        }
-        printWritten(r, *inPlace ? *pakPath : *out, *json);
-        if (!*inPlace) adviseHowItOpens(*out, r.key, keyStringOf(*pakPath, *keys, r.key));
-        (void)exitCode;
+    cmd->callback([args] {
+        if (!args->patch.empty())
+            runPatch(*args);
+        else
+            runCommit(*args);
     });
 }
 

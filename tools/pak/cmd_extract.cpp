@@ -35,7 +35,7 @@ void addExtractCommands(CLI::App& app, int& exitCode) {
     auto* cmd = app.add_subcommand("extract",
                                    "Extract files (all, or the PATHs and folders named) into "
                                    "DIR; never writes outside DIR");
-    auto keys = std::make_shared<KeyOptions>();
+    auto read = std::make_shared<ReadArgs>();
     auto pakPath = std::make_shared<std::string>();
     auto dir = std::make_shared<std::string>(".");
     auto paths = std::make_shared<std::vector<std::string>>();
@@ -53,13 +53,9 @@ void addExtractCommands(CLI::App& app, int& exitCode) {
     cmd->add_flag("--overwrite", *overwrite,
                   "Replace files already in DIR (without it they are kept as they are, "
                   "counted in one line at the end, and the exit status is 1)");
-    auto names = std::make_shared<std::vector<std::string>>();
-    addNamesOption(cmd, *names);
-    auto salvage = std::make_shared<bool>(false);
-    addSalvageFlag(cmd, *salvage);
-    addKeyOptions(cmd, *keys);
+    addReadOptions(cmd, *read);
     cmd->callback([=, &exitCode] {
-        auto pak = openAndWarn(*pakPath, *keys, !names->empty(), *names, *salvage);
+        auto pak = openForReading(*pakPath, *read, !read->names.empty());
         std::vector<const PakEntry*> todo;
         std::size_t notSalvaged = 0;
         for (const auto& e : pak->entries())

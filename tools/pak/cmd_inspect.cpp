@@ -216,7 +216,7 @@ nlohmann::json lsJson(const std::shared_ptr<const PakIndex>& pak) {
 
 void addLsCommand(CLI::App& app, int& exitCode) {
     auto* cmd = app.add_subcommand("ls", "List the files in a pak, one path per line");
-    auto keys = std::make_shared<KeyOptions>();
+    auto read = std::make_shared<ReadArgs>();
     auto pakPath = std::make_shared<std::string>();
     auto longFormat = std::make_shared<bool>(false);
     auto json = std::make_shared<bool>(false);
@@ -243,13 +243,9 @@ void addLsCommand(CLI::App& app, int& exitCode) {
                   "gbx, decode (gbx files: parsed, header, exact, verified or refused; "
                   "counter-mode files: counter or counter:unverified, with counter_mode: "
                   "true)}");
-    auto names = std::make_shared<std::vector<std::string>>();
-    addNamesOption(cmd, *names);
-    auto salvage = std::make_shared<bool>(false);
-    addSalvageFlag(cmd, *salvage);
-    addKeyOptions(cmd, *keys);
+    addReadOptions(cmd, *read);
     cmd->callback([=, &exitCode] {
-        auto pak = openAndWarn(*pakPath, *keys, *resolveNames, *names, *salvage);
+        auto pak = openForReading(*pakPath, *read, *resolveNames);
         if (!pak->incomplete().empty()) exitCode = kExitBadInput;
         if (*json) {
             std::cout << lsJson(pak).dump(2) << "\n";
@@ -269,7 +265,7 @@ void addLsCommand(CLI::App& app, int& exitCode) {
 
 void addCatCommand(CLI::App& app) {
     auto* cmd = app.add_subcommand("cat", "Write one file of a pak to standard output");
-    auto keys = std::make_shared<KeyOptions>();
+    auto read = std::make_shared<ReadArgs>();
     auto pakPath = std::make_shared<std::string>();
     auto path = std::make_shared<std::string>();
     cmd->add_option("PAK", *pakPath, "The .pak file")->required();
@@ -277,13 +273,9 @@ void addCatCommand(CLI::App& app) {
         ->required();
     auto unverified = std::make_shared<bool>(false);
     addUnverifiedFlag(cmd, *unverified);
-    auto names = std::make_shared<std::vector<std::string>>();
-    addNamesOption(cmd, *names);
-    auto salvage = std::make_shared<bool>(false);
-    addSalvageFlag(cmd, *salvage);
-    addKeyOptions(cmd, *keys);
+    addReadOptions(cmd, *read);
     cmd->callback([=] {
-        auto pak = openAndWarn(*pakPath, *keys, !names->empty(), *names, *salvage);
+        auto pak = openForReading(*pakPath, *read, !read->names.empty());
         const PakEntry* e = findEntry(*pak, *path);
         if (!e) throw Error(pak->name() + ": no file \"" + *path + "\" in the pak");
         if (!pak->whole(*e)) throw Error("not salvaged: " + pak->incompleteMessage(*e));

@@ -35,7 +35,9 @@ constexpr int kExitMountFailed = 1;
 // -o commit: the mount ended, and its changes could not all be committed (see the log).
 constexpr int kExitCommitFailed = 3;
 
-const char* const kUsage =
+// --help, then libfuse's options: what pakfs does and refuses, its options, and notes on the
+// seek points, the extended attributes and errors.
+const char* const kUsageIntro =
     "usage: pakfs [options] SOURCE... MOUNTPOINT\n"
     "\n"
     "Mounts TrackMania .pak archives (version 3) and ManiaPlanet / Trackmania 2020 .Pack.Gbx\n"
@@ -58,7 +60,9 @@ const char* const kUsage =
     "As a mount type: mount -t fuse.pakfs SOURCE MOUNTPOINT -o key=HEX32,icase, or in\n"
     "/etc/fstab: /games/tmnf/Packs  /mnt/tmnf  fuse.pakfs  ro,icase,drives,allow_other,noauto  0 "
     "0\n"
-    "\n"
+    "\n";
+
+const char* const kUsageOptions =
     "pakfs options:\n"
     "    --key HEX32            the 16-byte Blowfish key as 32 hex digits (every pack)\n"
     "    --key-file FILE        file holding the key (16 bytes or 32 hex digits)\n"
@@ -127,7 +131,9 @@ const char* const kUsage =
     "    -o nosuid, nodev, noexec  passed to the kernel\n"
     "    -h, --help             this help, then libfuse's options\n"
     "    -V, --version          version\n"
-    "\n"
+    "\n";
+
+const char* const kUsageNotes =
     "Random reads in a compressed file of 8 MiB or more resume at seek points: a pass in the\n"
     "background builds them when a read first jumps in the file and keeps them in\n"
     "$XDG_CACHE_HOME/pakfs/seek (~/.cache/pakfs/seek), used again while the pak is unchanged\n"
@@ -338,6 +344,136 @@ CommandLine parseCommandLine(int argc, char** argv) {
     return cl;
 }
 
+// Options that do not go together, as the one line that says so; none when they do.
+std::optional<std::string> optionClash(const CommandLine& cl) {
+    if (cl.rw && cl.overlay.empty())
+        return "-o rw: a pak is never changed; give -o overlay=DIR to keep changes there, or -o "
+               "ro (mount(8) passes rw unless ro is given)";
+    if (cl.salvage && !cl.overlay.empty())
+        return "-o salvage mounts read-only: a pack cut short cannot take an overlay's changes";
+    if (cl.commit && cl.overlay.empty())
+        return "-o commit commits an overlay's changes at unmount: give -o overlay=DIR with it";
+    if (cl.commit && cl.fsOptions.drives)
+        return "-o commit does not go with -o drives (the Game drive's changes go into a pack of "
+               "their own: pak commit --patch)";
+    return std::nullopt;
+}
+
+// Before anything is opened or mounted: a path pakfs uses inside its own mount hangs it.
+void checkPaths(const CommandLine& cl, const std::string& mountpoint) {
+    pakfs::fs::checkMountPoint(mountpoint, true);
+    std::vector<pakfs::fs::UsedPath> used;
+    for (std::size_t i = 0; i + 1 < cl.positional.size(); ++i)
+        used.push_back({"the source", cl.positional[i]});
+    if (!cl.keys.packList.empty()) used.push_back({"the packlist", cl.keys.packList});
+    if (!cl.keys.keyFile.empty()) used.push_back({"the key file", cl.keys.keyFile});
+    for (const auto& file : cl.nameLists) used.push_back({"the name list", file});
+    if (!cl.overlay.empty()) used.push_back({"the overlay folder", cl.overlay});
+    if (auto seek = pakfs::fs::seekIndexFolder())
+        used.push_back({"the seek point folder ($XDG_CACHE_HOME/pakfs/seek)", *seek});
+    pakfs::fs::refuseSelfMount(mountpoint, used, cl.overlay);
+    pakfs::fs::checkMountPoint(mountpoint, cl.nonempty);
+}
+
+void warnLine(const std::string& line) {
+    std::fprintf(stderr, "pakfs: warning: %s\n", line.c_str());
+}
+
+// The packs of every SOURCE, with the name lists' names, in the game's load order (so the
+// merged view and references follow it); their warnings on stderr.
+pakfs::fs::LoadedSources loadPacks(const CommandLine& cl,
+                                   const std::vector<std::filesystem::path>& sources) {
+    std::vector<std::string> listWarnings;
+    std::vector<pakfs::archive::HashList> lists =
+        pakfs::archive::readHashListFiles(cl.nameLists, listWarnings);
+    for (const auto& w : listWarnings) warnLine(w);
+    pakfs::fs::LoadedSources loaded =
+        pakfs::fs::loadSources(sources, cl.keys, cl.resolveNames, lists, cl.salvage);
+    for (const auto& w : loaded.warnings) warnLine(w);
+    std::vector<std::string> orderWarnings;
+    loaded.packs = pakfs::fs::orderPacks(std::move(loaded.packs),
+                                         pakfs::fs::packListOrder(sources, &orderWarnings));
+    for (const auto& w : orderWarnings) warnLine(w);
+    return loaded;
+}
+
+// Log lines of the mount: on stderr in the foreground, else to syslog.
+void setLog(CommandLine& cl) {
+    if (cl.foreground) {
+        cl.fsOptions.log = [](const std::string& line) {
+            std::fprintf(stderr, "pakfs: %s\n", line.c_str());
+        };
+    } else {
+        openlog("pakfs", LOG_PID, LOG_USER);
+        cl.fsOptions.log = [](const std::string& line) { syslog(LOG_ERR, "%s", line.c_str()); };
+    }
+}
+
+// What a writable mount holds while it serves: the overlay, its folder's lock, and the marks
+// that tell writers of its paks that it serves them.
+struct WritableMount {
+    std::unique_ptr<pakfs::fs::Overlay> overlay;
+    pakfs::FolderLock lock;
+    std::vector<pakfs::ServedMark> marks;
+};
+
+WritableMount prepareOverlay(const CommandLine& cl, pakfs::fs::PackView& filesystem,
+                             const std::vector<pakfs::fs::Pack>& servedPacks,
+                             const std::filesystem::path& overlayRoot,
+                             const std::string& mountedAt) {
+    WritableMount m;
+    if (!cl.fsOptions.drives) pakfs::fs::refuseSameNamePacks(servedPacks);
+    // One mount at a time on an overlay folder, and no commit of it meanwhile; taken
+    // before the work folder is emptied (another mount's kept files are in it).
+    m.lock = pakfs::fs::lockOverlay(overlayRoot, "mount " + mountedAt);
+    // Absolute: the mount's daemon runs from /.
+    m.overlay = std::make_unique<pakfs::fs::Overlay>(
+        filesystem, pakfs::fs::OverlayOptions{overlayRoot, cl.fsOptions.uid, cl.fsOptions.gid,
+                                              cl.fsOptions.umask, cl.fsOptions.log});
+    // Which pak each pack's changes are made over, for pak commit to check.
+    for (const auto& w : pakfs::fs::recordMountedPacks(overlayRoot, servedPacks)) warnLine(w);
+    if (!cl.fsOptions.drives) {
+        std::vector<std::string> names;
+        for (const auto& p : servedPacks) names.push_back(p.name);
+        for (const auto& name : pakfs::fs::strayOverlayNames(overlayRoot, names))
+            warnLine((overlayRoot / name).string() +
+                     ": no pack of this mount is named so (an overlay folder keeps each pack's "
+                     "changes in a folder named like the pack); shown as a folder of its own, "
+                     "and pak commit refuses it");
+    }
+    // A writer replacing one of these paks says that this mount serves it.
+    for (const auto& p : servedPacks)
+        m.marks.push_back(pakfs::ServedMark::mark(p.pak->name(), mountedAt));
+    return m;
+}
+
+// Serves the packs through an overlay folder; with -o commit, commits it when the mount ends.
+int serveWritable(const CommandLine& cl, pakfs::fs::PackView& filesystem,
+                  const std::vector<pakfs::fs::Pack>& servedPacks, const std::string& mountpoint) {
+    const std::filesystem::path overlayRoot = std::filesystem::absolute(cl.overlay);
+    const std::string mountedAt = std::filesystem::absolute(mountpoint).lexically_normal().string();
+    WritableMount m;
+    try {
+        m = prepareOverlay(cl, filesystem, servedPacks, overlayRoot, mountedAt);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "pakfs: %s\n", e.what());
+        return kExitMountFailed;
+    }
+    int rc = pakfs::fs::serve(*m.overlay, filesystem, "pakfs", cl.fuseArgs, mountpoint,
+                              cl.fsOptions.log);
+    if (cl.commit && rc == 0) {
+        // Those refused the overlay meanwhile learn that the mount is gone, its commit not.
+        try {
+            m.lock.describe("commit at the unmount of " + mountedAt);
+        } catch (const std::exception&) {
+        }
+        if (!pakfs::fs::commitAtUnmount(servedPacks, overlayRoot, cl.keys, mountedAt,
+                                        cl.fsOptions.log))
+            rc = kExitCommitFailed;
+    }
+    return rc;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -353,34 +489,16 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "pakfs: %s\n", e.what());
         return kExitUsage;
     }
-    if (cl.rw && cl.overlay.empty()) {
-        std::fprintf(stderr,
-                     "pakfs: -o rw: a pak is never changed; give -o overlay=DIR to keep changes "
-                     "there, or -o ro (mount(8) passes rw unless ro is given)\n");
-        return kExitUsage;
-    }
-    if (cl.salvage && !cl.overlay.empty()) {
-        std::fprintf(stderr,
-                     "pakfs: -o salvage mounts read-only: a pack cut short cannot take an "
-                     "overlay's changes\n");
-        return kExitUsage;
-    }
-    if (cl.commit && cl.overlay.empty()) {
-        std::fprintf(stderr,
-                     "pakfs: -o commit commits an overlay's changes at unmount: give -o "
-                     "overlay=DIR with it\n");
-        return kExitUsage;
-    }
-    if (cl.commit && cl.fsOptions.drives) {
-        std::fprintf(stderr,
-                     "pakfs: -o commit does not go with -o drives (the Game drive's changes go "
-                     "into a pack of their own: pak commit --patch)\n");
+    if (auto clash = optionClash(cl)) {
+        std::fprintf(stderr, "pakfs: %s\n", clash->c_str());
         return kExitUsage;
     }
     // With an overlay, -o ro mounts read-only what the packs and the overlay show.
     if (cl.ro && !cl.overlay.empty()) cl.fuseArgs.insert(cl.fuseArgs.end(), {"-o", "ro"});
     if (cl.help) {
-        std::fputs(kUsage, stdout);
+        std::fputs(kUsageIntro, stdout);
+        std::fputs(kUsageOptions, stdout);
+        std::fputs(kUsageNotes, stdout);
         pakfs::fs::printFuseHelp("pakfs");
         return 0;
     }
@@ -405,35 +523,15 @@ int main(int argc, char** argv) {
     std::vector<std::filesystem::path> sources;
     for (std::size_t i = 0; i + 1 < cl.positional.size(); ++i)
         sources.push_back(std::filesystem::absolute(cl.positional[i]));
-    // Before anything is opened or mounted: a path pakfs uses inside its own mount hangs it.
     try {
-        pakfs::fs::checkMountPoint(mountpoint, true);
-        std::vector<pakfs::fs::UsedPath> used;
-        for (std::size_t i = 0; i + 1 < cl.positional.size(); ++i)
-            used.push_back({"the source", cl.positional[i]});
-        if (!cl.keys.packList.empty()) used.push_back({"the packlist", cl.keys.packList});
-        if (!cl.keys.keyFile.empty()) used.push_back({"the key file", cl.keys.keyFile});
-        for (const auto& file : cl.nameLists) used.push_back({"the name list", file});
-        if (!cl.overlay.empty()) used.push_back({"the overlay folder", cl.overlay});
-        if (auto seek = pakfs::fs::seekIndexFolder())
-            used.push_back({"the seek point folder ($XDG_CACHE_HOME/pakfs/seek)", *seek});
-        pakfs::fs::refuseSelfMount(mountpoint, used, cl.overlay);
-        pakfs::fs::checkMountPoint(mountpoint, cl.nonempty);
+        checkPaths(cl, mountpoint);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "pakfs: %s\n", e.what());
         return kExitMountFailed;
     }
-
-    auto warn = [](const std::string& line) {
-        std::fprintf(stderr, "pakfs: warning: %s\n", line.c_str());
-    };
     pakfs::fs::LoadedSources loaded;
     try {
-        std::vector<std::string> listWarnings;
-        std::vector<pakfs::archive::HashList> lists =
-            pakfs::archive::readHashListFiles(cl.nameLists, listWarnings);
-        for (const auto& w : listWarnings) warn(w);
-        loaded = pakfs::fs::loadSources(sources, cl.keys, cl.resolveNames, lists, cl.salvage);
+        loaded = loadPacks(cl, sources);
     } catch (const pakfs::UsageError& e) {
         // A malformed -o key= and the like: the usage, not the pack.
         std::fprintf(stderr, "pakfs: %s (pakfs --help lists the options)\n", e.what());
@@ -442,71 +540,13 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "pakfs: %s\n", e.what());
         return kExitMountFailed;
     }
-    for (const auto& w : loaded.warnings) warn(w);
-    // Packs in the game's load order, so the merged view and references follow it.
-    std::vector<std::string> orderWarnings;
-    loaded.packs = pakfs::fs::orderPacks(std::move(loaded.packs),
-                                         pakfs::fs::packListOrder(sources, &orderWarnings));
-    for (const auto& w : orderWarnings) warn(w);
-
     cl.fsOptions.uid = cl.uid.value_or(getuid());
     cl.fsOptions.gid = cl.gid.value_or(getgid());
-    if (cl.foreground) {
-        cl.fsOptions.log = [](const std::string& line) {
-            std::fprintf(stderr, "pakfs: %s\n", line.c_str());
-        };
-    } else {
-        openlog("pakfs", LOG_PID, LOG_USER);
-        cl.fsOptions.log = [](const std::string& line) { syslog(LOG_ERR, "%s", line.c_str()); };
-    }
+    setLog(cl);
     const std::vector<pakfs::fs::Pack> servedPacks = loaded.packs;  // for the overlay's record
-    pakfs::fs::PackView filesystem(std::move(loaded.packs), cl.fsOptions, warn);
+    pakfs::fs::PackView filesystem(std::move(loaded.packs), cl.fsOptions, warnLine);
     if (cl.overlay.empty())
         return pakfs::fs::serve(filesystem, filesystem, "pakfs", cl.fuseArgs, mountpoint,
                                 cl.fsOptions.log);
-    const std::filesystem::path overlayRoot = std::filesystem::absolute(cl.overlay);
-    const std::string mountedAt = std::filesystem::absolute(mountpoint).lexically_normal().string();
-    std::unique_ptr<pakfs::fs::Overlay> overlay;
-    pakfs::FolderLock overlayLock;
-    std::vector<pakfs::ServedMark> marks;
-    try {
-        if (!cl.fsOptions.drives) pakfs::fs::refuseSameNamePacks(servedPacks);
-        // One mount at a time on an overlay folder, and no commit of it meanwhile; taken
-        // before the work folder is emptied (another mount's kept files are in it).
-        overlayLock = pakfs::fs::lockOverlay(overlayRoot, "mount " + mountedAt);
-        // Absolute: the mount's daemon runs from /.
-        overlay = std::make_unique<pakfs::fs::Overlay>(
-            filesystem, pakfs::fs::OverlayOptions{overlayRoot, cl.fsOptions.uid, cl.fsOptions.gid,
-                                                  cl.fsOptions.umask, cl.fsOptions.log});
-        // Which pak each pack's changes are made over, for pak commit to check.
-        for (const auto& w : pakfs::fs::recordMountedPacks(overlayRoot, servedPacks)) warn(w);
-        if (!cl.fsOptions.drives) {
-            std::vector<std::string> names;
-            for (const auto& p : servedPacks) names.push_back(p.name);
-            for (const auto& name : pakfs::fs::strayOverlayNames(overlayRoot, names))
-                warn((overlayRoot / name).string() +
-                     ": no pack of this mount is named so (an overlay folder keeps each pack's "
-                     "changes in a folder named like the pack); shown as a folder of its own, "
-                     "and pak commit refuses it");
-        }
-        // A writer replacing one of these paks says that this mount serves it.
-        for (const auto& p : servedPacks)
-            marks.push_back(pakfs::ServedMark::mark(p.pak->name(), mountedAt));
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "pakfs: %s\n", e.what());
-        return kExitMountFailed;
-    }
-    int rc =
-        pakfs::fs::serve(*overlay, filesystem, "pakfs", cl.fuseArgs, mountpoint, cl.fsOptions.log);
-    if (cl.commit && rc == 0) {
-        // Those refused the overlay meanwhile learn that the mount is gone, its commit not.
-        try {
-            overlayLock.describe("commit at the unmount of " + mountedAt);
-        } catch (const std::exception&) {
-        }
-        if (!pakfs::fs::commitAtUnmount(servedPacks, overlayRoot, cl.keys, mountedAt,
-                                        cl.fsOptions.log))
-            rc = kExitCommitFailed;
-    }
-    return rc;
+    return serveWritable(cl, filesystem, servedPacks, mountpoint);
 }

@@ -11,6 +11,7 @@
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/EntryEncoder.hpp"
 #include "archive/write/PakWriter.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -19,16 +20,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-PakKey key() {
-    PakKey k{};
-    for (int i = 0; i < 16; ++i) k[std::size_t(i)] = std::uint8_t(i * 3 + 1);
-    return k;
-}
-
 // A pak whose header plaintext is given (no folder ivXor: callers use < 3 folders).
 Bytes craftPak(Bytes header, ByteSpan data = {}) {
     header.resize(roundUp8(header.size()), 0);
-    Blowfish bf(key());
+    Blowfish bf(test::testKey());
     encryptSegments(header, 0, {}, bf);
     Bytes out;
     ByteWriter w(out);
@@ -49,7 +44,7 @@ Bytes headerStart(std::uint32_t numFolders) {
 
 std::string openError(const fs::path& p) {
     try {
-        auto pak = PakIndex::open(p, key());
+        auto pak = PakIndex::open(p, test::testKey());
         for (const auto& e : pak->entries()) readEntry(pak, e);
     } catch (const Error& e) {
         return e.what();
@@ -67,7 +62,7 @@ fs::path samplePak(const test::TempDir& dir) {
     std::mt19937 rng(1);
     for (auto& b : rnd) b = std::uint8_t(rng());
     test::writeFile(tree / "c.raw", rnd);
-    writePak(tree.path(), dir / "sample.pak", key(), {});
+    writePak(tree.path(), dir / "sample.pak", test::testKey(), {});
     return dir / "sample.pak";
 }
 
@@ -145,7 +140,7 @@ TEST_CASE("bad input: absurd counts and sizes are refused before allocating", "[
 TEST_CASE("bad input: a wrong key", "[pak][errors]") {
     test::TempDir dir;
     fs::path p = samplePak(dir);
-    PakKey wrong = key();
+    PakKey wrong = test::testKey();
     wrong[15] ^= 0x80;
     CHECK_THROWS_WITH(PakIndex::open(p, wrong),
                       Catch::StartsWith(p.string() + ": wrong key or damaged header"));
@@ -166,7 +161,7 @@ TEST_CASE("bad input: truncation at every 64th byte and near the end", "[pak][er
         // Cutting into the metadata section (after all data) leaves entries readable, with a
         // metadata warning; anything earlier must fail with a message naming the file.
         if (err.empty()) {
-            auto pak = PakIndex::open(dir / "cut.pak", key());
+            auto pak = PakIndex::open(dir / "cut.pak", test::testKey());
             CHECK_FALSE(pak->metadataError().empty());
         } else {
             CHECK_THAT(err, Catch::StartsWith((dir / "cut.pak").string() + ": "));
@@ -179,7 +174,7 @@ TEST_CASE("bad input: bit flips never crash and never pass silently in the heade
     test::TempDir dir;
     fs::path p = samplePak(dir);
     Bytes whole = test::readFile(p);
-    auto pak = PakIndex::open(p, key());
+    auto pak = PakIndex::open(p, test::testKey());
     std::size_t headerEnd = pak->dataOffset();
     std::mt19937 rng(42);
     for (int i = 0; i < 300; ++i) {
@@ -213,8 +208,8 @@ TEST_CASE("safe paths: what extraction refuses", "[pak][extract][errors]") {
 TEST_CASE("extraction never follows a symlink out of the target folder", "[pak][extract][errors]") {
     test::TempDir tree, out, target, outside;
     test::writeFile(tree / "link/x.txt", Bytes{'h', 'i'});
-    writePak(tree.path(), out / "p.pak", key(), {});
-    auto pak = PakIndex::open(out / "p.pak", key());
+    writePak(tree.path(), out / "p.pak", test::testKey(), {});
+    auto pak = PakIndex::open(out / "p.pak", test::testKey());
     fs::create_directory_symlink(outside.path(), target / "link");
     std::vector<std::string> errors;
     ExtractOptions o;
@@ -231,8 +226,8 @@ TEST_CASE("bad input: a damaged zlib checksum is an error, not wrong bytes", "[p
     std::string text;
     for (int i = 0; i < 2000; ++i) text += "row " + std::to_string(i) + "\n";
     test::writeFile(tree / "t.txt", Bytes(text.begin(), text.end()));
-    writePak(tree.path(), dir / "p.pak", key(), {});
-    auto pak = PakIndex::open(dir / "p.pak", key());
+    writePak(tree.path(), dir / "p.pak", test::testKey(), {});
+    auto pak = PakIndex::open(dir / "p.pak", test::testKey());
     const PakEntry& e = pak->entries()[0];
     REQUIRE(e.compressed());
     // Re-encrypt the entry with one byte of the Adler-32 trailer changed.
@@ -242,14 +237,14 @@ TEST_CASE("bad input: a damaged zlib checksum is an error, not wrong bytes", "[p
     Bytes plain(file.begin() + std::ptrdiff_t(at + 8),
                 file.begin() + std::ptrdiff_t(at + 8 + e.cipherSize()));
     std::uint64_t ivDec = iv;
-    Blowfish bf(key());
+    Blowfish bf(test::testKey());
     bf.cbcDecrypt(plain.data(), plain.size(), ivDec);
     plain[e.compressedSize - 1] ^= 0x01;
     std::uint64_t ivEnc = iv;
     bf.cbcEncrypt(plain.data(), plain.size(), ivEnc);
     std::copy(plain.begin(), plain.end(), file.begin() + std::ptrdiff_t(at + 8));
     test::writeFile(dir / "damaged.pak", file);
-    auto damaged = PakIndex::open(dir / "damaged.pak", key());
+    auto damaged = PakIndex::open(dir / "damaged.pak", test::testKey());
     CHECK_THROWS_WITH(readEntry(damaged, damaged->entries()[0]),
                       (dir / "damaged.pak").string() +
                           ": t.txt: corrupt compressed data (zlib: incorrect data check)");

@@ -13,11 +13,13 @@
 #include "archive/entry/GbxEntry.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "tests/support/Cli.hpp"
 #include "tests/support/CounterPack.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
 using namespace pakfs::archive;
+using test::kPak;
 namespace fs = std::filesystem;
 
 namespace {
@@ -25,7 +27,6 @@ namespace {
 const PakKey kKey = {0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE,
                      0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF};
 const std::string kKeyArg = "--key 1032547698badcfe0123456789abcdef";
-const std::string kPak = PAKFS_PAK_BINARY;
 
 std::string q(const fs::path& p) {
     return "'" + p.string() + "'";

@@ -16,6 +16,7 @@
 #include "common/Cpus.hpp"
 #include "common/PageBlock.hpp"
 #include "tests/hostile/Generators.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -23,12 +24,6 @@ using namespace pakfs::archive;
 namespace fs = std::filesystem;
 
 namespace {
-
-PakKey isalKey() {
-    PakKey k{};
-    for (int i = 0; i < 16; ++i) k[std::size_t(i)] = std::uint8_t(0x31 + 5 * i);
-    return k;
-}
 
 constexpr std::uint64_t kTestLimit = 64 * 1024;
 
@@ -90,18 +85,18 @@ std::string readError(PlainEntryReader& reader) {
 fs::path packOne(const test::TempDir& dir, const Bytes& content) {
     test::TempDir tree;
     test::writeFile(tree / "big.bin", content);
-    writePak(tree.path(), dir / "one.pak", isalKey(), {});
+    writePak(tree.path(), dir / "one.pak", test::testKey(), {});
     return dir / "one.pak";
 }
 
 // The pack at `path` written again as `name` with the first entry's sizes changed.
 fs::path withSizes(const fs::path& path, const std::string& name, std::uint32_t uncompressed,
                    std::uint32_t compressed) {
-    hostile::PakModel m = hostile::PakModel::read(path, isalKey());
+    hostile::PakModel m = hostile::PakModel::read(path, test::testKey());
     m.rows[0].uncompressedSize = uncompressed;
     m.rows[0].compressedSize = compressed;
     fs::path out = path.parent_path() / name;
-    hostile::writeBytes(out, m.build(isalKey()));
+    hostile::writeBytes(out, m.build(test::testKey()));
     return out;
 }
 
@@ -117,8 +112,8 @@ TEST_CASE("isa-l: large zlib entries stream through ISA-L with zlib's bytes",
     for (std::size_t sync : {std::size_t(0), std::size_t(4096)}) {
         PackOptions options;
         options.syncFlushEvery = sync;
-        writePak(tree.path(), out / "z.pak", isalKey(), options);
-        auto pak = PakIndex::open(out / "z.pak", isalKey());
+        writePak(tree.path(), out / "z.pak", test::testKey(), options);
+        auto pak = PakIndex::open(out / "z.pak", test::testKey());
         for (const auto& e : pak->entries()) {
             INFO(e.path << " sync " << sync);
             REQUIRE(e.compressed());
@@ -138,7 +133,7 @@ TEST_CASE("isa-l: large zlib entries stream through ISA-L with zlib's bytes",
 TEST_CASE("isa-l: a seek leaves ISA-L for zlib and gives exact bytes", "[pak][inflate][isal]") {
     test::TempDir dir;
     const Bytes want = test::compressibleText(3000000, 4);
-    auto pak = PakIndex::open(packOne(dir, want), isalKey());
+    auto pak = PakIndex::open(packOne(dir, want), test::testKey());
     const PakEntry& e = pak->entries()[0];
     auto expect = [&](PlainEntryReader& r, std::size_t at, std::size_t n) {
         Bytes got(n);
@@ -176,7 +171,7 @@ TEST_CASE("isa-l: a reader that only looks its seek index up streams through ISA
           "[pak][inflate][isal]") {
     test::TempDir dir;
     const Bytes want = test::compressibleText(3000000, 9);
-    auto pak = PakIndex::open(packOne(dir, want), isalKey());
+    auto pak = PakIndex::open(packOne(dir, want), test::testKey());
     const PakEntry& e = pak->entries()[0];
     // The mount's case: points come from another pass; whole decodes never (memory), at any
     // size, so the default limit stays.
@@ -213,7 +208,7 @@ TEST_CASE("isa-l: a reader decrypting ahead on another thread gives exact bytes 
     // Random runs keep most of it stored: megabytes of ciphertext, so many pieces decrypted
     // ahead, by the second thread or by the reader itself.
     const Bytes want = mixedData(8000000, 11);
-    auto pak = PakIndex::open(packOne(dir, want), isalKey());
+    auto pak = PakIndex::open(packOne(dir, want), test::testKey());
     const PakEntry& e = pak->entries()[0];
     REQUIRE(e.cipherSize() > 3000000);
     auto expect = [&](PlainEntryReader& r, std::size_t at, std::size_t n) {
@@ -250,7 +245,7 @@ TEST_CASE("isa-l: a damaged Adler-32 is zlib's error, not wrong bytes", "[pak][i
     test::TempDir dir;
     const Bytes content = test::compressibleText(2000000, 5);
     const fs::path path = packOne(dir, content);
-    auto pak = PakIndex::open(path, isalKey());
+    auto pak = PakIndex::open(path, test::testKey());
     const PakEntry& e = pak->entries()[0];
     // Re-encrypt the entry with one byte of the Adler-32 trailer changed.
     Bytes file = test::readFile(path);
@@ -259,13 +254,13 @@ TEST_CASE("isa-l: a damaged Adler-32 is zlib's error, not wrong bytes", "[pak][i
     Bytes plain(file.begin() + std::ptrdiff_t(at + 8),
                 file.begin() + std::ptrdiff_t(at + 8 + e.cipherSize()));
     std::uint64_t ivDec = iv, ivEnc = iv;
-    Blowfish bf(isalKey());
+    Blowfish bf(test::testKey());
     bf.cbcDecrypt(plain.data(), plain.size(), ivDec);
     plain[e.compressedSize - 2] ^= 0x10;
     bf.cbcEncrypt(plain.data(), plain.size(), ivEnc);
     std::copy(plain.begin(), plain.end(), file.begin() + std::ptrdiff_t(at + 8));
     test::writeFile(dir / "damaged.pak", file);
-    auto damaged = PakIndex::open(dir / "damaged.pak", isalKey());
+    auto damaged = PakIndex::open(dir / "damaged.pak", test::testKey());
     const PakEntry& d = damaged->entries()[0];
     const std::string message = (dir / "damaged.pak").string() +
                                 ": big.bin: corrupt compressed data (zlib: incorrect data check)";
@@ -303,9 +298,9 @@ TEST_CASE("isa-l: truncated streams and wrong sizes are zlib's errors", "[pak][i
     const Bytes content = test::compressibleText(2000000, 6);
     const fs::path path = packOne(dir, content);
     const auto size = std::uint32_t(content.size());
-    const std::uint32_t packed = PakIndex::open(path, isalKey())->entries()[0].compressedSize;
+    const std::uint32_t packed = PakIndex::open(path, test::testKey())->entries()[0].compressedSize;
     auto errorOf = [&](const fs::path& p) {
-        auto pak = PakIndex::open(p, isalKey());
+        auto pak = PakIndex::open(p, test::testKey());
         const PakEntry& e = pak->entries()[0];
         PlainEntryReader reader(pak, e, lowLimit());
         std::string what = readError(reader);
@@ -323,7 +318,7 @@ TEST_CASE("isa-l: truncated streams and wrong sizes are zlib's errors", "[pak][i
         // Every byte is there, the Adler-32 is not: accepted, as from writers that stop
         // without a proper end.
         fs::path p = withSizes(path, "trailer.pak", size, packed - 2);
-        auto pak = PakIndex::open(p, isalKey());
+        auto pak = PakIndex::open(p, test::testKey());
         PlainEntryReader reader(pak, pak->entries()[0], lowLimit());
         CHECK(readPieces(reader) == content);
         CHECK(reader.streamsWithIsal());
@@ -340,7 +335,7 @@ TEST_CASE("isa-l: truncated streams and wrong sizes are zlib's errors", "[pak][i
         for (std::uint32_t less : {1000u, 200000u}) {
             INFO("less " << less);
             fs::path p = withSizes(path, "smaller.pak", size - less, packed);
-            auto pak = PakIndex::open(p, isalKey());
+            auto pak = PakIndex::open(p, test::testKey());
             const PakEntry& e = pak->entries()[0];
             PlainEntryReader reader(pak, e, lowLimit());
             const Bytes want(content.begin(), content.end() - less);
@@ -377,7 +372,7 @@ void checkFirstRead(PlainEntryReader& r, const Bytes& want, std::uint64_t at) {
 struct FirstReadText {
     test::TempDir dir;
     const Bytes want = test::compressibleText(4000000, 31);
-    const std::shared_ptr<const PakIndex> pak = PakIndex::open(packOne(dir, want), isalKey());
+    const std::shared_ptr<const PakIndex> pak = PakIndex::open(packOne(dir, want), test::testKey());
     const PakEntry& e = pak->entries()[0];
 };
 
@@ -413,7 +408,7 @@ TEST_CASE("isa-l: a first read far into an entry decodes on two cores with exact
         const Bytes want = kind == 0 ? test::compressibleText(4000000, 31) : mixedData(4000000, 32);
         INFO((kind == 0 ? "text" : "mixed"));
         test::TempDir sub;
-        auto pak = PakIndex::open(packOne(sub, want), isalKey());
+        auto pak = PakIndex::open(packOne(sub, want), test::testKey());
         const PakEntry& e = pak->entries()[0];
         auto index = std::make_shared<SeekIndex>(1u << 18, 64);
         PlainEntryReader r(pak, e,
@@ -493,11 +488,11 @@ TEST_CASE("isa-l: a damaged stream read far in on two cores gives what reading i
     test::TempDir dir;
     const Bytes content = test::compressibleText(4000000, 33);
     const fs::path path = packOne(dir, content);
-    auto pak = PakIndex::open(path, isalKey());
+    auto pak = PakIndex::open(path, test::testKey());
     const PakEntry& e = pak->entries()[0];
     const std::size_t at = std::size_t(pak->entryOffset(e));
     const Bytes file = test::readFile(path);
-    Blowfish bf(isalKey());
+    Blowfish bf(test::testKey());
     // The outcome of reading 4 KiB at `offset`: the bytes, or the error's message.
     auto outcome = [](PlainEntryReader& r, std::uint64_t offset) -> std::string {
         try {
@@ -523,7 +518,7 @@ TEST_CASE("isa-l: a damaged stream read far in on two cores gives what reading i
         std::copy(plain.begin(), plain.end(), damagedFile.begin() + std::ptrdiff_t(at + 8));
         const fs::path damagedPath = dir / ("damaged" + std::to_string(int(where * 100)) + ".pak");
         test::writeFile(damagedPath, damagedFile);
-        auto damaged = PakIndex::open(damagedPath, isalKey());
+        auto damaged = PakIndex::open(damagedPath, test::testKey());
         const PakEntry& d = damaged->entries()[0];
         PlainEntryReader twoCoresReader(
             damaged, d,

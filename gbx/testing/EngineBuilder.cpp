@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "gbx/EngineBuilder.hpp"
+// Whole gbx files of the engine classes (solids, bitmaps, sprites, fonts, control styles).
+#include "gbx/testing/EngineBuilder.hpp"
 
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 
 namespace pakfs::gbx::engine {
 namespace {
@@ -90,39 +91,9 @@ ExternalRef external(std::uint32_t node, const std::string& name, std::uint32_t 
     return e;
 }
 
-}  // namespace
-
-Bytes solid(const SolidSpec& spec) {
-    GbxBuilder b;
-    b.classId = 0x09005000;
-    b.numNodes = 6 + spec.children;
-    BodyWriter w;
-    w.chunk(0x09005000);
-    w.u32(2);
-    w.chunk(0x0900500E);
-    ones(w, 1);  // mass
-    floats(w, {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0.1f, 0.3f, 0.3f});
-    w.chunk(0x09005010);
-    w.nullRef();
-    w.chunk(0x09005011);
-    w.boolean(true);
-    w.boolean(false);
-    w.newNode(1, 0x0904F000);  // CPlugTree
-    w.chunk(0x0904F006);
-    w.u32(10);
-    w.u32(spec.children);
-    for (std::uint32_t i = 0; i < spec.children; ++i) {
-        w.newNode(6 + i, 0x0904F000);
-        w.chunk(0x0904F01A);
-        w.u32(0x0001E84A);
-        w.endNode();
-    }
-    w.chunk(0x0904F00D);
-    w.lookback(spec.treeName);
-    w.nullRef();
-    w.chunk(0x0904F011);
-    w.nullRef();
-    w.chunk(0x0904F016);
+// The solid's visual (node 2): a CPlugVisualIndexedTriangles with its vertices, texture
+// coordinates, normals and an inline index buffer.
+void solidVisual(BodyWriter& w, const SolidSpec& spec) {
     w.newNode(2, 0x0901E000);  // CPlugVisualIndexedTriangles
     w.chunk(0x09006001);
     w.lookback("7856f08c-f78d-11d4-a326-0080c8475ee8");
@@ -161,9 +132,10 @@ Bytes solid(const SolidSpec& spec) {
         w.u16(std::uint16_t(spec.vertices ? i % spec.vertices : 0));
     w.endNode();
     w.endNode();
-    w.newNode(3, 0x09026000);  // CPlugShaderApply
-    shaderChunks(w, 0, 0, 0, 0);
-    w.endNode();
+}
+
+// The solid's collision surface (nodes 4 and 5): a box, or a mesh of spec.meshTriangles.
+void solidSurface(BodyWriter& w, const SolidSpec& spec) {
     w.newNode(4, 0x0900C000);  // CPlugSurface
     w.chunk(0x0900C000);
     w.newNode(5, 0x0900F000);  // CPlugSurfaceGeom
@@ -200,6 +172,98 @@ Bytes solid(const SolidSpec& spec) {
     w.boolean(false);
     w.u16(0);
     w.endNode();
+}
+
+// The control style's icons (node 1): a CFuncEnum of `icons` shaders (nodes 2 on).
+void controlIcons(BodyWriter& w, std::uint32_t icons) {
+    w.newNode(1, 0x0500E000);  // CFuncEnum
+    w.chunk(0x0500E005);
+    w.u32(icons);
+    w.u32(icons);
+    for (std::uint32_t i = 0; i < icons; ++i) {
+        w.newNode(2 + i, 0x09026000);
+        shaderChunks(w, 0, 0, 0, 0);
+        w.endNode();
+    }
+    w.lookbackRaw(kEmptyId);
+    w.u32(1);
+    w.u32(1);
+    w.u32(icons);
+    for (std::uint32_t i = 0; i < icons; ++i) w.u32(0xFFFFFFFF);
+    floats(w, {0, 0, 1, 1});
+    w.chunk(0x0500E006);
+    w.nullRef();
+    w.chunk(0x0500E007);
+    floats(w, {0, 0});
+    w.endNode();
+}
+
+// The control style's two materials, each with its shader, in the nodes after the font's.
+void controlMaterials(BodyWriter& w, std::uint32_t fontSlot) {
+    for (std::uint32_t m = 0; m < 2; ++m) {
+        std::uint32_t node = fontSlot + 1 + 2 * m;
+        w.newNode(node, 0x09079000);  // CPlugMaterial
+        w.chunk(0x09079001);
+        w.nullRef();
+        w.chunk(0x09079007);
+        w.nullRef();
+        w.chunk(0x0907900D);
+        w.nullRef();  // no model: device shaders follow
+        w.u32(1);
+        w.u32(0);
+        w.boolean(false);
+        w.newNode(node + 1, 0x09026000);
+        shaderChunks(w, 0, 0, 0, 0);
+        w.endNode();
+        w.u32(0xFFFFFFFF);  // day and night shader files: none
+        w.u32(0xFFFFFFFF);
+        w.u32(0);  // formats
+        w.chunk(0x0907900E);
+        w.u32(0x800E0000);
+        w.chunk(0x0907900F);
+        w.u32(0);
+        w.endNode();
+    }
+}
+
+}  // namespace
+
+Bytes solid(const SolidSpec& spec) {
+    GbxBuilder b;
+    b.classId = 0x09005000;
+    b.numNodes = 6 + spec.children;
+    BodyWriter w;
+    w.chunk(0x09005000);
+    w.u32(2);
+    w.chunk(0x0900500E);
+    ones(w, 1);  // mass
+    floats(w, {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0.1f, 0.3f, 0.3f});
+    w.chunk(0x09005010);
+    w.nullRef();
+    w.chunk(0x09005011);
+    w.boolean(true);
+    w.boolean(false);
+    w.newNode(1, 0x0904F000);  // CPlugTree
+    w.chunk(0x0904F006);
+    w.u32(10);
+    w.u32(spec.children);
+    for (std::uint32_t i = 0; i < spec.children; ++i) {
+        w.newNode(6 + i, 0x0904F000);
+        w.chunk(0x0904F01A);
+        w.u32(0x0001E84A);
+        w.endNode();
+    }
+    w.chunk(0x0904F00D);
+    w.lookback(spec.treeName);
+    w.nullRef();
+    w.chunk(0x0904F011);
+    w.nullRef();
+    w.chunk(0x0904F016);
+    solidVisual(w, spec);
+    w.newNode(3, 0x09026000);  // CPlugShaderApply
+    shaderChunks(w, 0, 0, 0, 0);
+    w.endNode();
+    solidSurface(w, spec);
     w.nullRef();  // generator
     w.chunk(0x0904F01A);
     w.u32(0x0001E84A);
@@ -334,26 +398,7 @@ Bytes controlStyle(std::uint32_t icons) {
     w.chunk(0x0701700E);
     w.nullRef();
     floats(w, {0.05f, 0.05f});
-    w.newNode(1, 0x0500E000);  // CFuncEnum
-    w.chunk(0x0500E005);
-    w.u32(icons);
-    w.u32(icons);
-    for (std::uint32_t i = 0; i < icons; ++i) {
-        w.newNode(2 + i, 0x09026000);
-        shaderChunks(w, 0, 0, 0, 0);
-        w.endNode();
-    }
-    w.lookbackRaw(kEmptyId);
-    w.u32(1);
-    w.u32(1);
-    w.u32(icons);
-    for (std::uint32_t i = 0; i < icons; ++i) w.u32(0xFFFFFFFF);
-    floats(w, {0, 0, 1, 1});
-    w.chunk(0x0500E006);
-    w.nullRef();
-    w.chunk(0x0500E007);
-    floats(w, {0, 0});
-    w.endNode();
+    controlIcons(w, icons);
     w.chunk(0x07017010);
     w.nullRef();
     w.nullRef();
@@ -388,30 +433,7 @@ Bytes controlStyle(std::uint32_t icons) {
     for (int i = 0; i < 3; ++i) w.nullRef();
     w.chunk(0x0701701D);
     w.boolean(false);
-    for (std::uint32_t m = 0; m < 2; ++m) {
-        std::uint32_t node = fontSlot + 1 + 2 * m;
-        w.newNode(node, 0x09079000);  // CPlugMaterial
-        w.chunk(0x09079001);
-        w.nullRef();
-        w.chunk(0x09079007);
-        w.nullRef();
-        w.chunk(0x0907900D);
-        w.nullRef();  // no model: device shaders follow
-        w.u32(1);
-        w.u32(0);
-        w.boolean(false);
-        w.newNode(node + 1, 0x09026000);
-        shaderChunks(w, 0, 0, 0, 0);
-        w.endNode();
-        w.u32(0xFFFFFFFF);  // day and night shader files: none
-        w.u32(0xFFFFFFFF);
-        w.u32(0);  // formats
-        w.chunk(0x0907900E);
-        w.u32(0x800E0000);
-        w.chunk(0x0907900F);
-        w.u32(0);
-        w.endNode();
-    }
+    controlMaterials(w, fontSlot);
     w.nullRef();
     w.nullRef();
     floats(w, {0.1f, 0.05f, 0.01f, 0.01f});

@@ -7,23 +7,17 @@
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
+#include "tests/support/Cli.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
 using namespace pakfs::archive;
+using test::kPak;
 using test::run;
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::string kPak = PAKFS_PAK_BINARY;
-const std::string kKeyHex = "00112233445566778899aabbccddeeff";
-
-PakKey key() {
-    PakKey k{};
-    parseHex(kKeyHex, k);
-    return k;
-}
 
 std::string q(const fs::path& p) {
     return "'" + p.string() + "'";
@@ -50,7 +44,7 @@ std::vector<std::string> wholePaths(const PakIndex& pak) {
 
 std::string openError(const fs::path& p, bool salvage) {
     try {
-        PakIndex::open(p, PakKeyInput{key()}, salvage);
+        PakIndex::open(p, PakKeyInput{test::testKey()}, salvage);
     } catch (const Error& e) {
         return e.what();
     }
@@ -72,8 +66,8 @@ TEST_CASE("salvage: a pack cut at several points, versions 3 and 6 to 18", "[pak
     PackOptions opts;
     opts.version = version;
     const fs::path full = dir / "full.pak";
-    writePak(tree.path(), full, key(), opts);
-    auto intact = PakIndex::open(full, key());
+    writePak(tree.path(), full, test::testKey(), opts);
+    auto intact = PakIndex::open(full, test::testKey());
     REQUIRE(intact->entries().size() == 3);
     const auto& es = intact->entries();
     REQUIRE(es[0].path == "a.txt");
@@ -97,7 +91,7 @@ TEST_CASE("salvage: a pack cut at several points, versions 3 and 6 to 18", "[pak
             CHECK(openError(cut, false) ==
                   name + ": cut short or damaged file table: b.bin: " + pastEnd(end1, n) +
                       "; --salvage reads the files that are whole");
-            auto pak = PakIndex::open(cut, PakKeyInput{key()}, true);
+            auto pak = PakIndex::open(cut, PakKeyInput{test::testKey()}, true);
             CHECK(wholePaths(*pak) == std::vector<std::string>{"a.txt"});
             CHECK(readEntry(pak, pak->entries()[0]) == a);
             REQUIRE(pak->incomplete().size() == 2);
@@ -112,7 +106,7 @@ TEST_CASE("salvage: a pack cut at several points, versions 3 and 6 to 18", "[pak
     }
     SECTION("cut at the end of the second file") {
         cutCopy(full, cut, end1);
-        auto pak = PakIndex::open(cut, PakKeyInput{key()}, true);
+        auto pak = PakIndex::open(cut, PakKeyInput{test::testKey()}, true);
         CHECK(wholePaths(*pak) == std::vector<std::string>{"a.txt", "b.bin"});
         CHECK(readEntry(pak, pak->entries()[0]) == a);
         CHECK(readEntry(pak, pak->entries()[1]) == b);
@@ -121,7 +115,7 @@ TEST_CASE("salvage: a pack cut at several points, versions 3 and 6 to 18", "[pak
     SECTION("cut where the data starts: the file table lists, no file is whole") {
         const std::uint64_t n = intact->dataOffset();
         cutCopy(full, cut, n);
-        auto pak = PakIndex::open(cut, PakKeyInput{key()}, true);
+        auto pak = PakIndex::open(cut, PakKeyInput{test::testKey()}, true);
         CHECK(wholePaths(*pak).empty());
         CHECK(pak->incomplete().size() == 3);
         CHECK(pak->incompleteMessage(pak->entries()[0]) == name + ": a.txt: " + pastEnd(end0, n));
@@ -134,7 +128,7 @@ TEST_CASE("salvage: a pack cut at several points, versions 3 and 6 to 18", "[pak
                   name + ": cut short: its file data starts at byte " +
                       std::to_string(intact->dataOffset()) + " and the file is " +
                       std::to_string(n) + " bytes (--salvage lists what its file table holds)");
-            auto pak = PakIndex::open(cut, PakKeyInput{key()}, true);
+            auto pak = PakIndex::open(cut, PakKeyInput{test::testKey()}, true);
             CHECK(wholePaths(*pak).empty());
             CHECK(pak->incomplete().size() == 3);
         }
@@ -153,7 +147,7 @@ TEST_CASE("salvage: a pack cut at several points, versions 3 and 6 to 18", "[pak
         CHECK(openError(cut, false) == expected);
     }
     SECTION("a whole pack opened with salvage is the pack") {
-        auto pak = PakIndex::open(full, PakKeyInput{key()}, true);
+        auto pak = PakIndex::open(full, PakKeyInput{test::testKey()}, true);
         CHECK(wholePaths(*pak) == std::vector<std::string>{"a.txt", "b.bin", "d/c.txt"});
         CHECK(pak->incomplete().empty());
         CHECK(readEntry(pak, pak->entries()[2]) == c);
@@ -164,9 +158,9 @@ TEST_CASE("salvage: a wrong key on a pack cut inside its file table is still a w
           "[pak][salvage]") {
     test::TempDir tree, dir;
     test::writeFile(tree / "a.txt", test::compressibleText(3000, 4));
-    writePak(tree.path(), dir / "full.pak", key(), {});
+    writePak(tree.path(), dir / "full.pak", test::testKey(), {});
     cutCopy(dir / "full.pak", dir / "cut.pak", 120);
-    PakKey wrong = key();
+    PakKey wrong = test::testKey();
     wrong[0] ^= 1;
     CHECK_THROWS_WITH(
         PakIndex::open(dir / "cut.pak", PakKeyInput{wrong}, true),
@@ -176,14 +170,14 @@ TEST_CASE("salvage: a wrong key on a pack cut inside its file table is still a w
 TEST_CASE("cli: ls, extract and check --salvage on a cut pak, and stubs", "[cli][salvage]") {
     test::TempDir dir;
     const fs::path src = test::sourceDir() / "sample/tree";
-    const std::string keyArg = " --key " + kKeyHex;
+    const std::string keyArg = std::string(" --key ") + test::kTestKeyHex;
     const std::uint32_t version = GENERATE(3u, 18u);
     INFO("version " << version);
     const fs::path full = dir / "full.pak";
     auto r = run(kPak + " pack -q --version " + std::to_string(version) + keyArg + " " + q(src) +
                  " " + q(full));
     REQUIRE(r.code == 0);
-    auto intact = PakIndex::open(full, key());
+    auto intact = PakIndex::open(full, test::testKey());
     REQUIRE(intact->entries().size() == 7);
     const PakEntry& challenge = intact->entries()[5];
     const PakEntry& solid = intact->entries()[6];

@@ -6,6 +6,7 @@
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PackPlanner.hpp"
 #include "archive/write/PakWriter.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -13,12 +14,6 @@ using namespace pakfs::archive;
 namespace stdfs = std::filesystem;
 
 namespace {
-
-PakKey plannerKey() {
-    PakKey k{};
-    for (int i = 0; i < 16; ++i) k[std::size_t(i)] = std::uint8_t(0x30 + 3 * i);
-    return k;
-}
 
 Bytes text(const std::string& s) {
     return Bytes(s.begin(), s.end());
@@ -36,8 +31,8 @@ struct Base {
         test::writeFile(dir / "src/Data/Deep/y.bin", test::randomBytes(700, 2));
         test::writeFile(dir / "src/Text/a.txt", text("alpha\n"));
         test::writeFile(dir / "src/Text/b.txt", text("beta\n"));
-        writePak(dir / "src", dir / "Base.pak", plannerKey(), {});
-        pak = PakIndex::open(dir / "Base.pak", plannerKey());
+        writePak(dir / "src", dir / "Base.pak", test::testKey(), {});
+        pak = PakIndex::open(dir / "Base.pak", test::testKey());
     }
     const PakEntry& entry(const std::string& path) const {
         for (const auto& e : pak->entries())
@@ -254,7 +249,7 @@ TEST_CASE("planner: a folder -> folders depth first, files in folder order, base
     test::writeFile(tree / "B/C/c.txt", text("c"));
     test::writeFile(tree / "B/b.txt", text("b"));
     PackOptions options;
-    PackPlan plain = planFolder(tree.path(), plannerKey(), options);
+    PackPlan plain = planFolder(tree.path(), test::testKey(), options);
     CHECK(plain.base == nullptr);
     CHECK(foldersOf(plain) == std::vector<std::pair<std::int32_t, std::string>>{
                                   {-1, "B\\"}, {0, "C\\"}, {-1, "Text\\"}});
@@ -267,7 +262,7 @@ TEST_CASE("planner: a folder -> folders depth first, files in folder order, base
                        {2, "a.txt", "Text/a.txt"}});
 
     options.base = base.dir / "Base.pak";
-    PackPlan repack = planFolder(tree.path(), plannerKey(), options);
+    PackPlan repack = planFolder(tree.path(), test::testKey(), options);
     REQUIRE(repack.base);
     REQUIRE(repack.files.size() == 4);
     for (const auto& f : repack.files) {
@@ -278,7 +273,7 @@ TEST_CASE("planner: a folder -> folders depth first, files in folder order, base
             CHECK(f.baseCandidate == nullptr);
     }
     options.version = 6;
-    REQUIRE_THROWS_WITH(planFolder(tree.path(), plannerKey(), options),
+    REQUIRE_THROWS_WITH(planFolder(tree.path(), test::testKey(), options),
                         options.base.string() +
                             ": a version 3 pak, and the output is version 6 (--base is copied as "
                             "encrypted bytes, so the versions must match)");

@@ -15,7 +15,7 @@
 #include "archive/write/EntryEncoder.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "gbx/Classes.hpp"
-#include "gbx/GbxBuilder.hpp"
+#include "gbx/testing/GbxBuilder.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;

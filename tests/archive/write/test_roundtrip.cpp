@@ -10,6 +10,7 @@
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -18,16 +19,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-PakKey testKey() {
-    PakKey k{};
-    for (int i = 0; i < 16; ++i) k[std::size_t(i)] = std::uint8_t(0xA0 + i);
-    return k;
-}
-
 // Packs `tree`, reads every entry back and compares with the files.
 void checkRoundTrip(const fs::path& tree, const PackOptions& options = {}) {
     test::TempDir out;
-    PakKey key = testKey();
+    PakKey key = test::testKey();
     auto pakPath = out / "test.pak";
     writePak(tree, pakPath, key, options);
     auto pak = PakIndex::open(pakPath, key);
@@ -86,8 +81,8 @@ TEST_CASE("round trip: deep folders and a long third folder name (header ivXor)"
             tree / ("a/b/ThirdLongName/file_with_a_long_name_" + std::to_string(i) + ".txt"),
             test::compressibleText(std::size_t(i * 13), std::uint32_t(i)));
     test::TempDir out;
-    writePak(tree.path(), out / "x.pak", testKey(), {});
-    auto pak = PakIndex::open(out / "x.pak", testKey());
+    writePak(tree.path(), out / "x.pak", test::testKey(), {});
+    auto pak = PakIndex::open(out / "x.pak", test::testKey());
     REQUIRE(pak->folders().size() >= 3);
     CHECK(pak->folders()[2].name == "ThirdLongName\\");
     CHECK(pak->headerIvXor() != 0);
@@ -123,8 +118,8 @@ TEST_CASE("round trip: extraction writes the same tree", "[pak][roundtrip][extra
     test::writeFile(tree / "A/d.bin", test::randomBytes(777, 2));
     test::writeFile(tree / "e", {});
     fs::create_directories(tree / "Empty/Inner");
-    writePak(tree.path(), out / "p.pak", testKey(), {});
-    auto pak = PakIndex::open(out / "p.pak", testKey());
+    writePak(tree.path(), out / "p.pak", test::testKey(), {});
+    auto pak = PakIndex::open(out / "p.pak", test::testKey());
     std::vector<const PakEntry*> all;
     for (const auto& e : pak->entries()) all.push_back(&e);
     std::vector<const PakFolder*> folders;
@@ -143,8 +138,8 @@ TEST_CASE("the fast path and the exact pipeline agree on plain entries", "[pak][
     test::TempDir tree, out;
     test::writeFile(tree / "t.txt", test::compressibleText(200000, 5));
     test::writeFile(tree / "r.bin", test::randomBytes(5000, 6));
-    writePak(tree.path(), out / "p.pak", testKey(), {});
-    auto pak = PakIndex::open(out / "p.pak", testKey());
+    writePak(tree.path(), out / "p.pak", test::testKey(), {});
+    auto pak = PakIndex::open(out / "p.pak", test::testKey());
     for (const auto& e : pak->entries()) {
         INFO(e.path);
         Bytes fast = readEntry(pak, e);
@@ -169,7 +164,7 @@ TEST_CASE(
     "where it is cut",
     "[pak][pipeline]") {
     test::TempDir dir;
-    const Blowfish cipher(testKey());
+    const Blowfish cipher(test::testKey());
     // Beyond three reads ahead of 64 KiB, and not a whole number of them.
     const Bytes raw = test::randomBytes(200 * 1024 + 8 * 37, 11);
     const std::uint64_t size = raw.size() - 8, iv = 0x0123456789ABCDEFull;
@@ -211,7 +206,7 @@ TEST_CASE("plain zlib entries: the whole-buffer inflater and the streaming zlib 
     test::TempDir tree, out;
     test::writeFile(tree / "text.txt", test::compressibleText(300000, 1));
     test::writeFile(tree / "mixed.bin", test::compressibleText(20000, 2));
-    PakKey key = testKey();
+    PakKey key = test::testKey();
     for (std::size_t sync : {std::size_t(0), std::size_t(4096)}) {
         PackOptions options;
         options.syncFlushEvery = sync;

@@ -8,7 +8,7 @@
 #include "archive/entry/GbxEntry.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
-#include "gbx/EngineBuilder.hpp"
+#include "gbx/testing/EngineBuilder.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;

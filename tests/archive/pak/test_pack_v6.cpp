@@ -13,6 +13,7 @@
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -20,12 +21,6 @@ using namespace pakfs::archive;
 namespace fs = std::filesystem;
 
 namespace {
-
-PakKey testKey() {
-    PakKey k{};
-    for (int i = 0; i < 16; ++i) k[std::size_t(i)] = std::uint8_t(0x31 * i + 7);
-    return k;
-}
 
 // The v18 cipher as doc/FORMAT.md §5.1 and §3.4 describe one reader's code, written out
 // independently: the key (little-endian words, repeated) xored into P[0..9], the 8-round cipher
@@ -102,8 +97,8 @@ TEST_CASE("v18 cipher: 8 rounds, key in P[0..9], decryption = encryption over re
     // 8 rounds are not 16: the same key gives another cipher.
     std::uint8_t a[8] = {1, 2, 3, 4, 5, 6, 7, 8}, b[8];
     std::memcpy(b, a, 8);
-    Blowfish(testKey(), CipherVariant{8, false}).encryptBlock(a);
-    Blowfish(testKey()).encryptBlock(b);
+    Blowfish(test::testKey(), CipherVariant{8, false}).encryptBlock(a);
+    Blowfish(test::testKey()).encryptBlock(b);
     CHECK(std::memcmp(a, b, 8) != 0);
 }
 
@@ -113,7 +108,7 @@ TEST_CASE("v12+ chaining: next IV = (iv >> 47) ^ (iv * 9) ^ cipher block", "[v6]
     // then decrypts in parallel).
     for (int rounds : {16, 8}) {
         INFO("rounds " << rounds);
-        Blowfish bf(testKey(), CipherVariant{rounds, true});
+        Blowfish bf(test::testKey(), CipherVariant{rounds, true});
         Bytes plain = test::randomBytes(4096 + 24, 7);
         const std::uint64_t iv0 = 0x0123456789ABCDEFull;
         Bytes want = plain;
@@ -141,7 +136,7 @@ TEST_CASE("v12+ chaining: next IV = (iv >> 47) ^ (iv * 9) ^ cipher block", "[v6]
         }
         bfsimd::forceImpl(std::nullopt);
         // Plain CBC would not decode it past the first block.
-        Blowfish cbc(testKey(), CipherVariant{rounds, false});
+        Blowfish cbc(test::testKey(), CipherVariant{rounds, false});
         Bytes wrong = want;
         std::uint64_t cbcIv = iv0;
         cbc.cbcDecrypt(wrong.data(), wrong.size(), cbcIv);
@@ -152,7 +147,7 @@ TEST_CASE("v12+ chaining: next IV = (iv >> 47) ^ (iv * 9) ^ cipher block", "[v6]
 
 TEST_CASE("v6+ keys: base key and master server key", "[v6][keys]") {
     // MD5 of the upper-case hex + "NadeoPak", as for v3 key strings.
-    PakKey base = testKey();
+    PakKey base = test::testKey();
     std::string hex = hexString(base, true);
     CHECK(keyFromBaseKey(base) == md5(hex + "NadeoPak"));
     CHECK(keyFromBaseKey(base) == keyFromKeyString(hex));
@@ -210,9 +205,9 @@ TEST_CASE("v6 to v18: pack and read back, every header key mode", "[v6][roundtri
             options.rawGlobs = {"Raw.Solid.Gbx"};
             std::vector<std::string> warnings;
             options.warn = [&](const std::string& w) { warnings.push_back(w); };
-            writePak(tree.root(), pakPath, testKey(), options);
+            writePak(tree.root(), pakPath, test::testKey(), options);
 
-            auto pak = PakIndex::open(pakPath, testKey());
+            auto pak = PakIndex::open(pakPath, test::testKey());
             CHECK(pak->version() == version);
             CHECK(pak->warnings().empty());
             REQUIRE(pak->packHeader());
@@ -271,10 +266,10 @@ TEST_CASE("v6+: the master server key is combined with the contents checksum", "
     fs::path pakPath = out / "Ms.Pack.Gbx";
     PackOptions options;
     options.version = 18;
-    writePak(tree.root(), pakPath, testKey(), options);
+    writePak(tree.root(), pakPath, test::testKey(), options);
     auto checksum = readPackGbxHeader(*InputFile::open(pakPath)).contentsChecksum;
     // key[i] = ms[15-i] ^ checksum[i], key[i+8] = ms[7-i] ^ checksum[i+16]: solved for ms.
-    PakKey key = testKey(), ms{};
+    PakKey key = test::testKey(), ms{};
     for (std::size_t i = 0; i < 8; ++i) {
         ms[15 - i] = std::uint8_t(key[i] ^ checksum[i]);
         ms[7 - i] = std::uint8_t(key[i + 8] ^ checksum[i + 16]);
@@ -293,9 +288,9 @@ TEST_CASE("v6+: checksums that differ warn, damage in the header is an error", "
     fs::path pakPath = out / "C.Pack.Gbx";
     PackOptions options;
     options.version = 16;
-    writePak(tree.root(), pakPath, testKey(), options);
+    writePak(tree.root(), pakPath, test::testKey(), options);
     Bytes pak = test::readFile(pakPath);
-    auto open = PakIndex::open(pakPath, testKey());
+    auto open = PakIndex::open(pakPath, test::testKey());
     const PakEntry& e = entryAt(*open, "Media/noise.bin");
     std::uint64_t at = open->entryOffset(e) + 8 + 100;
     open.reset();
@@ -303,7 +298,7 @@ TEST_CASE("v6+: checksums that differ warn, damage in the header is an error", "
     Bytes changed = pak;
     changed[at] ^= 1;  // file data: the contents checksum no longer matches
     test::writeFile(pakPath, changed);
-    auto warned = PakIndex::open(pakPath, testKey());
+    auto warned = PakIndex::open(pakPath, test::testKey());
     REQUIRE(warned->warnings().size() == 1);
     CHECK(warned->warnings()[0] == pakPath.string() +
                                        ": contents checksum (SHA-256) does not match: the file "
@@ -315,7 +310,7 @@ TEST_CASE("v6+: checksums that differ warn, damage in the header is an error", "
     changed = pak;
     changed[82] ^= 1;
     test::writeFile(pakPath, changed);
-    auto md5Warned = PakIndex::open(pakPath, testKey());
+    auto md5Warned = PakIndex::open(pakPath, test::testKey());
     REQUIRE(md5Warned->warnings().size() == 2);
     CHECK(md5Warned->warnings()[0] == pakPath.string() +
                                           ": header MD5 does not match (the rule is checked on "
@@ -325,11 +320,11 @@ TEST_CASE("v6+: checksums that differ warn, damage in the header is an error", "
         fs::path p18 = out18 / "C18.Pack.Gbx";
         PackOptions o18;
         o18.version = 18;
-        writePak(tree.root(), p18, testKey(), o18);
+        writePak(tree.root(), p18, test::testKey(), o18);
         Bytes b18 = test::readFile(p18);
         b18[82] ^= 1;
         test::writeFile(p18, b18);
-        CHECK_THROWS_WITH(PakIndex::open(p18, testKey()),
+        CHECK_THROWS_WITH(PakIndex::open(p18, test::testKey()),
                           p18.string() + ": wrong key or damaged header (header MD5 mismatch)");
     }
 
@@ -337,7 +332,7 @@ TEST_CASE("v6+: checksums that differ warn, damage in the header is an error", "
     for (std::size_t keep : {std::size_t(12), std::size_t(40), std::size_t(60), std::size_t(200)}) {
         INFO(keep);
         test::writeFile(pakPath, Bytes(pak.begin(), pak.begin() + std::ptrdiff_t(keep)));
-        CHECK_THROWS_WITH(PakIndex::open(pakPath, testKey()),
+        CHECK_THROWS_WITH(PakIndex::open(pakPath, test::testKey()),
                           Catch::StartsWith(pakPath.string() + ": "));
     }
 }
@@ -350,7 +345,7 @@ TEST_CASE("v6+: a CBC-encrypted file flagged seekable is read in counter mode: z
     PackOptions options;
     options.version = 16;
     options.header.headerFlags = 0;  // the header in the clear, so the test can edit it
-    writePak(tree.root(), pakPath, testKey(), options);
+    writePak(tree.root(), pakPath, test::testKey(), options);
     Bytes pak = test::readFile(pakPath);
     // The file table row of readme.txt: name, then 5 u32, the slot MD5 (v14+), the flags.
     const std::string name = "readme.txt";
@@ -359,7 +354,7 @@ TEST_CASE("v6+: a CBC-encrypted file flagged seekable is read in counter mode: z
     std::size_t flags = std::size_t(at - pak.begin()) + name.size() + 20 + 16;
     pak[flags] |= 0x40;
     test::writeFile(pakPath, pak);
-    auto open = PakIndex::open(pakPath, testKey());
+    auto open = PakIndex::open(pakPath, test::testKey());
     CHECK(open->warnings().size() == 2);  // the header MD5 and the contents checksum
     // Its zlib stream comes out of the counter mode as noise: the zlib header check fails.
     CHECK_THROWS_WITH(
@@ -382,8 +377,8 @@ TEST_CASE("v12+: random seeks in stored and compressed entries follow the IV cha
         INFO("version " << version);
         PackOptions options;
         options.version = version;
-        writePak(dir / "src", dir / "S.Pack.Gbx", testKey(), options);
-        auto pak = PakIndex::open(dir / "S.Pack.Gbx", testKey());
+        writePak(dir / "src", dir / "S.Pack.Gbx", test::testKey(), options);
+        auto pak = PakIndex::open(dir / "S.Pack.Gbx", test::testKey());
         for (const auto& e : pak->entries()) {
             INFO(e.path);
             Bytes want = test::readFile(dir / "src" / e.path);

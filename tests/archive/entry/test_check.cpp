@@ -6,6 +6,7 @@
 #include "archive/entry/Check.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "tests/support/SampleGbx.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -13,12 +14,6 @@ using namespace pakfs::archive;
 namespace fs = std::filesystem;
 
 namespace {
-
-PakKey key() {
-    PakKey k{};
-    parseHex("00112233445566778899aabbccddeeff", k);
-    return k;
-}
 
 // "GBX" then garbage: stored with --raw, it cannot be proven when read back.
 Bytes junkGbx() {
@@ -45,8 +40,8 @@ TEST_CASE("check: counts and labels of plain, parsed and refused entries", "[pak
     opts.rawGlobs = {"bad.Map.Gbx"};
     opts.warn = [](const std::string&) {};
     const fs::path pakPath = dir / "p.pak";
-    writePak(tree.path(), pakPath, key(), opts);
-    auto pak = PakIndex::open(pakPath, key());
+    writePak(tree.path(), pakPath, test::testKey(), opts);
+    auto pak = PakIndex::open(pakPath, test::testKey());
 
     std::vector<std::string> seen;
     std::vector<std::size_t> progress;
@@ -101,15 +96,15 @@ TEST_CASE("check: a pak cut short counts the entries not all in the file",
     test::writeFile(tree / "a.txt", test::compressibleText(3000, 1));
     test::writeFile(tree / "b.bin", test::randomBytes(2000, 2));
     const fs::path full = dir / "full.pak", cut = dir / "cut.pak";
-    writePak(tree.path(), full, key(), PackOptions{});
-    auto intact = PakIndex::open(full, key());
+    writePak(tree.path(), full, test::testKey(), PackOptions{});
+    auto intact = PakIndex::open(full, test::testKey());
     REQUIRE(intact->entries().size() == 2);
     REQUIRE(intact->entries()[0].path == "a.txt");
     const auto& first = intact->entries()[0];
     const std::uint64_t end = intact->entryOffset(first) + first.ivSize() + first.cipherSize();
     const Bytes whole = test::readFile(full);
     test::writeFile(cut, ByteSpan(whole).first(std::size_t(end)));
-    auto pak = PakIndex::open(cut, PakKeyInput{key()}, true);
+    auto pak = PakIndex::open(cut, PakKeyInput{test::testKey()}, true);
 
     const CheckReport r = checkPak(pak);
     CHECK(r.files == 2);
@@ -132,8 +127,8 @@ TEST_CASE("check: a pak without entries reports nothing and finishes its progres
     test::TempDir tree, dir;
     fs::create_directories(tree / "empty");
     const fs::path pakPath = dir / "p.pak";
-    writePak(tree.path(), pakPath, key(), PackOptions{});
-    auto pak = PakIndex::open(pakPath, key());
+    writePak(tree.path(), pakPath, test::testKey(), PackOptions{});
+    auto pak = PakIndex::open(pakPath, test::testKey());
     REQUIRE(pak->entries().empty());
     std::vector<std::size_t> calls;
     CheckOptions options;

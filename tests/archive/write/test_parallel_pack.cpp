@@ -9,6 +9,7 @@
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -16,12 +17,6 @@ using namespace pakfs::archive;
 namespace fs = std::filesystem;
 
 namespace {
-
-PakKey testKey() {
-    PakKey k{};
-    for (int i = 0; i < 16; ++i) k[std::size_t(i)] = std::uint8_t(0x31 + 7 * i);
-    return k;
-}
 
 // Text, random and mixed files of many sizes in a few folders.
 void makeTree(const fs::path& root) {
@@ -72,14 +67,14 @@ TEST_CASE("pack: -j 1 and -j 4 write the same pak, byte for byte, versions 3 and
         std::vector<std::string> warnOne, warnFour;
         one.warn = [&](const std::string& w) { warnOne.push_back(w); };
         four.warn = [&](const std::string& w) { warnFour.push_back(w); };
-        writePak(dir / "tree", dir / "one.pak", testKey(), one);
-        writePak(dir / "tree", dir / "four.pak", testKey(), four);
+        writePak(dir / "tree", dir / "one.pak", test::testKey(), one);
+        writePak(dir / "tree", dir / "four.pak", test::testKey(), four);
         const Bytes a = test::readFile(dir / "one.pak"), b = test::readFile(dir / "four.pak");
         CHECK(a.size() == b.size());
         CHECK(test::sha256Hex(a) == test::sha256Hex(b));
         CHECK(warnOne == warnFour);
         // Written again: the same (the IVs come from the content).
-        writePak(dir / "tree", dir / "again.pak", testKey(), four);
+        writePak(dir / "tree", dir / "again.pak", test::testKey(), four);
         CHECK(test::sha256Hex(test::readFile(dir / "again.pak")) == test::sha256Hex(a));
     }
 }
@@ -90,8 +85,8 @@ TEST_CASE("pack: compressed plain entries are zlib streams zlib inflates, random
     makeTree(dir / "tree");
     PackOptions options;
     options.level = 9;
-    writePak(dir / "tree", dir / "t.pak", testKey(), options);
-    auto pak = PakIndex::open(dir / "t.pak", testKey());
+    writePak(dir / "tree", dir / "t.pak", test::testKey(), options);
+    auto pak = PakIndex::open(dir / "t.pak", test::testKey());
     std::size_t compressed = 0;
     for (const auto& e : pak->entries()) {
         INFO(e.path);

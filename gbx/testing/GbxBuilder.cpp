@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "gbx/GbxBuilder.hpp"
+// Node data and whole gbx files of a known shape, written for tests, benchmarks and fuzzers.
+#include "gbx/testing/GbxBuilder.hpp"
 
 #include <bit>
 
