@@ -17,7 +17,8 @@ using namespace pakfs;
 using namespace pakfs::archive;
 namespace fs = std::filesystem;
 
-namespace {
+// Named, not anonymous, and holding the tests too: the suite is built in unity batches.
+namespace reader_strategy {
 
 const PakKey kKey = {0x21, 0x43, 0x65, 0x87, 0xA9, 0xCB, 0xED, 0x0F,
                      0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0};
@@ -62,8 +63,6 @@ std::shared_ptr<const PakIndex> packFolder(const test::TempDir& dir,
     writePak(tree.path(), dir / "w.pak", kKey, options);
     return PakIndex::open(dir / "w.pak", kKey);
 }
-
-}  // namespace
 
 TEST_CASE("decrypt stage: every cipher mode gives the plaintext from any offset",
           "[pak][entry][decrypt-stage]") {
@@ -231,3 +230,5 @@ TEST_CASE("plain entry reader: a first read far in decodes on two cores only whe
         if (c.onTwoCores) CHECK(reader.strategy() == ReadStrategy::Streamed);
     }
 }
+
+}  // namespace reader_strategy
