@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// `pak extract`: safe paths, the target's folders, the files planned and written on threads.
 #include "archive/entry/Extract.hpp"
 
 #include <fcntl.h>
@@ -8,84 +9,30 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
 
+#include "archive/entry/EntryOutputFile.hpp"
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
-#include "common/Interrupt.hpp"
 #include "common/Progress.hpp"
 
 namespace pakfs::archive {
 
 namespace {
 
-class Fd {
-public:
-    explicit Fd(int fd = -1) : fd_(fd) {}
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Fd(Fd&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
-    Fd& operator=(Fd&& o) noexcept {
-        std::swap(fd_, o.fd_);
-        return *this;
-    }
-    int get() const { return fd_; }
-
-private:
-    int fd_;
-};
+using extraction::EntryOutputFile;
+using extraction::Fd;
+using extraction::KeptError;
+using extraction::outputFailed;
+using extraction::TargetError;
 
 std::string errnoText() {
     return std::strerror(errno);
 }
-
-// A failure of the target itself (full disk, quota, read-only, I/O error): every further file
-// would fail the same way, so the run stops at the first.
-class TargetError : public Error {
-public:
-    using Error::Error;
-};
-
-// A file that is already there and is kept (ExtractOptions::overwrite is off).
-class KeptError : public Error {
-public:
-    using Error::Error;
-};
-
-bool targetFailed(int err) {
-    return err == ENOSPC || err == EDQUOT || err == EROFS || err == EIO || err == EMFILE ||
-           err == ENFILE;
-}
-
-// An output error: TargetError when the target itself failed, else Error for this file.
-[[noreturn]] void outputFailed(const std::string& what) {
-    const int err = errno;
-    const std::string message = what + ": " + std::strerror(err);
-    if (targetFailed(err)) throw TargetError(message);
-    throw Error(message);
-}
-
-// Removes an unfinished file if SIGINT/SIGTERM comes while it is written.
-class UnfinishedGuard {
-public:
-    UnfinishedGuard() = default;
-    void set(int dirFd, const std::string& name, const std::string& what) {
-        unregisterUnfinished(ticket_);
-        ticket_ = registerUnfinished(dirFd, name, what);
-    }
-    ~UnfinishedGuard() { unregisterUnfinished(ticket_); }
-    UnfinishedGuard(const UnfinishedGuard&) = delete;
-    UnfinishedGuard& operator=(const UnfinishedGuard&) = delete;
-
-private:
-    int ticket_ = -1;
-};
 
 // Opens (creating as needed) the folder for `parts[0..n-1]` under root, never following links.
 Fd openParentDir(int rootFd, const std::vector<std::string>& parts, const std::string& where) {
@@ -101,15 +48,6 @@ Fd openParentDir(int rootFd, const std::vector<std::string>& parts, const std::s
         dir = Fd(next);
     }
     return dir;
-}
-
-mode_t fileMode() {
-    static const mode_t mode = [] {
-        mode_t mask = ::umask(022);
-        ::umask(mask);
-        return mode_t(0666 & ~mask);
-    }();
-    return mode;
 }
 
 // The parent folder of the last file a thread wrote: files come folder by folder, so this
@@ -130,189 +68,38 @@ int parentDir(int rootFd, const std::vector<std::string>& parts, const std::stri
     return cache.dir.get();
 }
 
-// Writes all of `n` bytes to `fd`.
-void writeAll(int fd, const std::uint8_t* p, std::size_t n, const std::string& where) {
-    while (n > 0) {
-        ssize_t put = ::write(fd, p, n);
-        if (put < 0) {
-            if (errno == EINTR) continue;
-            outputFailed(where + ": write error");
-        }
-        p += put;
-        n -= std::size_t(put);
-    }
-}
-
-// Writes one entry's file into its folder. A file is written unnamed (O_TMPFILE) and given its
-// name once complete (linkat), so neither an error nor a killed run (kill -9 included) ever
-// leaves a partial file under a name, and no temporary name is left behind either. Replacing a
-// file (--overwrite), the complete file is linked under a temporary name and renamed over it.
-// Where the file system has no O_TMPFILE: a whole entry is created under its own name (O_EXCL:
-// never writing through a link), removed on error or SIGINT/SIGTERM; a streamed one goes to a
-// temporary file renamed into place.
-// Without --overwrite a file already there is kept: known before decoding, and made sure of by
-// O_EXCL, linkat or a rename that does not replace.
+// Decodes one entry into its output file and gives the file its name; on error nothing is left
+// behind.
 class EntryWriter {
 public:
     EntryWriter(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, int dir,
                 const std::string& name, const std::string& where, const ExtractOptions& options)
         : pak_(pak),
           e_(e),
-          dir_(dir),
-          name_(name.c_str()),
-          where_(where),
           options_(options),
-          target_(options.targetName + "/" + e.path) {
-        replacing_ = inTheWay();
-        static const std::string pid = std::to_string(::getpid());  // one system call in all
-        tempName_ = "." + name + ".pak-tmp-" + pid + "-" + std::to_string(e.index);
-    }
+          out_(dir, name, e.index, where, options.targetName + "/" + e.path, options.overwrite) {}
 
-    // Decodes the entry into the file and gives it its name; on error nothing is left behind.
     void write(std::mutex& lock) {
-        try {
-            readEntry(
-                pak_, e_,
-                [&](ByteSpan b) {
-                    if (!created_) open(b.size() == e_.uncompressedSize);
-                    writeAll(out_.get(), b.data(), b.size(), where_);
-                },
-                options_.gbx,
-                [&](const std::string& w) {
-                    std::lock_guard<std::mutex> g(lock);
-                    if (options_.warn) options_.warn(w);
-                });
-            if (!created_) open(true);  // an empty entry
-            nameUnnamed();
-            moveIntoPlace();
-        } catch (...) {
-            removeUnfinished();
-            throw;
-        }
+        readEntry(
+            pak_, e_,
+            [&](ByteSpan b) {
+                if (!out_.isOpen()) out_.open(b.size() == e_.uncompressedSize);
+                out_.write(b);
+            },
+            options_.gbx,
+            [&](const std::string& w) {
+                std::lock_guard<std::mutex> g(lock);
+                if (options_.warn) options_.warn(w);
+            });
+        if (!out_.isOpen()) out_.open(true);  // an empty entry
+        out_.place();
     }
 
 private:
-    // What is in the way: a file is kept (unless --overwrite: then true); a folder or anything
-    // else is this entry's error, as it always was.
-    bool inTheWay() const {
-        struct stat st;
-        if (::fstatat(dir_, name_, &st, AT_SYMLINK_NOFOLLOW) != 0) return false;
-        if (!S_ISREG(st.st_mode))
-            throw Error(where_ + ": cannot create file: " +
-                        (S_ISDIR(st.st_mode) ? "a folder" : "something that is not a file") +
-                        " of that name is in the way");
-        if (!options_.overwrite) throw KeptError(target_);
-        return true;
-    }
-
-    // Opens the output at the first bytes; `whole` when they are the entire entry.
-    void open(bool whole) {
-        if (openUnnamed()) return;
-        if (whole && !replacing_ && openUnderName()) return;
-        openTemporary();
-    }
-
-    // An O_TMPFILE file; false where the file system has none.
-    bool openUnnamed() {
-        static std::atomic<bool> tmpfileWorks{::access("/proc/self/fd", X_OK) == 0};
-        if (!tmpfileWorks) return false;
-        out_ = Fd(::openat(dir_, ".", O_WRONLY | O_TMPFILE | O_CLOEXEC, fileMode()));
-        if (out_.get() >= 0) {
-            created_ = unnamed_ = true;
-            return true;
-        }
-        if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
-            outputFailed(where_ + ": cannot create file");
-        tmpfileWorks = false;  // this file system has none: names from now on
-        return false;
-    }
-
-    // The file under its own name, removed if the run is stopped; false when a file of that
-    // name was made meanwhile and is to be replaced.
-    bool openUnderName() {
-        out_ = Fd(::openat(dir_, name_, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                           fileMode()));
-        if (out_.get() >= 0) {
-            created_ = true;
-            unfinished_.set(dir_, name_, target_ + " removed (unfinished)");
-            return true;
-        }
-        if (errno != EEXIST) outputFailed(where_ + ": cannot create file");
-        inTheWay();  // made meanwhile
-        return false;
-    }
-
-    // The file under a temporary name, renamed into place once complete.
-    void openTemporary() {
-        tmpName_ = tempName_;
-        out_ = Fd(::openat(dir_, tmpName_.c_str(),
-                           O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, fileMode()));
-        if (out_.get() < 0) {
-            tmpName_.clear();
-            outputFailed(where_ + ": cannot create file");
-        }
-        created_ = true;
-        unfinished_.set(dir_, tmpName_,
-                        target_ + " not written (its unfinished temporary file removed)");
-    }
-
-    // Gives the complete unnamed file `linkName`.
-    bool link(const char* linkName) const {
-        char self[64];
-        std::snprintf(self, sizeof self, "/proc/self/fd/%d", out_.get());
-        return ::linkat(AT_FDCWD, self, dir_, linkName, AT_SYMLINK_FOLLOW) == 0;
-    }
-
-    // Links a complete unnamed file: under its own name, or, replacing a file, under the
-    // temporary name first, to go over the old file in one step.
-    void nameUnnamed() {
-        if (!unnamed_) return;
-        if (!replacing_) {
-            if (!link(name_)) {
-                if (errno == EEXIST && inTheWay())  // made meanwhile
-                    throw Error(where_ + ": a file of that name appeared while it was extracted");
-                outputFailed(where_ + ": cannot give the file its name");
-            }
-            return;
-        }
-        ::unlinkat(dir_, tempName_.c_str(), 0);
-        if (!link(tempName_.c_str())) outputFailed(where_ + ": cannot give the file a name");
-        tmpName_ = tempName_;
-        unfinished_.set(dir_, tmpName_,
-                        target_ + " left as it was (its new temporary file removed)");
-    }
-
-    // Renames a file complete under its temporary name to its own name.
-    void moveIntoPlace() {
-        if (tmpName_.empty()) return;
-        if (::renameat2(dir_, tmpName_.c_str(), dir_, name_,
-                        options_.overwrite ? 0 : RENAME_NOREPLACE) == 0)
-            return;
-        if (errno == EEXIST) inTheWay();
-        outputFailed(where_ + ": cannot move the file into place");
-    }
-
-    void removeUnfinished() const {
-        if (created_ && !tmpName_.empty())
-            ::unlinkat(dir_, tmpName_.c_str(), 0);
-        else if (created_ && !unnamed_)
-            ::unlinkat(dir_, name_, 0);
-    }
-
     const std::shared_ptr<const PakIndex>& pak_;
     const PakEntry& e_;
-    const int dir_;
-    const char* const name_;
-    const std::string& where_;
     const ExtractOptions& options_;
-    const std::string target_;
-    bool replacing_ = false;
-    std::string tempName_;
-    Fd out_;
-    std::string tmpName_;   // the temporary name `out_` has (none: final name or unnamed)
-    bool unnamed_ = false;  // `out_` is an O_TMPFILE file, linked once complete
-    bool created_ = false;
-    UnfinishedGuard unfinished_;
+    EntryOutputFile out_;
 };
 
 void writeEntry(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e, int rootFd,
@@ -402,59 +189,102 @@ std::vector<std::size_t> runStarts(const std::vector<Job>& jobs) {
     return runStart;
 }
 
-// One extraction into an open target folder: its folders, then its files on `jobs` threads,
-// counted into `result`.
-class Extraction {
+// What a run comes to so far, shared by its threads: failures reported as they come, files
+// kept, and the failure of the target that stops the run.
+class RunReport {
 public:
-    Extraction(const std::shared_ptr<const PakIndex>& pak, int root, const ExtractOptions& options)
-        : pak_(pak), root_(root), options_(options) {}
+    explicit RunReport(const ExtractOptions& options) : options_(options) {}
 
-    void makeFolders(const std::vector<const PakFolder*>& folders) {
-        for (const PakFolder* folder : folders) {
-            std::string reason;
-            auto parts = safeComponents(folder->path, &reason);
-            if (!parts) {
-                ++result_.failedFolders;
-                if (options_.error)
-                    options_.error(pak_->name() + ": " + folder->path + "/: unsafe folder name (" +
-                                   reason + "), not created");
-                continue;
-            }
-            parts->push_back("");  // openParentDir creates every component but the last
-            try {
-                openParentDir(root_, *parts, pak_->name() + ": " + folder->path);
-            } catch (const TargetError& err) {
-                stopAt(err.what());
-                break;
-            } catch (const Error& err) {
-                std::lock_guard<std::mutex> g(lock_);
-                ++result_.failedFolders;  // not a file: counted apart from them
-                if (options_.error) options_.error(err.what());
-            }
+    void failed(const std::string& msg) {
+        std::lock_guard<std::mutex> g(lock_);
+        ++result_.failed;
+        if (options_.error) options_.error(msg);
+    }
+    // A folder is not a file: counted apart from them.
+    void failedFolder(const std::string& msg) {
+        std::lock_guard<std::mutex> g(lock_);
+        ++result_.failedFolders;
+        if (options_.error) options_.error(msg);
+    }
+    void kept(const std::string& path) {
+        std::lock_guard<std::mutex> g(lock_);
+        if (result_.kept++ == 0) result_.firstKept = path;
+    }
+    // The first failure of the target stops the run: one message, not one per file.
+    void stopAt(const std::string& msg) {
+        std::lock_guard<std::mutex> g(lock_);
+        if (!result_.stoppedBy.empty()) return;
+        result_.stoppedBy = msg;
+        stop_ = true;
+    }
+    bool stopped() const { return stop_; }
+    // Held while a warning is printed, so lines of threads do not mix.
+    std::mutex& lock() { return lock_; }
+    ExtractResult take() { return std::move(result_); }
+
+private:
+    const ExtractOptions& options_;
+    ExtractResult result_;
+    std::mutex lock_;
+    std::atomic<bool> stop_{false};
+};
+
+// Creates the pak's folders under the target, so empty ones appear too.
+void makeFolders(const std::shared_ptr<const PakIndex>& pak, int root,
+                 const std::vector<const PakFolder*>& folders, RunReport& report) {
+    for (const PakFolder* folder : folders) {
+        std::string reason;
+        auto parts = safeComponents(folder->path, &reason);
+        if (!parts) {
+            report.failedFolder(pak->name() + ": " + folder->path + "/: unsafe folder name (" +
+                                reason + "), not created");
+            continue;
+        }
+        parts->push_back("");  // openParentDir creates every component but the last
+        try {
+            openParentDir(root, *parts, pak->name() + ": " + folder->path);
+        } catch (const TargetError& err) {
+            report.stopAt(err.what());
+            break;
+        } catch (const Error& err) {
+            report.failedFolder(err.what());
         }
     }
+}
 
-    // Unsafe and duplicate paths are refused up front, so threads never race on one file.
-    void planFiles(const std::vector<const PakEntry*>& entries) {
-        std::set<std::string> seen;
-        for (const PakEntry* e : entries) {
-            std::string reason;
-            auto parts = safeComponents(e->path, &reason);
-            if (!parts) {
-                report(pak_->name() + ": " + e->path + ": unsafe path (" + reason +
-                       "), not extracted");
-                continue;
-            }
-            if (!seen.insert(e->path).second) {
-                report(pak_->name() + ": " + e->path +
-                       ": duplicate path in the pak, later copy not extracted");
-                continue;
-            }
-            jobs_.push_back({e, std::move(*parts)});
+// The files to write. Unsafe and duplicate paths are refused up front, so threads never race on
+// one file.
+std::vector<Job> planFiles(const std::shared_ptr<const PakIndex>& pak,
+                           const std::vector<const PakEntry*>& entries, RunReport& report) {
+    std::vector<Job> jobs;
+    std::set<std::string> seen;
+    for (const PakEntry* e : entries) {
+        std::string reason;
+        auto parts = safeComponents(e->path, &reason);
+        if (!parts) {
+            report.failed(pak->name() + ": " + e->path + ": unsafe path (" + reason +
+                          "), not extracted");
+            continue;
         }
+        if (!seen.insert(e->path).second) {
+            report.failed(pak->name() + ": " + e->path +
+                          ": duplicate path in the pak, later copy not extracted");
+            continue;
+        }
+        jobs.push_back({e, std::move(*parts)});
     }
+    return jobs;
+}
 
-    void writeFiles() {
+// The planned files written into an open target folder on `options.jobs` threads, each taking
+// runs of jobs until none is left or the target failed.
+class FileWriting {
+public:
+    FileWriting(const std::shared_ptr<const PakIndex>& pak, int root, const ExtractOptions& options,
+                RunReport& report, std::vector<Job> jobs)
+        : pak_(pak), root_(root), options_(options), report_(report), jobs_(std::move(jobs)) {}
+
+    void run() {
         unsigned n = std::max(1u, std::min<unsigned>(options_.jobs, unsigned(jobs_.size())));
         if (n > 1) largeFirst(jobs_);  // one thread keeps the order
         runStart_ = runStarts(jobs_);
@@ -471,10 +301,11 @@ public:
     }
 
     ExtractResult finish() {
-        result_.written = written_;
-        result_.bytes = bytes_;
-        result_.notDone = jobs_.size() - std::min(jobs_.size(), std::size_t(done_));
-        return std::move(result_);
+        ExtractResult result = report_.take();
+        result.written = written_;
+        result.bytes = bytes_;
+        result.notDone = jobs_.size() - std::min(jobs_.size(), std::size_t(done_));
+        return result;
     }
 
 private:
@@ -485,7 +316,7 @@ private:
             std::size_t r = next_.fetch_add(1);
             if (r + 1 >= runStart_.size()) return;
             for (std::size_t i = runStart_[r]; i < runStart_[r + 1]; ++i) {
-                if (stop_ || !writeFile(jobs_[i], cache)) return;
+                if (report_.stopped() || !writeFile(jobs_[i], cache)) return;
                 std::size_t d = ++done_;
                 read_ += jobs_[i].entry->uncompressedSize;
                 if (progress_) progress_->update(d, read_);
@@ -496,43 +327,24 @@ private:
     // Writes one file, its failure reported; false when the target failed.
     bool writeFile(const Job& job, ParentCache& cache) {
         try {
-            writeEntry(pak_, *job.entry, root_, job.parts, cache, options_, lock_);
+            writeEntry(pak_, *job.entry, root_, job.parts, cache, options_, report_.lock());
             bytes_ += job.entry->uncompressedSize;
             ++written_;
         } catch (const KeptError& err) {
-            kept(err.what());
+            report_.kept(err.what());
         } catch (const TargetError& err) {
-            stopAt(err.what());
+            report_.stopAt(err.what());
             return false;
         } catch (const Error& err) {
-            report(err.what());
+            report_.failed(err.what());
         }
         return true;
-    }
-
-    void report(const std::string& msg) {
-        std::lock_guard<std::mutex> g(lock_);
-        ++result_.failed;
-        if (options_.error) options_.error(msg);
-    }
-    void kept(const std::string& path) {
-        std::lock_guard<std::mutex> g(lock_);
-        if (result_.kept++ == 0) result_.firstKept = path;
-    }
-    // The first failure of the target stops the run: one message, not one per file.
-    void stopAt(const std::string& msg) {
-        std::lock_guard<std::mutex> g(lock_);
-        if (!result_.stoppedBy.empty()) return;
-        result_.stoppedBy = msg;
-        stop_ = true;
     }
 
     const std::shared_ptr<const PakIndex>& pak_;
     const int root_;
     const ExtractOptions& options_;
-    ExtractResult result_;
-    std::mutex lock_;
-    std::atomic<bool> stop_{false};
+    RunReport& report_;
     std::vector<Job> jobs_;
     std::vector<std::size_t> runStart_;
     std::atomic<std::size_t> next_{0}, done_{0}, written_{0};
@@ -548,11 +360,11 @@ ExtractResult extractEntries(const std::shared_ptr<const PakIndex>& pak,
                              const std::filesystem::path& dir, const ExtractOptions& options,
                              const std::vector<const PakFolder*>& folders) {
     Fd root = openTarget(dir);
-    Extraction run(pak, root.get(), options);
-    run.makeFolders(folders);
-    run.planFiles(entries);
-    run.writeFiles();
-    return run.finish();
+    RunReport report(options);
+    makeFolders(pak, root.get(), folders, report);
+    FileWriting writing(pak, root.get(), options, report, planFiles(pak, entries, report));
+    writing.run();
+    return writing.finish();
 }
 
 }  // namespace pakfs::archive
