@@ -4,12 +4,15 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <optional>
+#include <thread>
 
 #include "archive/entry/PakOpener.hpp"
 #include "common/Bytes.hpp"
 #include "common/Error.hpp"
 #include "fs/Drives.hpp"
+#include "fs/MountPaths.hpp"
 #include "fs/OverlayLayout.hpp"
 #include "fs/OverlayRecord.hpp"
 #include "fs/Sources.hpp"
@@ -67,21 +70,43 @@ void writeChangePlan(CommitResult& result, const WriterLock& lock, int level, in
     result.written = true;
 }
 
+namespace {
+
+// Whether a pakfs is mounted at `point` now (the path as the mount wrote it into the lock).
+bool pakfsMountedAt(const std::string& point) {
+    std::error_code ec;
+    const stdfs::path canonical = stdfs::weakly_canonical(point, ec);
+    std::optional<MountEntry> m = mountAt(ec ? point : canonical.string());
+    return m && m->type.starts_with("fuse");
+}
+
+}  // namespace
+
 FolderLock lockOverlay(const stdfs::path& overlayRoot, const std::string& holder) {
-    std::string heldBy;
-    FolderLock lock =
-        FolderLock::tryAcquire(overlayRoot / kOverlayLockFile,
-                               holder + " (pid " + std::to_string(::getpid()) + ")", heldBy);
-    if (lock.taken()) return lock;
-    if (heldBy.starts_with(kMountHolder)) {
+    const std::string self = holder + " (pid " + std::to_string(::getpid()) + ")";
+    // A mount that was just unmounted still holds the lock while its process ends (and, with
+    // -o commit, while it commits): "fusermount3 -u MOUNT; pak commit ..." waits for that (up to
+    // 10 s) instead of being refused; a mount that is still mounted is refused at once.
+    constexpr int kEndingWaitSteps = 200;  // x 50 ms: 10 s
+    for (int step = 0;; ++step) {
+        std::string heldBy;
+        FolderLock lock = FolderLock::tryAcquire(overlayRoot / kOverlayLockFile, self, heldBy);
+        if (lock.taken()) return lock;
+        if (!heldBy.starts_with(kMountHolder))
+            throw Error(overlayRoot.string() + ": in use by another pak command (" + heldBy +
+                        "); try again when it is done");
         std::string mount = heldBy.substr(kMountHolder.size());
-        mount = mount.substr(0, mount.rfind(" (pid "));
-        throw Error(overlayRoot.string() + ": the writable mount at " + mount +
-                    " is using this overlay folder: unmount " + mount + " first (fusermount3 -u " +
-                    mount + ")");
+        const std::size_t pidAt = mount.rfind(" (pid ");
+        // This process's own lock cannot end by waiting.
+        const bool ours = pidAt != std::string::npos &&
+                          mount.substr(pidAt) == " (pid " + std::to_string(::getpid()) + ")";
+        mount = mount.substr(0, pidAt);
+        if (ours || pakfsMountedAt(mount) || step == kEndingWaitSteps)
+            throw Error(overlayRoot.string() + ": the writable mount at " + mount +
+                        " is using this overlay folder: unmount " + mount +
+                        " first (fusermount3 -u " + mount + ")");
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
-    throw Error(overlayRoot.string() + ": in use by another pak command (" + heldBy +
-                "); try again when it is done");
 }
 
 std::vector<std::string> strayOverlayNames(const stdfs::path& overlayRoot,

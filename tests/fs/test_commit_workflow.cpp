@@ -3,6 +3,9 @@
 // plans and writes, the locks it takes, the record it keeps, and the commit at unmount.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "archive/entry/EntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "common/FileLock.hpp"
@@ -120,6 +123,36 @@ TEST_CASE("commit workflow: a second writable mount of an overlay is refused nam
                             "unmount /mnt/a first (fusermount3 -u /mnt/a)");
     first = FolderLock();
     CHECK(fs::lockOverlay(dir.path(), "mount /mnt/b").taken());
+}
+
+TEST_CASE("commit workflow: the lock of a mount that was just unmounted is waited for",
+          "[commit][workflow][locks]") {
+    // "fusermount3 -u MOUNT; pak commit ..." as one line: the pakfs that served MOUNT still
+    // holds the overlay's lock for a moment after the unmount returns. A holder in another
+    // process whose mount point has nothing mounted is waited for; it lets go after 300 ms.
+    TempDir dir;
+    int ready[2];
+    REQUIRE(::pipe(ready) == 0);
+    pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        FolderLock held = fs::lockOverlay(dir.path(), "mount /nonexistent/pakfs-ended-mount");
+        char c = held.taken() ? 'y' : 'n';
+        (void)!::write(ready[1], &c, 1);
+        ::usleep(300 * 1000);
+        ::_exit(0);
+    }
+    ::close(ready[1]);
+    char c = 0;
+    REQUIRE(::read(ready[0], &c, 1) == 1);
+    ::close(ready[0]);
+    REQUIRE(c == 'y');
+    FolderLock mine;
+    CHECK_NOTHROW(mine = fs::lockOverlay(dir.path(), "commit"));
+    CHECK(mine.taken());
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
 }
 
 TEST_CASE("commit workflow: a served pak's writer names the mounts that serve it",
