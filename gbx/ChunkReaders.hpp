@@ -62,6 +62,14 @@ inline void iso4(NodeReader& r) {
     r.skip(48);
 }
 
+// A boolean stored in one byte: 0 or 1, anything else refused naming `what` and the offset.
+inline bool byteBool(NodeReader& r, const char* what) {
+    std::uint8_t b = r.u8();
+    if (b > 1)
+        r.fail(std::string(what) + ": boolean byte at " + num(r.position() - 1) + " is " + num(b));
+    return b != 0;
+}
+
 // A chunk's or structure's version, refused above the highest any source describes.
 inline std::uint32_t version(NodeReader& r, std::uint32_t highest, const char* what) {
     std::uint32_t v = r.u32();

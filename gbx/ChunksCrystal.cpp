@@ -25,13 +25,6 @@ constexpr const char* kMaterialsVar = "crystal materials";
 // The highest crystal version [G] reads (texture coordinates shared by the faces).
 constexpr std::uint32_t kCrystalHighest = 37;
 
-bool byteBool(NodeReader& r, const char* what) {
-    std::uint8_t b = r.u8();
-    if (b > 1)
-        r.fail(std::string(what) + ": boolean byte at " + num(r.position() - 1) + " is " + num(b));
-    return b != 0;
-}
-
 // Width of each element of an array of indices packed by a count ([G] ReadArrayOptimizedInt,
 // [G1] alike): 4 bytes from 65535 on, 2 from 255 on, else 1.
 std::uint32_t packedArrayWidth(std::uint64_t determinedBy) {

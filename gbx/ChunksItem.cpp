@@ -14,14 +14,6 @@
 namespace pakfs::gbx::chunks {
 namespace {
 
-bool byteBool(NodeReader& r, const char* what) {
-    std::uint8_t b = r.u8();
-    if (b > 1)
-        r.fail(std::string(what) + ": boolean byte at " + std::to_string(r.position() - 1) +
-               " is " + std::to_string(b));
-    return b != 0;
-}
-
 // A trigger of 2E006001 ([G] CPlugTriggerAction archive), in the trigger action version the
 // chunk gives.
 void triggerAction(NodeReader& r, std::uint32_t v) {

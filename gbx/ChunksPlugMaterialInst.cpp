@@ -11,14 +11,6 @@
 namespace pakfs::gbx::chunks {
 namespace {
 
-bool byteBool(NodeReader& r, const char* what) {
-    std::uint8_t b = r.u8();
-    if (b > 1)
-        r.fail(std::string(what) + ": boolean byte at " + std::to_string(r.position() - 1) +
-               " is " + std::to_string(b));
-    return b != 0;
-}
-
 // The material's link (its model in the game's material library): a string, or an Id from
 // version 11 and in versions before 9, unless the instance uses a game material (11+), which
 // links by string.
