@@ -74,8 +74,8 @@ inline bool byteBool(NodeReader& r, const char* what) {
 inline std::uint32_t version(NodeReader& r, std::uint32_t highest, const char* what) {
     std::uint32_t v = r.u32();
     if (v > highest)
-        r.fail(std::string(what) + " version " + std::to_string(v) + " not supported (" +
-               std::to_string(highest) + " is the highest any source describes)");
+        r.refuseVersion(std::string(what) + " version " + std::to_string(v) + " not supported (" +
+                        std::to_string(highest) + " is the highest any source describes)");
     return v;
 }
 

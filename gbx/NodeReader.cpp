@@ -7,6 +7,14 @@ namespace pakfs::gbx {
 
 // --- ChunkRegistry ---
 
+namespace {
+// What refuseVersion throws: a skippable chunk's reading catches it.
+class UnsupportedVersion : public Error {
+public:
+    using Error::Error;
+};
+}  // namespace
+
 void ChunkRegistry::add(std::uint32_t id, bool skippable, ChunkReadFn read) {
     if (!defs_.emplace(id, ChunkDef{id, skippable, read}).second)
         throw Error("chunk " + hex32(id) + " registered twice");
@@ -238,9 +246,21 @@ void NodeReader::readKnownChunk(const ChunkDef& def, std::uint32_t storedId) {
     }
     frames_.back().chunkEnd = start + size;
     frames_.back().inSkippable = true;
-    {
+    const std::size_t nodesBefore = nodes_.size();
+    const std::uint64_t mixesBefore = cipherMixes_;
+    try {
         CountGuard guard(skippableDepth_);
         def.read(*this);
+    } catch (const UnsupportedVersion&) {
+        // A later version of a skippable chunk: nothing it holds was taken into the nodes yet,
+        // so it is skipped by its size, as an unknown skippable chunk is.
+        auto& chunk = nodes_[node].chunks.back();
+        if (cfg_.stopAtUnknownSkippable || nodes_.size() != nodesBefore || !chunk.refs.empty() ||
+            cipherMixes_ != mixesBefore || in_.position() > start + size)
+            throw;
+        chunk.known = false;
+        in_.skip(start + size - in_.position(), "skipped chunk");
+        return;
     }
     std::uint64_t used = in_.position() - start;
     if (used != size)
@@ -283,6 +303,10 @@ std::uint32_t NodeReader::generalChunkId() const {
 
 void NodeReader::fail(const std::string& msg) const {
     throw Error(msg);
+}
+
+void NodeReader::refuseVersion(const std::string& msg) const {
+    throw UnsupportedVersion(msg);
 }
 
 void NodeReader::note(const std::string& key, std::string value) {
@@ -408,6 +432,7 @@ NodeRef NodeReader::metaNode(std::uint32_t classId) {
 }
 
 void NodeReader::mixIntoCipher(std::uint32_t value) {
+    ++cipherMixes_;
     if (cfg_.observer) cfg_.observer->onCipherMix(value, skippableDepth_ > 0);
 }
 

@@ -168,6 +168,10 @@ public:
     bool hasVar(const std::string& key) const { return frames_.back().vars.count(key) != 0; }
     void note(const std::string& key, std::string value);
     [[noreturn]] void fail(const std::string& msg) const;
+    // As fail, for a version of the chunk above what the sources describe. In a skippable
+    // chunk, before the reader has read a node, a reference or a cipher mix, the chunk is then
+    // skipped by its size as an unknown one (the proofs treat it so), not a stop.
+    [[noreturn]] void refuseVersion(const std::string& msg) const;
     std::uint64_t position() const { return in_.position(); }
     const ClassRegistry& classes() const { return *cfg_.classes; }
 
@@ -208,6 +212,7 @@ private:
     std::vector<Lookback> lookback_;
     std::uint32_t encapsulation_ = 0;
     std::uint32_t skippableDepth_ = 0;
+    std::uint64_t cipherMixes_ = 0;  // mixIntoCipher calls so far
 };
 
 }  // namespace pakfs::gbx
