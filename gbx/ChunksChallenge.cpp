@@ -58,7 +58,8 @@ void blocks(NodeReader& r) {
     r.boolean();  // needUnlock
     std::uint32_t version = 0;
     if (r.chunkId() != 0x03043013 && r.chunkId() != 0x24003013) version = r.u32();
-    if (version > 6) r.fail("block data version " + std::to_string(version) + " not supported");
+    if (version > 6)
+        r.refuseVersion("block data version " + std::to_string(version) + " not supported");
     // Each block takes at least 4 (name) + 4 (rotation, x, y, z) + 2 (flags) bytes.
     std::uint32_t numBlocks = r.count(10);
     for (std::uint32_t i = 0; i < numBlocks; ++i) {

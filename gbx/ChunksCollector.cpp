@@ -55,7 +55,8 @@ void icon(NodeReader& r) {  // 0301A004 (header)
 // modifier. The item type is chunk 015's, else the header's (chunk 2E002000).
 void itemModel(NodeReader& r) {
     std::uint32_t v = r.u32();
-    if (v > 15) r.fail("item model 2E002019 version " + std::to_string(v) + " not supported");
+    if (v > 15)
+        r.refuseVersion("item model 2E002019 version " + std::to_string(v) + " not supported");
     std::int64_t type = r.hasVar(kItemTypeVar) ? r.var(kItemTypeVar) : 0;
     std::uint32_t moved = 12;  // Undefined and the types [G] does not list
     switch (type) {
@@ -108,7 +109,9 @@ void itemModel(NodeReader& r) {
 void commonItemEntityModelEdition(NodeReader& r) {
     std::uint32_t v = r.u32();
     // Version 8 (a fixture [G] reads) is the highest [G] names.
-    if (v > 8) r.fail("item entity model edition version " + std::to_string(v) + " not supported");
+    if (v > 8)
+        r.refuseVersion("item entity model edition version " + std::to_string(v) +
+                        " not supported");
     std::uint32_t type = r.u32();
     r.nodeRef();  // mesh crystal
     r.string();

@@ -265,8 +265,8 @@ void layerBase(NodeReader& r) {
 // A kind's version, read before the kind's fields: refused above the highest [G] describes.
 void kindVersionAtMost(NodeReader& r, std::uint32_t v, std::uint32_t highest, const char* what) {
     if (v > highest)
-        r.fail(std::string(what) + " version " + num(v) + " not supported (" + num(highest) +
-               " is the highest any source describes)");
+        r.refuseVersion(std::string(what) + " version " + num(v) + " not supported (" +
+                        num(highest) + " is the highest any source describes)");
 }
 
 // What a modifier layer adds: its version and mask (group index and layer Id per part), then

@@ -145,7 +145,8 @@ void registerMedia(ChunkRegistry& reg) {
     reg.add(0x030A2005, false, [](NodeReader& r) { keys(r, 96); });
     reg.add(0x030A2006, false, [](NodeReader& r) {  // camera custom (later)
         std::uint32_t v = r.u32();
-        if (v > 16) r.fail("custom camera version " + std::to_string(v) + " not supported");
+        if (v > 16)
+            r.refuseVersion("custom camera version " + std::to_string(v) + " not supported");
         keys(r, cameraCustomKeySize(6 + v));
     });
     reg.add(0x03145000, false, [](NodeReader& r) { r.skip(8); });     // shoot: start, end
@@ -153,12 +154,13 @@ void registerMedia(ChunkRegistry& reg) {
         reg.add(id, false, [](NodeReader& r) { keys(r, 16); });
     reg.add(0x030A0001, false, [](NodeReader& r) {  // camera orbital
         std::uint32_t v = r.u32();
-        if (v > 1) r.fail("orbital camera version " + std::to_string(v) + " not supported");
+        if (v > 1)
+            r.refuseVersion("orbital camera version " + std::to_string(v) + " not supported");
         keys(r, 41 + 4 + (v >= 1 ? 16 : 0));
     });
     reg.add(0x030A1003, false, [](NodeReader& r) {  // camera path (later)
         std::uint32_t v = r.u32();
-        if (v > 5) r.fail("camera path version " + std::to_string(v) + " not supported");
+        if (v > 5) r.refuseVersion("camera path version " + std::to_string(v) + " not supported");
         keys(r, 80 + (v >= 3 ? 4 : 0) + (v >= 4 ? 8 : 0));
     });
     reg.add(0x03166000, false, [](NodeReader& r) {  // inertial tracking
@@ -206,7 +208,7 @@ void registerMedia(ChunkRegistry& reg) {
     });
     reg.add(0x03199000, false, [](NodeReader& r) {  // fog
         std::uint32_t v = r.u32();
-        if (v > 2) r.fail("fog version " + std::to_string(v) + " not supported");
+        if (v > 2) r.refuseVersion("fog version " + std::to_string(v) + " not supported");
         keys(r, 16 + (v >= 1 ? 16 : 0) + (v >= 2 ? 8 : 0));
     });
     reg.add(0x030A4000, false, [](NodeReader& r) { keys(r, 12); });  // camera shake
@@ -310,7 +312,7 @@ void registerMedia(ChunkRegistry& reg) {
     // from version 1 an intensity, from 2 a short; the base index from version 1.
     reg.add(0x03172000, false, [](NodeReader& r) {
         std::uint32_t v = r.u32();
-        if (v > 2) r.fail("coloring base version " + std::to_string(v) + " not supported");
+        if (v > 2) r.refuseVersion("coloring base version " + std::to_string(v) + " not supported");
         if (v >= 2) r.u32();
         keys(r, 8 + (v >= 1 ? 4 : 0) + (v >= 2 ? 2 : 0));
         if (v >= 1) r.u32();

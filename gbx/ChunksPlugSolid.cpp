@@ -74,7 +74,8 @@ void solidTree(NodeReader& r) {
 // boxes. From version 2 on a file time ends it.
 void solidPreLight(NodeReader& r) {
     std::uint32_t version = r.u32();
-    if (version > 3) r.fail("CPlugSolid 09005017 version " + num(version) + " is not described");
+    if (version > 3)
+        r.refuseVersion("CPlugSolid 09005017 version " + num(version) + " is not described");
     if (version >= 3) {
         if (r.boolean()) {
             std::uint32_t params = r.u32();
@@ -107,7 +108,8 @@ void deprecatedNodeArray(NodeReader& r) {
 // node.
 void solidInstances(NodeReader& r) {
     std::uint32_t version = r.u32();
-    if (version > 5) r.fail("CPlugSolid 09005019 version " + num(version) + " is not described");
+    if (version > 5)
+        r.refuseVersion("CPlugSolid 09005019 version " + num(version) + " is not described");
     deprecatedNodeArray(r);
     deprecatedNodeArray(r);
     r.skipArray(52);

@@ -55,7 +55,8 @@ void surfaceShape(NodeReader& r, std::uint32_t surfVersion, int depth);
 // to its end only with it: the file decides.
 void surfaceVersioned(NodeReader& r) {
     std::uint32_t version = r.u32();
-    if (version > 5) r.fail("CPlugSurface 0900C003 version " + num(version) + " is not described");
+    if (version > 5)
+        r.refuseVersion("CPlugSurface 0900C003 version " + num(version) + " is not described");
     std::uint32_t surfVersion = version == 1 ? 1 : 0;
     if (version >= 2) surfVersion = r.u32();
     if (surfVersion > 2) r.fail("surface version " + num(surfVersion) + " is not described");
