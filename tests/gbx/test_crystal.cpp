@@ -234,10 +234,7 @@ BodyWriter crystalBody(std::uint32_t materialCount, std::uint32_t layers,
 }
 
 GbxFile readCrystal(const BodyWriter& w, std::uint32_t numNodes = 1) {
-    GbxBuilder b;
-    b.classId = kCrystal;
-    b.numNodes = numNodes;
-    return test::readBuilt(b, w);
+    return test::readMain(kCrystal, numNodes, w);
 }
 
 std::vector<std::string> notes(const Node& n, const std::string& key) {
@@ -261,10 +258,7 @@ GbxFile readWhole(const BodyWriter& w, std::uint32_t numNodes = 1) {
 }
 
 std::string failureOf(const BodyWriter& w) {
-    GbxFile f = readCrystal(w);
-    REQUIRE(f.failure);
-    CHECK_FALSE(f.nodesComplete);
-    return f.failure->message;
+    return test::failureOf(readCrystal(w));
 }
 
 TEST_CASE("crystal: the geometry in every version GBX.NET reads", "[gbx][crystal]") {

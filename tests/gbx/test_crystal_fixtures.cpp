@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "gbx/GbxFile.hpp"
 #include "tests/support/Cli.hpp"
+#include "tests/support/GbxFixtures.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
@@ -75,38 +75,13 @@ const Reading& expected(const Row& row) {
     return row.reading;
 }
 
-// The file with its LZO body decompressed in place, as a pak stores a gbx file.
-Bytes storedForm(const fs::path& path) {
-    Bytes file = readFile(path);
-    MemorySource src(file);
-    gbx::ReadOptions opts;
-    opts.keepBody = true;
-    opts.readNodes = false;
-    gbx::GbxFile f = gbx::readGbx(src, nullptr, opts);
-    REQUIRE(f.body.compressed);
-    Bytes out(file.begin(), file.begin() + std::ptrdiff_t(f.body.offset));
-    REQUIRE(out[7] == 'C');
-    out[7] = 'U';
-    out.insert(out.end(), f.bodyData.begin(), f.bodyData.end());
-    return out;
-}
-
 TEST_CASE("crystal fixtures: how far each reads with pak gbx info --nodes",
           "[gbx][crystal][fixtures]") {
     fs::path dir = sharedDir("fixtures");
     for (const Row& row : kRows) {
         const Reading& want = expected(row);
         INFO(row.file);
-        auto r = run(kPak + " gbx info --nodes " + q(dir / row.file));
-        CHECK(r.out.find(std::string("\n") + want.nodesRead + "\n") != std::string::npos);
-        if (!want.reason.empty()) {
-            CHECK(r.code == 1);
-            CHECK(r.err == "pak: " + (dir / row.file).string() +
-                               ": stopped in the nodes: " + want.reason + "\n");
-        } else {
-            CHECK(r.code == 0);
-            CHECK(r.err.empty());
-        }
+        checkNodesRead(dir / row.file, want.nodesRead, want.reason);
     }
 }
 
@@ -124,7 +99,8 @@ TEST_CASE("crystal fixtures: stored in a pak, the files read whole are parsed or
         const Reading& r = expected(row);
         if (!r.reason.empty()) continue;
         std::string name = fs::path(row.file).filename().string();
-        writeFile(tmp / "src" / "Items" / name, storedForm(dir / row.file));
+        writeFile(tmp / "src" / "Items" / name,
+                  storedForm(readFile(dir / row.file), BodyWas::compressed));
         stored.push_back({name, r.unknownSkippable, r.verified});
     }
     if (stored.empty()) return;  // none reads whole without the material instances' reader

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "gbx/GbxFile.hpp"
 #include "tests/support/Cli.hpp"
+#include "tests/support/GbxFixtures.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
@@ -49,23 +49,6 @@ const std::vector<Stop> kStops = {
     // test_crystal_fixtures.cpp.
 };
 
-// The file with its LZO body decompressed in place, as a pak stores a gbx file ('U' for the
-// format's third byte).
-Bytes storedForm(const fs::path& path) {
-    Bytes file = readFile(path);
-    MemorySource src(file);
-    gbx::ReadOptions opts;
-    opts.keepBody = true;
-    opts.readNodes = false;
-    gbx::GbxFile f = gbx::readGbx(src, nullptr, opts);
-    REQUIRE(f.body.compressed);
-    Bytes out(file.begin(), file.begin() + std::ptrdiff_t(f.body.offset));
-    REQUIRE(out[7] == 'C');
-    out[7] = 'U';
-    out.insert(out.end(), f.bodyData.begin(), f.bodyData.end());
-    return out;
-}
-
 }  // namespace
 
 TEST_CASE("item fixtures: macroblocks and items read whole with pak gbx info --nodes",
@@ -73,11 +56,8 @@ TEST_CASE("item fixtures: macroblocks and items read whole with pak gbx info --n
     fs::path dir = sharedDir("fixtures/assets2");
     for (const auto& w : kWhole) {
         INFO(w.file);
-        auto r = run(kPak + " gbx info --nodes " + q(dir / w.file));
-        CHECK(r.code == 0);
-        CHECK(r.err.empty());
-        CHECK(r.out.find("\nnodes read: " + std::to_string(w.nodes) + ", complete\n") !=
-              std::string::npos);
+        auto r =
+            checkNodesRead(dir / w.file, "nodes read: " + std::to_string(w.nodes) + ", complete");
         CHECK(r.out.find(", unknown") == std::string::npos);  // no chunk skipped unread
     }
 }
@@ -86,11 +66,7 @@ TEST_CASE("item fixtures: items that stop say exactly where and why", "[gbx][ite
     fs::path dir = sharedDir("fixtures/assets2");
     for (const auto& s : kStops) {
         INFO(s.file);
-        auto r = run(kPak + " gbx info --nodes " + q(dir / s.file));
-        CHECK(r.code == 1);
-        CHECK(r.out.find(std::string("\n") + s.nodesRead + "\n") != std::string::npos);
-        CHECK(r.err ==
-              "pak: " + (dir / s.file).string() + ": stopped in the nodes: " + s.reason + "\n");
+        checkNodesRead(dir / s.file, s.nodesRead, s.reason);
     }
 }
 
@@ -100,7 +76,8 @@ TEST_CASE("item fixtures: stored in a pak, the items and macroblocks read whole 
     TempDir tmp;
     std::string want;
     for (const auto& w : kWhole)
-        writeFile(tmp / "src" / "Items" / w.file, storedForm(dir / w.file));
+        writeFile(tmp / "src" / "Items" / w.file,
+                  storedForm(readFile(dir / w.file), BodyWas::compressed));
     // pak check lists the entries in path order.
     std::vector<std::string> names;
     for (const auto& w : kWhole) names.push_back(w.file);

@@ -12,6 +12,7 @@
 
 #include "tests/gbx/BuiltGbx.hpp"
 #include "tests/support/Cli.hpp"
+#include "tests/support/GbxFixtures.hpp"
 #include "tests/support/NodeSummary.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
@@ -37,15 +38,6 @@ const std::vector<Fixture> kFixtures = {
     {"gbx/GBX-NET 2 CGameItemModel TM2020 005.Item.Gbx", "nodes read: 6, complete"},
 };
 
-GbxFile readMain(std::uint32_t classId, std::uint32_t numNodes, const BodyWriter& w,
-                 const RefTable& refs = {}) {
-    GbxBuilder b;
-    b.classId = classId;
-    b.numNodes = numNodes;
-    b.refs = refs;
-    return readBuilt(b, w);
-}
-
 // A body that must read whole: every node complete and known, nothing after the main node.
 NodeSummary whole(const GbxFile& f) {
     INFO((f.failure ? f.failure->message : std::string("ok")));
@@ -57,12 +49,6 @@ NodeSummary whole(const GbxFile& f) {
     CHECK(s.allNodesComplete);
     CHECK(s.allChunksKnown);
     return s;
-}
-
-std::string failureOf(const GbxFile& f) {
-    REQUIRE(f.failure);
-    CHECK_FALSE(f.nodesComplete);
-    return f.failure->message;
 }
 
 // A placement class body of version v: a size group, two compatible groups, the three flags, a
@@ -135,10 +121,7 @@ TEST_CASE("item placement fixtures: the Trackmania 2020 items read whole",
     fs::path dir = sharedDir("fixtures");
     for (const Fixture& fx : kFixtures) {
         INFO(fx.file);
-        auto r = run(kPak + " gbx info --nodes " + q(dir / fx.file));
-        CHECK(r.code == 0);
-        CHECK(r.err.empty());
-        CHECK(r.out.find(std::string("\n") + fx.nodesRead + "\n") != std::string::npos);
+        auto r = checkNodesRead(dir / fx.file, fx.nodesRead);
         CHECK(r.out.find("NPlugItemPlacement_SClass (09187000)") != std::string::npos);
     }
 }

@@ -16,13 +16,6 @@ using namespace pakfs::gbx;
 
 namespace item_versions {
 
-GbxFile readMain(std::uint32_t classId, std::uint32_t numNodes, const BodyWriter& w) {
-    GbxBuilder b;
-    b.classId = classId;
-    b.numNodes = numNodes;
-    return test::readBuilt(b, w);
-}
-
 void checkWhole(const GbxFile& f) {
     INFO((f.failure ? f.failure->message : std::string("ok")));
     CHECK_FALSE(f.failure);
@@ -31,10 +24,7 @@ void checkWhole(const GbxFile& f) {
 }
 
 std::string failureOf(std::uint32_t classId, const BodyWriter& w) {
-    GbxFile f = readMain(classId, 1, w);
-    REQUIRE(f.failure);
-    CHECK_FALSE(f.nodesComplete);
-    return f.failure->message;
+    return test::failureOf(test::readMain(classId, 1, w));
 }
 
 void nulls(BodyWriter& w, int n) {
@@ -156,14 +146,14 @@ TEST_CASE("item versions: a block info variant in every version GBX.NET describe
         w.u32(0);
         w.u32(2);
         w.endNode();
-        checkWhole(readMain(0x0315C000, 1, w));
+        checkWhole(test::readMain(0x0315C000, 1, w));
     }
     for (std::uint32_t v = 0; v <= 11; ++v) {
         INFO("0315B006 version " << v);
         BodyWriter w;
         variantModels(w, v);
         w.endNode();
-        GbxFile f = readMain(0x0315D000, v >= 7 ? 2 : 1, w);
+        GbxFile f = test::readMain(0x0315D000, v >= 7 ? 2 : 1, w);
         checkWhole(f);
     }
 }
@@ -259,7 +249,7 @@ TEST_CASE("item versions: a block info mobil in every version GBX.NET describes"
         w.u32(10);
         w.u32(0);
         w.endNode();
-        checkWhole(readMain(0x03122000, 1, w));
+        checkWhole(test::readMain(0x03122000, 1, w));
     }
 }
 
@@ -296,7 +286,7 @@ TEST_CASE("item versions: clips, pylons and frontiers", "[gbx][item][blockinfo]"
         w.u32(0);
         w.lookback("horizontal");
         w.endNode();
-        checkWhole(readMain(0x0335B000, 1, w));
+        checkWhole(test::readMain(0x0335B000, 1, w));
     }
     BodyWriter w;
     w.chunk(0x03055000);
@@ -305,12 +295,12 @@ TEST_CASE("item versions: clips, pylons and frontiers", "[gbx][item][blockinfo]"
     w.f32(0.5f);
     w.zeros(12);
     w.endNode();
-    checkWhole(readMain(0x03055000, 1, w));
+    checkWhole(test::readMain(0x03055000, 1, w));
     BodyWriter frontier;
     frontier.chunk(0x03050000);
     frontier.boolean(true);
     frontier.endNode();
-    checkWhole(readMain(0x03050000, 1, frontier));
+    checkWhole(test::readMain(0x03050000, 1, frontier));
 }
 
 TEST_CASE("item versions: a block unit info's 03036006 takes the nine values GBX.NET lists",
@@ -321,7 +311,7 @@ TEST_CASE("item versions: a block unit info's 03036006 takes the nine values GBX
     w.chunk(0x03036004);
     w.u32(1);
     w.endNode();
-    checkWhole(readMain(0x03036000, 1, w));
+    checkWhole(test::readMain(0x03036000, 1, w));
 }
 
 TEST_CASE("item versions: an item entity model in every version GBX.NET describes", "[gbx][item]") {
@@ -348,7 +338,7 @@ TEST_CASE("item versions: an item entity model in every version GBX.NET describe
             if (v >= 5) w.u8(1);
         }
         w.endNode();
-        checkWhole(readMain(0x2E027000, 1, w));
+        checkWhole(test::readMain(0x2E027000, 1, w));
     }
     BodyWriter v6;
     v6.chunk(0x2E027000);
@@ -375,7 +365,7 @@ TEST_CASE("item versions: the item model chunks of the older games", "[gbx][item
     w.chunk(0x2E002011);
     nulls(w, 9);
     w.endNode();
-    checkWhole(readMain(0x2E002000, 1, w));
+    checkWhole(test::readMain(0x2E002000, 1, w));
 }
 
 TEST_CASE("item versions: an edition's light ball states take an int and seven floats",
@@ -401,7 +391,7 @@ TEST_CASE("item versions: an edition's light ball states take an int and seven f
     ed.string("");
     ed.zeros(8);
     ed.endNode();
-    checkWhole(readMain(0x2E026000, 1, ed));
+    checkWhole(test::readMain(0x2E026000, 1, ed));
 }
 
 TEST_CASE("item versions: a visual model's light ball states take an int and seven floats",
@@ -418,7 +408,7 @@ TEST_CASE("item versions: a visual model's light ball states take an int and sev
     vis.zeros(2 * 32);
     for (int i = 0; i < 3; ++i) vis.string("");
     vis.endNode();
-    checkWhole(readMain(0x2E007000, 1, vis));
+    checkWhole(test::readMain(0x2E007000, 1, vis));
 }
 
 }  // namespace item_versions

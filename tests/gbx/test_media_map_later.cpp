@@ -8,40 +8,12 @@
 
 #include <functional>
 
-#include "gbx/GbxFile.hpp"
-#include "gbx/testing/GbxBuilder.hpp"
-#include "tests/support/NodeSummary.hpp"
+#include "tests/gbx/BuiltGbx.hpp"
 
 using namespace pakfs;
 using namespace pakfs::gbx;
 
 namespace {
-
-Bytes builtFile(std::uint32_t classId, const BodyWriter& w, std::uint32_t numNodes = 1) {
-    GbxBuilder b;
-    b.classId = classId;
-    b.numNodes = numNodes;
-    b.body = w.bytes();
-    return b.build();
-}
-
-// A file that must read whole, every chunk known; every shorter prefix must stop with an error.
-test::NodeSummary readsWhole(const Bytes& data) {
-    MemorySource src(data);
-    GbxFile f = readGbx(src);
-    REQUIRE(f.nodesComplete);
-    CHECK(f.trailingBytes == 0);
-    CHECK(f.unfilledSlots == 0);
-    test::NodeSummary s = test::summarize(f);
-    CHECK(s.allNodesComplete);
-    CHECK(s.allChunksKnown);
-    for (std::size_t n = 0; n < data.size(); ++n) {
-        MemorySource cut(ByteSpan(data).first(n));
-        GbxFile partial = readGbxPartial(cut);
-        if (!partial.failure) FAIL("cut at " << n << " of " << data.size() << " read whole");
-    }
-    return s;
-}
 
 // Whether the file reads to its end with chunk `id` of the main node skipped by its size as a
 // skippable chunk no reader knows (a version above what the sources describe).
@@ -52,30 +24,6 @@ bool skippedAsUnknown(const Bytes& data, std::uint32_t id) {
     for (const auto& c : f.nodes[0].chunks)
         if (c.id == id) return c.skippable && !c.known;
     return false;
-}
-
-std::string stopMessage(const Bytes& data) {
-    MemorySource src(data);
-    try {
-        readGbx(src);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
-}
-
-// One chunk (skippable or not) as the main node's only chunk.
-BodyWriter oneChunkBody(std::uint32_t id, bool skippable,
-                        const std::function<void(BodyWriter&)>& f) {
-    BodyWriter w;
-    if (skippable)
-        w.beginSkippable(id);
-    else
-        w.chunk(id);
-    f(w);
-    if (skippable) w.endSkippable();
-    w.endNode();
-    return w;
 }
 
 void writeBadge(BodyWriter& w, std::uint32_t version) {
@@ -123,7 +71,7 @@ void writeDataTape(BodyWriter& w, std::uint32_t index) {
 
 // CGameCtnMediaBlockEntity 000 of `version`, its record data as node 1.
 BodyWriter entityBody(std::uint32_t version, bool withBadge, std::uint32_t badgeVersion = 0) {
-    return oneChunkBody(0x0329F000, false, [=](BodyWriter& w) {
+    return test::oneChunkBody(0x0329F000, false, [=](BodyWriter& w) {
         w.u32(version);
         writeRecordData(w, 1);
         if (version <= 3) w.zeros(8);
@@ -224,7 +172,7 @@ BodyWriter itemsBody(std::uint32_t version, std::int32_t sizeDelta = 0) {
 
 // CGameCtnGhost 000 of `version`; from version 5 its record data is node 1.
 BodyWriter ghostBody(std::uint32_t version, std::uint32_t appearance, bool withBadge) {
-    return oneChunkBody(0x03092000, true, [=](BodyWriter& w) {
+    return test::oneChunkBody(0x03092000, true, [=](BodyWriter& w) {
         w.u32(version);
         if (version >= 9) w.u32(appearance);
         w.meta("CarSport", "Vehicles", "Nadeo");
@@ -257,17 +205,19 @@ BodyWriter ghostBody(std::uint32_t version, std::uint32_t appearance, bool withB
 TEST_CASE("media later: entity blocks of every version GBX.NET describes", "[gbx][media]") {
     for (std::uint32_t v = 0; v <= 11; ++v) {
         INFO("version " << v);
-        test::NodeSummary s = readsWhole(builtFile(0x0329F000, entityBody(v, v >= 3, v % 2), 2));
+        test::NodeSummary s =
+            test::readsWhole(test::builtFile(0x0329F000, entityBody(v, v >= 3, v % 2), 2));
         CHECK(s.classes ==
               std::vector<std::string>{"CGameCtnMediaBlockEntity", "CPlugEntRecordData"});
         if (v >= 3) CHECK(s.values["0:player model"] == "CarSport");
         if (v >= 7) CHECK(s.values["0:ghost name"] == "ghost");
     }
-    CHECK_THAT(stopMessage(builtFile(0x0329F000, entityBody(12, false), 2)),
+    CHECK_THAT(test::readError(test::builtFile(0x0329F000, entityBody(12, false), 2)),
                Catch::Contains("media block entity 0329F000 version 12 not supported (11 is the "
                                "highest any source describes)"));
-    readsWhole(builtFile(
-        0x0329F000, oneChunkBody(0x0329F002, false, [](BodyWriter& w) { w.string("options"); })));
+    test::readsWhole(test::builtFile(
+        0x0329F000,
+        test::oneChunkBody(0x0329F002, false, [](BodyWriter& w) { w.string("options"); })));
 }
 
 TEST_CASE("media later: the later games' blocks and the older chunks", "[gbx][media]") {
@@ -281,7 +231,7 @@ TEST_CASE("media later: the later games' blocks and the older chunks", "[gbx][me
     map.zeros(12);
     map.fileRef(3, "Media\\Images\\map.dds", "");
     map.endNode();
-    readsWhole(builtFile(0x03139000, map));
+    test::readsWhole(test::builtFile(0x03139000, map));
     // Bullet effects, character visibility, empty cars, turret: a data tape node.
     for (std::uint32_t cls : {0x03169000u, 0x0316A000u, 0x0325E000u, 0x03294000u}) {
         INFO(hex32(cls));
@@ -293,25 +243,27 @@ TEST_CASE("media later: the later games' blocks and the older chunks", "[gbx][me
             w.zeros(8);
         writeDataTape(w, 1);
         w.endNode();
-        CHECK(readsWhole(builtFile(cls, w, 2)).classes.back() == "CPlugDataTape");
+        CHECK(test::readsWhole(test::builtFile(cls, w, 2)).classes.back() == "CPlugDataTape");
     }
     // Decal 2D: two images, one decal.
-    readsWhole(builtFile(0x031AA000, oneChunkBody(0x031AA000, false, [](BodyWriter& w) {
-                             w.zeros(8);
-                             w.u32(2);
-                             w.fileRef(3, "a.dds", "");
-                             w.fileRef(3, "b.dds", "");
-                             w.u32(1);
-                             w.zeros(72);
-                         })));
+    test::readsWhole(
+        test::builtFile(0x031AA000, test::oneChunkBody(0x031AA000, false, [](BodyWriter& w) {
+                            w.zeros(8);
+                            w.u32(2);
+                            w.fileRef(3, "a.dds", "");
+                            w.fileRef(3, "b.dds", "");
+                            w.u32(1);
+                            w.zeros(72);
+                        })));
     // Object: version 0 the infos, version 1 a visibility data node.
-    readsWhole(builtFile(0x03196000, oneChunkBody(0x03196000, false, [](BodyWriter& w) {
-                             w.u32(0);
-                             w.zeros(8);
-                             w.u32(2);
-                             w.zeros(48);
-                         })));
-    BodyWriter object = oneChunkBody(0x03196000, false, [](BodyWriter& w) {
+    test::readsWhole(
+        test::builtFile(0x03196000, test::oneChunkBody(0x03196000, false, [](BodyWriter& w) {
+                            w.u32(0);
+                            w.zeros(8);
+                            w.u32(2);
+                            w.zeros(48);
+                        })));
+    BodyWriter object = test::oneChunkBody(0x03196000, false, [](BodyWriter& w) {
         w.u32(1);
         w.zeros(8);
         w.newNode(1, 0x031A8000);
@@ -323,7 +275,7 @@ TEST_CASE("media later: the later games' blocks and the older chunks", "[gbx][me
         w.zeros(20);
         w.endNode();
     });
-    CHECK(readsWhole(builtFile(0x03196000, object, 2)).classes.back() ==
+    CHECK(test::readsWhole(test::builtFile(0x03196000, object, 2)).classes.back() ==
           "CGameReplayObjectVisData");
     // Opponent visibility, scenery.
     BodyWriter vis;
@@ -332,7 +284,7 @@ TEST_CASE("media later: the later games' blocks and the older chunks", "[gbx][me
     vis.chunk(0x0338B001);
     vis.u32(2);
     vis.endNode();
-    readsWhole(builtFile(0x0338B000, vis));
+    test::readsWhole(test::builtFile(0x0338B000, vis));
     BodyWriter scenery;
     scenery.chunk(0x03188000);
     scenery.u32(1);
@@ -343,10 +295,10 @@ TEST_CASE("media later: the later games' blocks and the older chunks", "[gbx][me
     scenery.u32(0);
     writeDataTape(scenery, 1);
     scenery.endNode();
-    readsWhole(builtFile(0x03188000, scenery, 2));
+    test::readsWhole(test::builtFile(0x03188000, scenery, 2));
     // Skeleton version 1; from version 2 the keys' layout is not decided.
     auto skel = [](std::uint32_t v) {
-        return oneChunkBody(0x0314A000, false, [=](BodyWriter& w) {
+        return test::oneChunkBody(0x0314A000, false, [=](BodyWriter& w) {
             w.u32(v);
             w.u32(1);
             w.f32(0);
@@ -355,8 +307,8 @@ TEST_CASE("media later: the later games' blocks and the older chunks", "[gbx][me
             if (v >= 1) w.u32(0);
         });
     };
-    readsWhole(builtFile(0x0314A000, skel(1)));
-    CHECK_THAT(stopMessage(builtFile(0x0314A000, skel(2))),
+    test::readsWhole(test::builtFile(0x0314A000, skel(1)));
+    CHECK_THAT(test::readError(test::builtFile(0x0314A000, skel(2))),
                Catch::Contains("media block skeleton 0314A000 version 2: whether its keys hold "
                                "the four floats GBX.NET gives keys of version 2 is not described"));
 }
@@ -373,7 +325,7 @@ TEST_CASE("media later: camera path and simple camera share chunk IDs", "[gbx][m
     path.u32(1);
     path.zeros(80);
     path.endNode();
-    readsWhole(builtFile(0x030A1000, path));
+    test::readsWhole(test::builtFile(0x030A1000, path));
     BodyWriter simple;
     simple.chunk(0x030A1000);
     simple.u32(1);
@@ -387,41 +339,46 @@ TEST_CASE("media later: camera path and simple camera share chunk IDs", "[gbx][m
     simple.zeros(8);
     simple.boolean(true);
     simple.endNode();
-    readsWhole(builtFile(0x0309F000, simple));
+    test::readsWhole(test::builtFile(0x0309F000, simple));
     // Orbital 000, colours 000, image 001, music 000, triangles 002, sound 004 of both versions.
-    readsWhole(builtFile(0x030A0000, oneChunkBody(0x030A0000, false, [](BodyWriter& w) {
-                             w.u32(1);
-                             w.zeros(41);
-                         })));
-    readsWhole(builtFile(0x03080000, oneChunkBody(0x03080001, false, [](BodyWriter& w) {
-                             w.u32(1);
-                             w.zeros(116);
-                         })));
-    readsWhole(
-        builtFile(0x030A5000, oneChunkBody(0x030A5001, false, [](BodyWriter& w) { w.f32(0.2f); })));
-    readsWhole(builtFile(0x030A6000, oneChunkBody(0x030A6000, false, [](BodyWriter& w) {
-                             w.u32(2);
-                             w.zeros(16);
-                         })));
-    readsWhole(
-        builtFile(0x03029000, oneChunkBody(0x03029002, true, [](BodyWriter& w) { w.u32(0); })));
+    test::readsWhole(
+        test::builtFile(0x030A0000, test::oneChunkBody(0x030A0000, false, [](BodyWriter& w) {
+                            w.u32(1);
+                            w.zeros(41);
+                        })));
+    test::readsWhole(
+        test::builtFile(0x03080000, test::oneChunkBody(0x03080001, false, [](BodyWriter& w) {
+                            w.u32(1);
+                            w.zeros(116);
+                        })));
+    test::readsWhole(test::builtFile(
+        0x030A5000, test::oneChunkBody(0x030A5001, false, [](BodyWriter& w) { w.f32(0.2f); })));
+    test::readsWhole(
+        test::builtFile(0x030A6000, test::oneChunkBody(0x030A6000, false, [](BodyWriter& w) {
+                            w.u32(2);
+                            w.zeros(16);
+                        })));
+    test::readsWhole(test::builtFile(
+        0x03029000, test::oneChunkBody(0x03029002, true, [](BodyWriter& w) { w.u32(0); })));
     for (std::uint32_t v : {0u, 1u})
-        readsWhole(builtFile(0x030A7000, oneChunkBody(0x030A7004, false, [=](BodyWriter& w) {
-                                 w.fileRef(3, "Media\\Sounds\\a.ogg", "");
-                                 w.u32(v);
-                                 w.u32(2);
-                                 w.zeros(v == 0 ? 24 : 48);
-                             })));
-    CHECK_THAT(stopMessage(builtFile(0x030A7000, oneChunkBody(0x030A7004, false,
-                                                              [](BodyWriter& w) {
-                                                                  w.fileRef(3, "a.ogg", "");
-                                                                  w.u32(2);
-                                                                  w.u32(0);
-                                                              }))),
+        test::readsWhole(
+            test::builtFile(0x030A7000, test::oneChunkBody(0x030A7004, false, [=](BodyWriter& w) {
+                                w.fileRef(3, "Media\\Sounds\\a.ogg", "");
+                                w.u32(v);
+                                w.u32(2);
+                                w.zeros(v == 0 ? 24 : 48);
+                            })));
+    CHECK_THAT(test::readError(
+                   test::builtFile(0x030A7000, test::oneChunkBody(0x030A7004, false,
+                                                                  [](BodyWriter& w) {
+                                                                      w.fileRef(3, "a.ogg", "");
+                                                                      w.u32(2);
+                                                                      w.u32(0);
+                                                                  }))),
                Catch::Contains("sound 030A7004 version 2 not supported"));
     // Game camera 03084007 version 4 (the fixtures' clip and map hold it); 5 is refused.
     auto camera = [](std::uint32_t v) {
-        return oneChunkBody(0x03084007, false, [=](BodyWriter& w) {
+        return test::oneChunkBody(0x03084007, false, [=](BodyWriter& w) {
             w.u32(v);
             w.zeros(8);
             w.u32(1);
@@ -429,8 +386,8 @@ TEST_CASE("media later: camera path and simple camera share chunk IDs", "[gbx][m
             w.zeros(44 + 12 + 4 + 4);
         });
     };
-    readsWhole(builtFile(0x03084000, camera(4)));
-    CHECK_THAT(stopMessage(builtFile(0x03084000, camera(5))),
+    test::readsWhole(test::builtFile(0x03084000, camera(4)));
+    CHECK_THAT(test::readError(test::builtFile(0x03084000, camera(5))),
                Catch::Contains("game camera 03084007 version 5 not supported"));
 }
 
@@ -465,7 +422,7 @@ TEST_CASE("map later: block flags of block data version 6, and version 1's bit 2
         w.u32(1);
         w.u32(0xFFFFFFFF);
     });
-    test::NodeSummary s = readsWhole(builtFile(0x03043000, all, 3));
+    test::NodeSummary s = test::readsWhole(test::builtFile(0x03043000, all, 3));
     CHECK(s.classes == std::vector<std::string>{"CGameCtnChallenge", "CPlugCharPhySpecialProperty",
                                                 "CGameWaypointSpecialProperty"});
     // Character physics property version 0: three floats, no int after the floats.
@@ -479,38 +436,38 @@ TEST_CASE("map later: block flags of block data version 6, and version 1's bit 2
         w.zeros(16);
         w.endNode();
     });
-    readsWhole(builtFile(0x03043000, v0, 2));
-    CHECK_THAT(stopMessage(builtFile(
+    test::readsWhole(test::builtFile(0x03043000, v0, 2));
+    CHECK_THAT(test::readError(test::builtFile(
                    0x03043000, blockDataBody(1, 0x100000, [](BodyWriter& w) { w.nullRef(); }))),
                Catch::Contains("block flags 00100000 in block data version 1: whether bit 20 "
                                "adds a waypoint property below version 2 is not decided "
                                "(GBX.NET's versions disagree)"));
     // Below version 2 bits 17 to 19 add nothing.
-    readsWhole(builtFile(0x03043000, blockDataBody(1, 0xE0000, [](BodyWriter&) {})));
+    test::readsWhole(test::builtFile(0x03043000, blockDataBody(1, 0xE0000, [](BodyWriter&) {})));
 }
 
 TEST_CASE("map later: items 03043040 in every version, anchored objects", "[gbx][map]") {
     for (std::uint32_t v = 0; v <= 8; ++v) {
         INFO("version " << v);
-        test::NodeSummary s = readsWhole(builtFile(0x03043000, itemsBody(v)));
+        test::NodeSummary s = test::readsWhole(test::builtFile(0x03043000, itemsBody(v)));
         CHECK(s.classes == std::vector<std::string>{"CGameCtnChallenge", "CGameCtnAnchoredObject"});
         CHECK(s.values["1:item"] == "Item");
     }
     // A later version of this skippable chunk is skipped by its size, as an unknown one.
-    CHECK(skippedAsUnknown(builtFile(0x03043000, itemsBody(9)), 0x03043040));
-    CHECK_THAT(stopMessage(builtFile(0x03043000, itemsBody(8, 4))),
+    CHECK(skippedAsUnknown(test::builtFile(0x03043000, itemsBody(9)), 0x03043040));
+    CHECK_THAT(test::readError(test::builtFile(0x03043000, itemsBody(8, 4))),
                Catch::Contains("items 03043040: the encapsulated part holds"));
 }
 
 TEST_CASE("ghost later: 03092000 in every version, the later chunks", "[gbx][ghost]") {
     for (std::uint32_t v = 0; v <= 9; ++v) {
         INFO("version " << v);
-        test::NodeSummary s =
-            readsWhole(builtFile(0x03092000, ghostBody(v, v == 9 ? 1 : 0, v % 2), v >= 5 ? 2 : 1));
+        test::NodeSummary s = test::readsWhole(
+            test::builtFile(0x03092000, ghostBody(v, v == 9 ? 1 : 0, v % 2), v >= 5 ? 2 : 1));
         CHECK(s.values["0:nickname"] == "nick");
         CHECK(s.classes.size() == (v >= 5 ? 2u : 1u));
     }
-    CHECK(skippedAsUnknown(builtFile(0x03092000, ghostBody(10, 0, false), 2), 0x03092000));
+    CHECK(skippedAsUnknown(test::builtFile(0x03092000, ghostBody(10, 0, false), 2), 0x03092000));
 
     BodyWriter w;
     auto chunk = [&](std::uint32_t id, const std::function<void()>& f) {
@@ -612,21 +569,21 @@ TEST_CASE("ghost later: 03092000 in every version, the later chunks", "[gbx][gho
         w.zeros(32);
     });
     w.endNode();
-    readsWhole(builtFile(0x03092000, w));
+    test::readsWhole(test::builtFile(0x03092000, w));
 
     auto settings = [](std::uint32_t v) {
-        return oneChunkBody(0x03092022, true, [=](BodyWriter& b) {
+        return test::oneChunkBody(0x03092022, true, [=](BodyWriter& b) {
             b.u32(v);
             b.u32(1);
             b.zeros(64);
         });
     };
-    CHECK_THAT(stopMessage(builtFile(0x03092000, settings(3))),
+    CHECK_THAT(test::readError(test::builtFile(0x03092000, settings(3))),
                Catch::Contains("ghost settings 03092022 version 3: whether its settings hold"));
-    CHECK_THAT(stopMessage(builtFile(0x03092000, oneChunkBody(0x0309202D, true,
-                                                              [](BodyWriter& b) {
-                                                                  b.u32(1);
-                                                                  b.zeros(64);
-                                                              }))),
+    CHECK_THAT(test::readError(test::builtFile(0x03092000, test::oneChunkBody(0x0309202D, true,
+                                                                              [](BodyWriter& b) {
+                                                                                  b.u32(1);
+                                                                                  b.zeros(64);
+                                                                              }))),
                Catch::Contains("ghost validation 0309202D: inputs stored separately (1)"));
 }

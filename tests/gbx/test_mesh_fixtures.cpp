@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "gbx/GbxFile.hpp"
 #include "tests/support/Cli.hpp"
+#include "tests/support/GbxFixtures.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
@@ -52,23 +52,6 @@ std::string nodeTree(const fs::path& path) {
     return r.out.substr(at);
 }
 
-// The file as a pak stores a gbx file: an LZO body decompressed in place ('U' for the format's
-// third byte); a stored body as it is.
-Bytes withBodyStored(const fs::path& path) {
-    Bytes file = readFile(path);
-    MemorySource src(file);
-    gbx::ReadOptions opts;
-    opts.keepBody = true;
-    opts.readNodes = false;
-    gbx::GbxFile f = gbx::readGbx(src, nullptr, opts);
-    if (!f.body.compressed) return file;
-    Bytes out(file.begin(), file.begin() + std::ptrdiff_t(f.body.offset));
-    REQUIRE(out[7] == 'C');
-    out[7] = 'U';
-    out.insert(out.end(), f.bodyData.begin(), f.bodyData.end());
-    return out;
-}
-
 }  // namespace
 
 TEST_CASE("mesh fixtures: meshes, material instances and shapes read whole",
@@ -76,11 +59,8 @@ TEST_CASE("mesh fixtures: meshes, material instances and shapes read whole",
     fs::path dir = sharedDir("fixtures");
     for (const auto& m : kMeshFixtures) {
         INFO(m.file);
-        auto r = run(kPak + " gbx info --nodes " + q(dir / m.file));
-        CHECK(r.code == 0);
-        CHECK(r.err.empty());
-        CHECK(r.out.find("\nnodes read: " + std::to_string(m.nodes) + ", complete\n") !=
-              std::string::npos);
+        auto r =
+            checkNodesRead(dir / m.file, "nodes read: " + std::to_string(m.nodes) + ", complete");
         CHECK(r.out.find(", unknown") == std::string::npos);  // no chunk skipped unread
     }
 }
@@ -141,7 +121,7 @@ TEST_CASE("mesh fixtures: stored in a pak, the meshes, materials and shapes are 
     std::vector<std::string> names;
     for (const auto& m : kMeshFixtures) {
         std::string name = fs::path(m.file).filename().string();
-        writeFile(tmp / "src" / "Media" / name, withBodyStored(dir / m.file));
+        writeFile(tmp / "src" / "Media" / name, storedForm(readFile(dir / m.file)));
         names.push_back(name);
     }
     // pak check lists the entries in path order.

@@ -5,9 +5,7 @@
 // prefix), and the exact reason where a reader stops.
 #include <catch2/catch.hpp>
 
-#include "gbx/GbxFile.hpp"
-#include "gbx/testing/GbxBuilder.hpp"
-#include "tests/support/NodeSummary.hpp"
+#include "tests/gbx/BuiltGbx.hpp"
 
 using namespace pakfs;
 using namespace pakfs::gbx;
@@ -20,42 +18,6 @@ constexpr std::uint32_t kMesh = 0x090BB000;
 constexpr std::uint32_t kMaterialInst = 0x090FD000;
 constexpr std::uint32_t kSkel = 0x090BA000;
 constexpr std::uint32_t kNoId = 0xFFFFFFFF;
-
-Bytes meshGbx(std::uint32_t classId, const BodyWriter& w, std::uint32_t numNodes = 1) {
-    GbxBuilder b;
-    b.classId = classId;
-    b.numNodes = numNodes;
-    b.body = w.bytes();
-    return b.build();
-}
-
-// Reads a file that must read whole; every shorter prefix of it must stop with an error.
-test::NodeSummary readsWhole(const Bytes& data) {
-    MemorySource src(data);
-    GbxFile f = readGbx(src);
-    REQUIRE(f.nodesComplete);
-    CHECK(f.trailingBytes == 0);
-    CHECK(f.unfilledSlots == 0);
-    test::NodeSummary s = test::summarize(f);
-    CHECK(s.allNodesComplete);
-    CHECK(s.allChunksKnown);
-    for (std::size_t n = 0; n < data.size(); ++n) {
-        MemorySource cut(ByteSpan(data).first(n));
-        GbxFile partial = readGbxPartial(cut);
-        if (!partial.failure) FAIL("cut at " << n << " of " << data.size() << " read whole");
-    }
-    return s;
-}
-
-std::string stopReason(const Bytes& data) {
-    MemorySource src(data);
-    try {
-        readGbx(src);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
-}
 
 void floatsOf(BodyWriter& w, int n) {
     for (int i = 0; i < n; ++i) w.f32(0.5f);
@@ -191,7 +153,7 @@ TEST_CASE("mesh layouts: a Trackmania 2020 mesh (version 34) with a custom mater
     w.u32(0);  // the array [G] refuses when not empty
     w.u32(0);  // the last array
     w.endNode();
-    test::NodeSummary s = readsWhole(meshGbx(kMesh, w, 2));
+    test::NodeSummary s = test::readsWhole(test::builtFile(kMesh, w, 2));
     CHECK(s.classes == std::vector<std::string>{"CPlugSolid2Model", "CPlugMaterialUserInst"});
     CHECK(s.values["0:shaded geometries"] == "1");
     CHECK(s.values["0:visuals"] == "0");
@@ -220,7 +182,7 @@ TEST_CASE("mesh layouts: a mesh before version 6 holds its visuals in its shaded
     w.u32(0);     // materials
     w.nullRef();  // skeleton
     w.endNode();
-    test::NodeSummary s = readsWhole(meshGbx(kMesh, w, 2));
+    test::NodeSummary s = test::readsWhole(test::builtFile(kMesh, w, 2));
     CHECK(s.classes == std::vector<std::string>{"CPlugSolid2Model", "CPlugVisualIndexedTriangles"});
 }
 
@@ -232,7 +194,7 @@ TEST_CASE("mesh layouts: where the sources leave a mesh's bytes open, the reader
     light.u32(10);
     light.u32(0);  // materials
     meshMiddle(light, 1);
-    CHECK(stopReason(meshGbx(kMesh, light)) ==
+    CHECK(test::readError(test::builtFile(kMesh, light)) ==
           "chunk 090BB000 of CPlugSolid2Model (090BB000) (chunk at offset 25): mesh 090BB000 "
           "version 26 with 1 light(s): whether a light has three more ints from version 26 is "
           "not settled (stopped at offset 273)");
@@ -251,12 +213,12 @@ TEST_CASE("mesh layouts: where the sources leave a mesh's bytes open, the reader
     before.nullRef();
     floatsOf(before, 2);
     before.endNode();
-    CHECK(readsWhole(meshGbx(kMesh, before)).values["0:lights"] == "1");
+    CHECK(test::readsWhole(test::builtFile(kMesh, before)).values["0:lights"] == "1");
     // A version above 34.
     BodyWriter later;
     later.chunk(0x090BB000);
     later.u32(35);
-    CHECK(stopReason(meshGbx(kMesh, later)) ==
+    CHECK(test::readError(test::builtFile(kMesh, later)) ==
           "chunk 090BB000 of CPlugSolid2Model (090BB000) (chunk at offset 25): mesh 090BB000 "
           "version 35 not supported (34 is the highest any source describes) (stopped at "
           "offset 33)");
@@ -282,7 +244,7 @@ TEST_CASE("mesh layouts: material instances of ManiaPlanet's early versions link
     w.u32(1);
     w.nullRef();
     w.endNode();
-    test::NodeSummary s = readsWhole(meshGbx(kMaterialInst, w));
+    test::NodeSummary s = test::readsWhole(test::builtFile(kMaterialInst, w));
     CHECK(s.values["0:material"] == "Wood");
     CHECK(s.values["0:link"] == "Wood");
 
@@ -290,7 +252,7 @@ TEST_CASE("mesh layouts: material instances of ManiaPlanet's early versions link
     two.chunk(0x090FD001);
     two.u32(2);
     two.nullRef();
-    CHECK(stopReason(meshGbx(kMaterialInst, two)) ==
+    CHECK(test::readError(test::builtFile(kMaterialInst, two)) ==
           "chunk 090FD001 of CPlugMaterialUserInst (090FD000) (chunk at offset 25): material "
           "instance 090FD001 version 2: its layout is not described (stopped at offset 37)");
 }
@@ -322,7 +284,7 @@ TEST_CASE("skeleton layouts: version 20 reads whole, its undescribed branches st
     w.u8(1);
     w.u32(4);
     w.endNode();
-    test::NodeSummary s = readsWhole(meshGbx(kSkel, w));
+    test::NodeSummary s = test::readsWhole(test::builtFile(kSkel, w));
     CHECK(s.values["0:skeleton"] == "Skel");
     CHECK(s.values["0:joints"] == "2");
     CHECK(s.values["0:sockets"] == "1");
@@ -340,7 +302,7 @@ TEST_CASE("skeleton layouts: version 20 reads whole, its undescribed branches st
     expr.u32(0);  // data
     expr.u32(0);
     expr.u32(1);  // one joint expression
-    CHECK(stopReason(meshGbx(kSkel, expr)) ==
+    CHECK(test::readError(test::builtFile(kSkel, expr)) ==
           "chunk 090BA000 of CPlugSkel (090BA000) (chunk at offset 25): skeleton 090BA000 "
           "version 14: 1 joint expression(s), whose layout no source gives (stopped at offset "
           "71)");
@@ -351,7 +313,7 @@ TEST_CASE("skeleton layouts: version 20 reads whole, its undescribed branches st
     flag.lookbackRaw(kNoId);
     flag.u16(0);
     flag.boolean(true);
-    CHECK(stopReason(meshGbx(kSkel, flag)) ==
+    CHECK(test::readError(test::builtFile(kSkel, flag)) ==
           "chunk 090BA000 of CPlugSkel (090BA000) (chunk at offset 25): skeleton 090BA000: the "
           "data after its first flag is not described (stopped at offset 47)");
 }

@@ -6,50 +6,12 @@
 // reason where a reader stops.
 #include <catch2/catch.hpp>
 
-#include "gbx/GbxFile.hpp"
-#include "gbx/testing/GbxBuilder.hpp"
-#include "tests/support/NodeSummary.hpp"
+#include "tests/gbx/BuiltGbx.hpp"
 
 using namespace pakfs;
 using namespace pakfs::gbx;
 
 namespace {
-
-Bytes file(std::uint32_t classId, const BodyWriter& w, std::uint32_t numNodes = 1) {
-    GbxBuilder b;
-    b.classId = classId;
-    b.numNodes = numNodes;
-    b.body = w.bytes();
-    return b.build();
-}
-
-// Reads a file that must read whole; every shorter prefix of it must stop with an error.
-test::NodeSummary parse(const Bytes& data) {
-    MemorySource src(data);
-    GbxFile f = readGbx(src);
-    REQUIRE(f.nodesComplete);
-    CHECK(f.trailingBytes == 0);
-    CHECK(f.unfilledSlots == 0);
-    test::NodeSummary s = test::summarize(f);
-    CHECK(s.allNodesComplete);
-    CHECK(s.allChunksKnown);
-    for (std::size_t n = 0; n < data.size(); ++n) {
-        MemorySource cut(ByteSpan(data).first(n));
-        GbxFile partial = readGbxPartial(cut);
-        if (!partial.failure) FAIL("cut at " << n << " of " << data.size() << " read whole");
-    }
-    return s;
-}
-
-std::string parseError(const Bytes& data) {
-    MemorySource src(data);
-    try {
-        readGbx(src);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
-}
 
 void floats(BodyWriter& w, int n, float v = 0.25f) {
     for (int i = 0; i < n; ++i) w.f32(v);
@@ -92,7 +54,7 @@ TEST_CASE("plug layouts: a TrackMania 1.0 visual (09006008, 0902C003, 0906A000)"
     w.u32(3);
     for (std::uint16_t i : {0, 1, 2}) w.u16(i);
     w.endNode();
-    test::NodeSummary s = parse(file(0x0901E000, w));
+    test::NodeSummary s = test::readsWhole(test::builtFile(0x0901E000, w));
     CHECK(s.classes == std::vector<std::string>{"CPlugVisualIndexedTriangles"});
     CHECK(s.values["0:vertices"] == "3");
     CHECK(s.values["0:texture coordinate sets"] == "2");
@@ -107,7 +69,7 @@ TEST_CASE("plug layouts: a TrackMania 1.0 visual (09006008, 0902C003, 0906A000)"
     skinned.u32(1);
     skinned.u32(3);
     skinned.endNode();
-    CHECK_THAT(parseError(file(0x0901E000, skinned)),
+    CHECK_THAT(test::readError(test::builtFile(0x0901E000, skinned)),
                Catch::Contains("chunk 09006008 of CPlugVisualIndexedTriangles (0901E000) (chunk "
                                "at offset 25): visual skin data in 09006008: not described"));
 }
@@ -141,7 +103,7 @@ TEST_CASE("plug layouts: skinned visuals (0900600D, 0900600F) and their vertices
     d.u32(0);
     d.u32(0);
     d.endNode();
-    test::NodeSummary s = parse(file(0x0901E000, d));
+    test::NodeSummary s = test::readsWhole(test::builtFile(0x0901E000, d));
     CHECK(s.values["0:bones"] == "2");
     CHECK(s.values["0:vertices"] == "2");
 
@@ -175,11 +137,11 @@ TEST_CASE("plug layouts: skinned visuals (0900600D, 0900600F) and their vertices
     floats(f, 3);
     f.u32(0);
     f.endNode();
-    s = parse(file(0x0901E000, f));
+    s = test::readsWhole(test::builtFile(0x0901E000, f));
     CHECK(s.values["0:bones"] == "1");
 
     // The same with the version past what the source describes.
-    Bytes later = file(0x0901E000, f);
+    Bytes later = test::builtFile(0x0901E000, f);
     std::size_t at = 0;
     for (std::size_t i = 0; i + 8 <= later.size(); ++i)
         if (later[i] == 0x0F && later[i + 1] == 0x60 && later[i + 2] == 0x00 &&
@@ -189,7 +151,7 @@ TEST_CASE("plug layouts: skinned visuals (0900600D, 0900600F) and their vertices
         }
     REQUIRE(at != 0);
     later[at] = 7;
-    CHECK_THAT(parseError(later),
+    CHECK_THAT(test::readError(later),
                Catch::Contains("CPlugVisual 0900600F version 7 is not described"));
 
     // Tangents that are neither none nor one per vertex.
@@ -204,7 +166,7 @@ TEST_CASE("plug layouts: skinned visuals (0900600D, 0900600F) and their vertices
     floats(t, 2 * 4);
     t.u32(1);
     t.endNode();
-    CHECK_THAT(parseError(file(0x0901E000, t)),
+    CHECK_THAT(test::readError(test::builtFile(0x0901E000, t)),
                Catch::Contains("visual with 1 tangents for 2 vertices"));
 }
 
@@ -226,7 +188,7 @@ TEST_CASE("plug layouts: texture coordinate sets of version 3", "[gbx][plug]") {
     floats(w, 3 * 2 + 3);
     floats(w, 6);
     w.endNode();
-    test::NodeSummary s = parse(file(0x0901E000, w));
+    test::NodeSummary s = test::readsWhole(test::builtFile(0x0901E000, w));
     CHECK(s.values["0:texture coordinate sets"] == "2");
 
     // 200 vertices of kind 2: the source's expression gives (200 * 2) & 0xFF = 144 floats, the
@@ -242,7 +204,7 @@ TEST_CASE("plug layouts: texture coordinate sets of version 3", "[gbx][plug]") {
     k.u32(2);
     k.zeros(200 * 16);
     k.endNode();
-    CHECK_THAT(parseError(file(0x0901E000, k)),
+    CHECK_THAT(test::readError(test::builtFile(0x0901E000, k)),
                Catch::Contains("texture coordinate set version 3 with kind 00000002: the size of "
                                "its extra floats is not settled"));
 }
@@ -264,7 +226,7 @@ TEST_CASE("plug layouts: a visual whose vertices are in vertex streams", "[gbx][
     w.u32(0);
     w.u32(0);  // no morphs
     w.endNode();
-    test::NodeSummary s = parse(file(0x0901E000, w, 2));
+    test::NodeSummary s = test::readsWhole(test::builtFile(0x0901E000, w, 2));
     CHECK(s.values["0:vertex streams"] == "1");
     CHECK(s.values["0:vertices"] == "500");
 
@@ -298,7 +260,7 @@ TEST_CASE("plug layouts: a visual whose vertices are in vertex streams", "[gbx][
     v.endNode();
     floats(v, 6);
     v.endNode();
-    s = parse(file(0x0901E000, v, 2));
+    s = test::readsWhole(test::builtFile(0x0901E000, v, 2));
     CHECK(s.values["1:attributes"] == "3");
     CHECK(s.values["1:vertices"] == "2");
 
@@ -315,7 +277,7 @@ TEST_CASE("plug layouts: a visual whose vertices are in vertex streams", "[gbx][
     f4.boolean(false);
     f4.zeros(32);
     f4.endNode();
-    CHECK_THAT(parseError(file(0x09056000, f4)),
+    CHECK_THAT(test::readError(test::builtFile(0x09056000, f4)),
                Catch::Contains("vertex stream attribute 8 of type 3 is not described"));
 
     BodyWriter m;
@@ -323,7 +285,7 @@ TEST_CASE("plug layouts: a visual whose vertices are in vertex streams", "[gbx][
     m.u32(0);
     m.u32(2);
     m.endNode();
-    CHECK_THAT(parseError(file(0x0901E000, m)),
+    CHECK_THAT(test::readError(test::builtFile(0x0901E000, m)),
                Catch::Contains("visual with 2 morphs: not described"));
 }
 
@@ -340,7 +302,7 @@ TEST_CASE("plug layouts: TrackMania 1.0 and TMSX tree chunks (0904F00C, 0904F015
     w.chunk(0x0904F015);
     w.u32(0x8);  // no location
     w.endNode();
-    test::NodeSummary s = parse(file(0x0904F000, w));
+    test::NodeSummary s = test::readsWhole(test::builtFile(0x0904F000, w));
     CHECK(s.classes == std::vector<std::string>{"CPlugTree"});
 
     // 0904F00D's second entry, read as a node or as an Id by its sources: only empty is read.
@@ -350,7 +312,7 @@ TEST_CASE("plug layouts: TrackMania 1.0 and TMSX tree chunks (0904F00C, 0904F015
     named.u32(0x40000000);
     named.string("Other");
     named.endNode();
-    CHECK_THAT(parseError(file(0x0904F000, named)),
+    CHECK_THAT(test::readError(test::builtFile(0x0904F000, named)),
                Catch::Contains("CPlugTree 0904F00D second entry 40000000: its sources read it as "
                                "a node or an Id"));
 
@@ -358,7 +320,7 @@ TEST_CASE("plug layouts: TrackMania 1.0 and TMSX tree chunks (0904F00C, 0904F015
     bad.chunk(0x0904F00C);
     bad.u32(3);
     bad.endNode();
-    CHECK_THAT(parseError(file(0x0904F000, bad)),
+    CHECK_THAT(test::readError(test::builtFile(0x0904F000, bad)),
                Catch::Contains("chunk 0904F00C of CPlugTree (0904F000) (chunk at offset 25): "
                                "CPlugTree 0904F00C with 3 entries: not described"));
 }
@@ -382,7 +344,7 @@ TEST_CASE("plug layouts: surface geometries of every described shape and mesh ve
     old.u32(2);
     old.u32(0);  // two bytes and the surface ID
     old.endNode();
-    test::NodeSummary s = parse(file(0x0900D000, old));
+    test::NodeSummary s = test::readsWhole(test::builtFile(0x0900D000, old));
     CHECK(s.values["0:shape"] == "mesh of 3 vertices, 1 triangles");
 
     // 0900F002: a compound of a sphere and a version 5 mesh (cooked triangles, AABB cells),
@@ -412,7 +374,7 @@ TEST_CASE("plug layouts: surface geometries of every described shape and mesh ve
     floats(c, 2 * 12);
     c.u16(4);
     c.endNode();
-    s = parse(file(0x0900F000, c));
+    s = test::readsWhole(test::builtFile(0x0900F000, c));
     CHECK(s.values["0:shape"] == "compound of 2");
 
     // Mesh version 4 and octree version 1 stop with the reason.
@@ -421,7 +383,7 @@ TEST_CASE("plug layouts: surface geometries of every described shape and mesh ve
     v4.u32(4);
     v4.u32(0);
     v4.endNode();
-    CHECK_THAT(parseError(file(0x0900D000, v4)),
+    CHECK_THAT(test::readError(test::builtFile(0x0900D000, v4)),
                Catch::Contains("surface mesh version 4 is not one the sources describe"));
     BodyWriter o1;
     o1.chunk(0x0900D002);
@@ -431,7 +393,7 @@ TEST_CASE("plug layouts: surface geometries of every described shape and mesh ve
     o1.u32(1);
     o1.u32(0);
     o1.endNode();
-    CHECK_THAT(parseError(file(0x0900D000, o1)),
+    CHECK_THAT(test::readError(test::builtFile(0x0900D000, o1)),
                Catch::Contains("surface mesh octree version 1: the order of its array's words "
                                "is not settled"));
 
@@ -444,7 +406,7 @@ TEST_CASE("plug layouts: surface geometries of every described shape and mesh ve
     }
     deep.zeros(64);
     deep.endNode();
-    CHECK_THAT(parseError(file(0x0900F000, deep)),
+    CHECK_THAT(test::readError(test::builtFile(0x0900F000, deep)),
                Catch::Contains("surface compounds nest deeper than 8 levels"));
 }
 
@@ -461,7 +423,7 @@ TEST_CASE("plug layouts: a sprite's parameters (09010008, CPlugSpriteParam)", "[
     w.u32(1);
     floats(w, 4);
     w.endNode();
-    test::NodeSummary s = parse(file(0x09010000, w));
+    test::NodeSummary s = test::readsWhole(test::builtFile(0x09010000, w));
     CHECK(s.classes.size() == 2);
 }
 
@@ -482,7 +444,7 @@ TEST_CASE("plug layouts: ManiaPlanet's surface and solid chunks (0900C003, 09005
     v1.raw(Bytes{1, 2, 3});
     v1.nullRef();
     v1.endNode();
-    test::NodeSummary s = parse(file(0x0900C000, v1));
+    test::NodeSummary s = test::readsWhole(test::builtFile(0x0900C000, v1));
     CHECK(s.values["0:shape"] == "box");
     CHECK(s.values["0:materials"] == "1");
 
@@ -502,7 +464,7 @@ TEST_CASE("plug layouts: ManiaPlanet's surface and solid chunks (0900C003, 09005
     v5.u32(1);
     v5.lookback("Skel");
     v5.endNode();
-    s = parse(file(0x0900C000, v5));
+    s = test::readsWhole(test::builtFile(0x0900C000, v5));
     CHECK(s.values["0:shape"] == "sphere");
 
     // Version 4 with materials: a word after them (the 2020 prefab has it), then the words,
@@ -520,7 +482,7 @@ TEST_CASE("plug layouts: ManiaPlanet's surface and solid chunks (0900C003, 09005
     v4.u32(0);  // no 16-bit words
     v4.nullRef();
     v4.endNode();
-    s = parse(file(0x0900C000, v4));
+    s = test::readsWhole(test::builtFile(0x0900C000, v4));
     CHECK(s.values["0:shape"] == "sphere");
     CHECK(s.values["0:materials"] == "1");
     // Without the word, the skeleton's reference would be read from the words' count and the
@@ -537,7 +499,7 @@ TEST_CASE("plug layouts: ManiaPlanet's surface and solid chunks (0900C003, 09005
     v4short.u32(0);
     v4short.nullRef();
     v4short.endNode();
-    CHECK_FALSE(parseError(file(0x0900C000, v4short)).empty());
+    CHECK_FALSE(test::readError(test::builtFile(0x0900C000, v4short)).empty());
 
     // 09005017 versions 1 and 3, 09005019 version 5.
     BodyWriter solid;
@@ -584,14 +546,14 @@ TEST_CASE("plug layouts: ManiaPlanet's surface and solid chunks (0900C003, 09005
     solid.u32(0);
     solid.nullRef();
     solid.endNode();
-    s = parse(file(0x09005000, solid));
+    s = test::readsWhole(test::builtFile(0x09005000, solid));
     CHECK(s.classes == std::vector<std::string>{"CPlugSolid"});
 
     BodyWriter later;
     later.chunk(0x09005019);
     later.u32(6);
     later.endNode();
-    CHECK_THAT(parseError(file(0x09005000, later)),
+    CHECK_THAT(test::readError(test::builtFile(0x09005000, later)),
                Catch::Contains("CPlugSolid 09005019 version 6 is not described"));
 }
 
@@ -601,7 +563,7 @@ TEST_CASE("plug layouts: CPlugSolid 0900500B, whose sources disagree on its size
     w.chunk(0x0900500B);
     w.zeros(32);
     w.endNode();
-    CHECK_THAT(parseError(file(0x09005000, w)),
+    CHECK_THAT(test::readError(test::builtFile(0x09005000, w)),
                Catch::Contains("chunk 0900500B of CPlugSolid (09005000) (chunk at offset 25): "
                                "CPlugSolid 0900500B: its sources give it 28 and 32 bytes"));
 }

@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "gbx/GbxFile.hpp"
-#include "gbx/testing/GbxBuilder.hpp"
+#include "tests/gbx/BuiltGbx.hpp"
 #include "tests/support/Cli.hpp"
+#include "tests/support/GbxFixtures.hpp"
 #include "tests/support/NodeSummary.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestKey.hpp"
@@ -31,14 +31,6 @@ namespace {
 
 const std::string& kKey = test::kKeyArg;
 
-Bytes file(std::uint32_t classId, const BodyWriter& w, std::uint32_t numNodes = 1) {
-    GbxBuilder b;
-    b.classId = classId;
-    b.numNodes = numNodes;
-    b.body = w.bytes();
-    return b.build();
-}
-
 // The node reads a reader reports to the cipher: class ID and slot.
 struct Reads : ReadObserver {
     std::vector<std::pair<std::uint32_t, std::int64_t>> reads;
@@ -46,34 +38,6 @@ struct Reads : ReadObserver {
         reads.emplace_back(classId, slot);
     }
 };
-
-// Reads a file that must read whole; every shorter prefix of it must stop with an error.
-NodeSummary parse(const Bytes& data, Reads* reads = nullptr) {
-    MemorySource src(data);
-    GbxFile f = readGbx(src, reads);
-    REQUIRE(f.nodesComplete);
-    CHECK(f.trailingBytes == 0);
-    CHECK(f.unfilledSlots == 0);
-    NodeSummary s = summarize(f);
-    CHECK(s.allNodesComplete);
-    CHECK(s.allChunksKnown);
-    for (std::size_t n = 0; n < data.size(); ++n) {
-        MemorySource cut(ByteSpan(data).first(n));
-        GbxFile partial = readGbxPartial(cut);
-        if (!partial.failure) FAIL("cut at " << n << " of " << data.size() << " read whole");
-    }
-    return s;
-}
-
-std::string parseError(const Bytes& data) {
-    MemorySource src(data);
-    try {
-        readGbx(src);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
-}
 
 void floats(BodyWriter& w, int n, float v = 0.5f) {
     for (int i = 0; i < n; ++i) w.f32(v);
@@ -125,31 +89,13 @@ const std::vector<Fixture> kWhole = {
      "nodes read: 40, complete"},
 };
 
-// The file as a pak stores a gbx file: an LZO body decompressed in place.
-Bytes storedForm(const fs::path& path) {
-    Bytes data = readFile(path);
-    MemorySource src(data);
-    ReadOptions opts;
-    opts.keepBody = true;
-    opts.readNodes = false;
-    GbxFile f = readGbx(src, nullptr, opts);
-    if (!f.body.compressed) return data;
-    Bytes out(data.begin(), data.begin() + std::ptrdiff_t(f.body.offset));
-    out[7] = 'U';
-    out.insert(out.end(), f.bodyData.begin(), f.bodyData.end());
-    return out;
-}
-
 }  // namespace
 
 TEST_CASE("prefab fixtures: the wagon and the bitmap font read whole", "[gbx][prefab][fixtures]") {
     for (const auto& w : kWhole) {
         fs::path path = sharedDir(w.dir) / w.file;
         INFO(w.file);
-        auto r = run(kPak + " gbx info --nodes " + q(path));
-        CHECK(r.code == 0);
-        CHECK(r.err.empty());
-        CHECK(r.out.find(std::string("\n") + w.nodesRead + "\n") != std::string::npos);
+        auto r = checkNodesRead(path, w.nodesRead);
         CHECK(r.out.find(", unknown") == std::string::npos);
     }
     auto r = run(kPak + " gbx info --nodes " +
@@ -174,7 +120,7 @@ TEST_CASE("prefab fixtures: stored in a pak, the wagon, the font and the prefab 
           "[gbx][prefab][fixtures]") {
     TempDir tmp;
     for (const auto& w : kWhole)
-        writeFile(tmp / "src" / w.file, storedForm(sharedDir(w.dir) / w.file));
+        writeFile(tmp / "src" / w.file, storedForm(readFile(sharedDir(w.dir) / w.file)));
     const fs::path pak = tmp / "p.pak";
     REQUIRE(run(kPak + " pack -q --level 0 " + kKey + " " + q(tmp / "src") + " " + q(pak)).code ==
             0);
@@ -256,7 +202,7 @@ TEST_CASE("prefab layouts: a prefab of every entity parameter the sources descri
     w.u32(0xFFFFFFFF);
     w.string("last");
     Reads reads;
-    NodeSummary s = parse(file(0x09145000, w, 3), &reads);
+    NodeSummary s = test::readsWhole(test::builtFile(0x09145000, w, 3), &reads);
     CHECK(s.classes == std::vector<std::string>{
                            "CPlugPrefab", "CPlugStaticObjectModel",
                            "NPlugStaticObjectModel_SInstanceParams", "CPlugDynaObjectModel",
@@ -277,7 +223,7 @@ TEST_CASE("prefab layouts: what no source describes stops the read", "[gbx][pref
     floats(other, 7);
     other.u32(0x2F0BC000);  // a variant list: a class no prefab holds in GBX.NET
     other.u32(0);
-    CHECK_THAT(parseError(file(0x09145000, other)),
+    CHECK_THAT(test::readError(test::builtFile(0x09145000, other)),
                Catch::Contains("body of CPlugPrefab (09145000) (no chunk IDs, at offset 25): "
                                "CPlugPrefab entity 0 parameters of class NPlugItem_SVariantList "
                                "(2F0BC000) at 105: not one GBX.NET reads for a prefab"));
@@ -288,7 +234,7 @@ TEST_CASE("prefab layouts: what no source describes stops the read", "[gbx][pref
     floats(params, 7);
     params.u32(0x2F0B6000);
     params.u32(3);
-    CHECK_THAT(parseError(file(0x09145000, params)),
+    CHECK_THAT(test::readError(test::builtFile(0x09145000, params)),
                Catch::Contains("body of NPlugDynaObjectModel_SInstanceParams (2F0B6000) (no "
                                "chunk IDs, at offset 109): NPlugDynaObjectModel_SInstanceParams "
                                "version 3 not supported (2 is the highest any source "
@@ -296,25 +242,25 @@ TEST_CASE("prefab layouts: what no source describes stops the read", "[gbx][pref
 
     BodyWriter dyna;
     dynaBody(dyna, 9);
-    CHECK_THAT(parseError(file(0x09144000, dyna)),
+    CHECK_THAT(test::readError(test::builtFile(0x09144000, dyna)),
                Catch::Contains("CPlugDynaObjectModel version 9: GBX.NET reads every field, "
                                "gbx-py leaves out those of later versions, and no file here "
                                "decides"));
     BodyWriter dyna12;
     dynaBody(dyna12, 12);
-    CHECK(parse(file(0x09144000, dyna12)).values.at("0:version") == "12");
+    CHECK(test::readsWhole(test::builtFile(0x09144000, dyna12)).values.at("0:version") == "12");
 
     BodyWriter collidable;
     collidable.u32(3);
     collidable.nullRef();
     collidable.u8(2);
-    CHECK_THAT(parseError(file(0x09159000, collidable)),
+    CHECK_THAT(test::readError(test::builtFile(0x09159000, collidable)),
                Catch::Contains("CPlugStaticObjectModel: mesh collision byte at 33 is 2"));
     BodyWriter meshOnly;
     meshOnly.u32(3);
     meshOnly.nullRef();
     meshOnly.u8(1);  // the mesh is the collision shape: no shape follows
-    parse(file(0x09159000, meshOnly));
+    test::readsWhole(test::builtFile(0x09159000, meshOnly));
 }
 
 TEST_CASE("prefab layouts: train wagons of every described version", "[gbx][prefab]") {
@@ -338,13 +284,14 @@ TEST_CASE("prefab layouts: train wagons of every described version", "[gbx][pref
         }
         for (int i = 2 + (v >= 3 ? 4 : 0); i < refs; ++i) w.nullRef();
         w.endNode();
-        CHECK(parse(file(0x0911C000, w)).values.at("0:version") == std::to_string(v));
+        CHECK(test::readsWhole(test::builtFile(0x0911C000, w)).values.at("0:version") ==
+              std::to_string(v));
     }
     BodyWriter later;
     later.chunk(0x0911C000);
     later.u32(11);
     later.endNode();
-    CHECK_THAT(parseError(file(0x0911C000, later)),
+    CHECK_THAT(test::readError(test::builtFile(0x0911C000, later)),
                Catch::Contains("CPlugTrainWagonModel 0911C000 version 11 not supported (10 is "
                                "the highest any source describes)"));
 }
@@ -426,7 +373,7 @@ TEST_CASE("prefab layouts: a light with its spot light model and colour function
     w.ref(1);
     w.zeros(20);
     w.endNode();
-    NodeSummary s = parse(file(0x0901D000, w, 3));
+    NodeSummary s = test::readsWhole(test::builtFile(0x0901D000, w, 3));
     CHECK(s.classes == std::vector<std::string>{"CPlugLight", "GxLightSpot", "CFuncLightColor"});
     CHECK(s.values.at("0:light") == "node 1");
 }
@@ -440,13 +387,13 @@ TEST_CASE("prefab layouts: the other light models and the light user model",
         floats(dir, kFloats[id - 0x04007000]);
     }
     dir.endNode();
-    parse(file(0x04007000, dir));
+    test::readsWhole(test::builtFile(0x04007000, dir));
 
     BodyWriter ambient;
     ambient.chunk(0x04005000);
     floats(ambient, 2);
     ambient.endNode();
-    parse(file(0x04005000, ambient));
+    test::readsWhole(test::builtFile(0x04005000, ambient));
 
     BodyWriter frustum;
     frustum.chunk(0x0400A004);
@@ -456,7 +403,7 @@ TEST_CASE("prefab layouts: the other light models and the light user model",
     floats(frustum, 6);
     frustum.u32(0);
     frustum.endNode();
-    parse(file(0x0400A000, frustum));
+    test::readsWhole(test::builtFile(0x0400A000, frustum));
 
     for (std::uint32_t v : {0u, 1u}) {
         BodyWriter user;
@@ -466,7 +413,7 @@ TEST_CASE("prefab layouts: the other light models and the light user model",
         floats(user, 11);
         if (v >= 1) user.boolean(true);
         user.endNode();
-        parse(file(0x090F9000, user));
+        test::readsWhole(test::builtFile(0x090F9000, user));
     }
 
     BodyWriter spot0;
@@ -474,14 +421,14 @@ TEST_CASE("prefab layouts: the other light models and the light user model",
     spot0.u32(0);
     spot0.zeros(32);
     spot0.endNode();
-    CHECK_THAT(parseError(file(0x0400B000, spot0)),
+    CHECK_THAT(test::readError(test::builtFile(0x0400B000, spot0)),
                Catch::Contains("GxLightSpot 0400B003 version 0: GBX.NET gives it 32 bytes, "
                                "gbx-py 28"));
     BodyWriter anim2;
     anim2.chunk(0x0901D003);
     anim2.u32(2);
     anim2.endNode();
-    CHECK_THAT(parseError(file(0x0901D000, anim2)),
+    CHECK_THAT(test::readError(test::builtFile(0x0901D000, anim2)),
                Catch::Contains("CPlugLight 0901D003 version 2 not supported (1 is the highest "
                                "any source describes)"));
 }
@@ -499,14 +446,14 @@ TEST_CASE("prefab layouts: curves of real values", "[gbx][prefab]") {
     floats(w, 2);
     w.u32(2);  // Hermite
     w.endNode();
-    CHECK(parse(file(0x0501A000, w)).values.at("0:keys") == "2");
+    CHECK(test::readsWhole(test::builtFile(0x0501A000, w)).values.at("0:keys") == "2");
 
     BodyWriter bad;
     bad.chunk(0x0501A001);
     bad.u32(0);
     bad.u32(4);
     bad.endNode();
-    CHECK_THAT(parseError(file(0x0501A000, bad)),
+    CHECK_THAT(test::readError(test::builtFile(0x0501A000, bad)),
                Catch::Contains("CFuncKeysReal interpolation 4 is not one GBX.NET names"));
 }
 
@@ -527,15 +474,15 @@ TEST_CASE("prefab layouts: bitmap font chunks 0904E008 and 0904E009", "[gbx][pre
         w.u32(1);
         w.string("page.dds");
         w.endNode();
-        return file(0x0904E000, w);
+        return test::builtFile(0x0904E000, w);
     };
-    NodeSummary s = parse(font(0xFFFFFFFF, 1));
+    NodeSummary s = test::readsWhole(font(0xFFFFFFFF, 1));
     CHECK(s.values.at("0:glyphs") == "2");
     CHECK(s.values.at("0:page") == "page.dds");
-    CHECK_THAT(parseError(font(0, 1)),
+    CHECK_THAT(test::readError(font(0, 1)),
                Catch::Contains("CPlugFontBitmap 0904E008 holds 00000000: only -1 is known (no "
                                "source says whether it is a node or a number)"));
-    CHECK_THAT(parseError(font(0xFFFFFFFF, 2)),
+    CHECK_THAT(test::readError(font(0xFFFFFFFF, 2)),
                Catch::Contains("CPlugFontBitmap 0904E009: first word at 37 is 00000002, the one "
                                "known font has 00000001 (no source describes the chunk)"));
 }

@@ -11,32 +11,12 @@
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "gbx/GbxFile.hpp"
+#include "tests/support/GbxFixtures.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
 using namespace pakfs::archive;
-
-namespace {
-
-// The file with its body as a pak stores it: an LZO body (BUCR) decompressed in place of its
-// two sizes and compressed bytes, the format's third byte turned to 'U'.
-Bytes storedForm(const Bytes& file) {
-    pakfs::MemorySource src(file);
-    gbx::ReadOptions opts;
-    opts.keepBody = true;
-    opts.readNodes = false;
-    gbx::GbxFile f = gbx::readGbx(src, nullptr, opts);
-    if (!f.body.compressed) return file;
-    Bytes out(file.begin(), file.begin() + std::ptrdiff_t(f.body.offset));
-    REQUIRE(out.size() > 7);
-    REQUIRE(out[7] == 'C');
-    out[7] = 'U';
-    out.insert(out.end(), f.bodyData.begin(), f.bodyData.end());
-    return out;
-}
-
-}  // namespace
 
 TEST_CASE("plug pipeline: the games' solids pack from the chunk readers and read back parsed",
           "[gbx-pipeline][plug]") {
@@ -51,7 +31,7 @@ TEST_CASE("plug pipeline: the games' solids pack from the chunk readers and read
     test::TempDir tree, out;
     for (const char* name : solids) {
         INFO(name);
-        Bytes stored = storedForm(test::readFile(dir / name));
+        Bytes stored = test::storedForm(test::readFile(dir / name));
         pakfs::MemorySource src(stored);
         gbx::GbxFile f = gbx::readGbx(src);
         REQUIRE(f.nodesComplete);
@@ -113,7 +93,7 @@ TEST_CASE(
     std::map<std::string, std::string> pathOf;  // pack path -> fixture
     for (const char* name : files) {
         INFO(name);
-        Bytes stored = storedForm(test::readFile(dir / name));
+        Bytes stored = test::storedForm(test::readFile(dir / name));
         const std::string packPath = "G/" + std::filesystem::path(name).filename().string();
         test::writeFile(tree / packPath, stored);
         pathOf[packPath] = name;
