@@ -78,7 +78,8 @@ void itemModel(NodeReader& r) {
         r.nodeRef();  // physics model
         r.nodeRef();  // visual model
         // Versions 1 and 2: the seed (0301C019) adds a static visual model, [G] reads nothing
-        // more. No file of those versions is at hand; the seed's reading is kept.
+        // more. MP-CGameItemModel~bridge1.ObjectInfo.gbx of ../shared/fixtures/assets2
+        // (version 1) reads to its end only with it: the file decides (version 2 alike).
         if (v == 1 || v == 2) r.nodeRef();
     }
     if (v < 3) return;
