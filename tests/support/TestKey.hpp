@@ -9,8 +9,11 @@
 
 namespace pakfs::test {
 
-inline constexpr const char* kTestKeyHex = "00112233445566778899aabbccddeeff";
-inline const std::string kKeyArg = std::string("--key ") + kTestKeyHex;
+// One literal, so that no file builds the argument at start-up from the hex (GCC's array
+// bounds check misreads that concatenation in some files).
+inline constexpr char kKeyArgText[] = "--key 00112233445566778899aabbccddeeff";
+inline constexpr const char* kTestKeyHex = kKeyArgText + 6;
+inline const std::string kKeyArg = kKeyArgText;
 
 inline archive::PakKey testKey() {
     archive::PakKey k{};

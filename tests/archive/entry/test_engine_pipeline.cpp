@@ -9,21 +9,14 @@
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "gbx/testing/EngineBuilder.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
 using namespace pakfs::archive;
 namespace engine = pakfs::gbx::engine;
 
-namespace {
-
-PakKey key() {
-    PakKey k{};
-    for (int i = 0; i < 16; ++i) k[std::size_t(i)] = std::uint8_t(0xA3 ^ (i * 29));
-    return k;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("engine pipeline: engine-class files pack without the scan and read back parsed",
           "[gbx-pipeline][engine]") {
@@ -50,9 +43,9 @@ TEST_CASE("engine pipeline: engine-class files pack without the scan and read ba
         PackOptions o;
         o.level = level;
         o.warn = [&](const std::string& w) { warnings.push_back(w); };
-        writePak(tree.path(), out / "e.pak", key(), o);
+        writePak(tree.path(), out / "e.pak", test::testKey(), o);
         CHECK(warnings.empty());  // nothing planned from the node scan
-        auto pak = PakIndex::open(out / "e.pak", key());
+        auto pak = PakIndex::open(out / "e.pak", test::testKey());
         REQUIRE(pak->entries().size() == 16);
         for (const auto& e : pak->entries()) {
             INFO(e.path);
@@ -94,8 +87,8 @@ TEST_CASE("engine pipeline: the writer's schedule folds box[0] - box[3] of 0900F
     test::writeFile(tree / "m.Solid.Gbx", engine::solid(s));
     PackOptions o;
     o.level = 0;
-    writePak(tree.path(), out / "m.pak", key(), o);
-    auto pak = PakIndex::open(out / "m.pak", key());
+    writePak(tree.path(), out / "m.pak", test::testKey(), o);
+    auto pak = PakIndex::open(out / "m.pak", test::testKey());
     GbxDecode d = decodeGbxEntryProven(pak, pak->entries().at(0));
     CHECK(d.kind == GbxDecodeKind::Parsed);
     CHECK(d.bytes == test::readFile(tree / "m.Solid.Gbx"));

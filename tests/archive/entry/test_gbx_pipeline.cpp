@@ -13,6 +13,7 @@
 #include "archive/write/PakWriter.hpp"
 #include "gbx/testing/GbxBuilder.hpp"
 #include "tests/support/Shared.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -21,12 +22,6 @@ using gbx::BodyWriter;
 namespace fs = std::filesystem;
 
 namespace {
-
-PakKey key() {
-    PakKey k{};
-    for (int i = 0; i < 16; ++i) k[std::size_t(i)] = std::uint8_t(0x5C ^ (i * 11));
-    return k;
-}
 
 // One collector-list node and one parameters node, as chunk 03043011 holds them.
 void nodePair(BodyWriter& w, std::uint32_t index, std::vector<std::size_t>& hooks) {
@@ -86,7 +81,7 @@ Bytes makeMap(std::size_t pad, int pairs, std::uint32_t seed,
 }
 
 void checkPakMatchesTree(const fs::path& pakPath, const fs::path& tree) {
-    auto pak = PakIndex::open(pakPath, key());
+    auto pak = PakIndex::open(pakPath, test::testKey());
     for (const auto& e : pak->entries()) {
         INFO(e.path);
         Bytes want = test::readFile(tree / e.path);
@@ -99,7 +94,7 @@ void checkPakMatchesTree(const fs::path& pakPath, const fs::path& tree) {
 
 // Every entry (gbx or not) reads back as the tree's file.
 void checkPakMatchesTreeAny(const fs::path& pakPath, const fs::path& tree) {
-    auto pak = PakIndex::open(pakPath, key());
+    auto pak = PakIndex::open(pakPath, test::testKey());
     for (const auto& e : pak->entries()) {
         INFO(e.path);
         CHECK(readEntry(pak, e) == test::readFile(tree / e.path));
@@ -123,7 +118,7 @@ TEST_CASE("gbx pipeline: node reads around every 256-byte segment offset (stored
     CHECK(residues.size() == 256);
     PackOptions o;
     o.level = 0;
-    writePak(tree.path(), out / "s.pak", key(), o);
+    writePak(tree.path(), out / "s.pak", test::testKey(), o);
     checkPakMatchesTree(out / "s.pak", tree.path());
 }
 
@@ -145,7 +140,7 @@ TEST_CASE("gbx pipeline: node reads around 0x400 buffer boundaries (zlib levels 
             PackOptions o;
             o.level = level;
             o.syncFlushEvery = flush;
-            writePak(tree.path(), out / "z.pak", key(), o);
+            writePak(tree.path(), out / "z.pak", test::testKey(), o);
             checkPakMatchesTree(out / "z.pak", tree.path());
         }
     }
@@ -159,8 +154,8 @@ TEST_CASE("gbx pipeline: the per-node ivXor is exercised", "[gbx-pipeline]") {
     for (int level : {0, 9}) {
         PackOptions o;
         o.level = level;
-        writePak(tree.path(), out / "t.pak", key(), o);
-        auto pak = PakIndex::open(out / "t.pak", key());
+        writePak(tree.path(), out / "t.pak", test::testKey(), o);
+        auto pak = PakIndex::open(out / "t.pak", test::testKey());
         int differ = 0;
         GbxDecodeOptions without;
         without.perNodeIvXor = false;
@@ -185,7 +180,7 @@ TEST_CASE("gbx pipeline: deep and wide node trees", "[gbx-pipeline]") {
     for (int level : {0, 6}) {
         PackOptions o;
         o.level = level;
-        writePak(tree.path(), out / "w.pak", key(), o);
+        writePak(tree.path(), out / "w.pak", test::testKey(), o);
         checkPakMatchesTree(out / "w.pak", tree.path());
     }
 }
@@ -207,13 +202,13 @@ TEST_CASE("gbx pipeline: a gbx with a chunk no reader knows is planned by the no
         PackOptions o;
         o.level = level;
         o.warn = [&](const std::string& w) { warnings.push_back(w); };
-        writePak(tree.path(), out / "b.pak", key(), o);
+        writePak(tree.path(), out / "b.pak", test::testKey(), o);
         // The scan finds the 4 node reads of the two pairs after the unknown chunk.
         REQUIRE(warnings.size() == 1);
         CHECK(warnings[0] ==
               "bad.Map.Gbx: chunks no reader knows: the cipher is planned from 4 "
               "node reads found by the node scan");
-        auto pak = PakIndex::open(out / "b.pak", key());
+        auto pak = PakIndex::open(out / "b.pak", test::testKey());
         const PakEntry& e = pak->entries()[0];
         CHECK(e.compressed());  // also at level 0: the Adler-32 is what proves it
         GbxDecode d = decodeGbxEntryProven(pak, e);
@@ -226,11 +221,11 @@ TEST_CASE("gbx pipeline: a gbx with a chunk no reader knows is planned by the no
     raw.rawGlobs = {"*.Map.Gbx"};
     raw.level = 0;
     raw.warn = [&](const std::string& w) { warnings.push_back(w); };
-    writePak(tree.path(), out / "b.pak", key(), raw);
+    writePak(tree.path(), out / "b.pak", test::testKey(), raw);
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0] ==
           "bad.Map.Gbx: stored with --raw: the game will not read this gbx file right");
-    auto pak = PakIndex::open(out / "b.pak", key());
+    auto pak = PakIndex::open(out / "b.pak", test::testKey());
     CHECK_THROWS_WITH(readEntry(pak, pak->entries()[0]),
                       (out / "b.pak").string() +
                           ": bad.Map.Gbx: stored gbx entry with chunks no reader knows: cannot be "
@@ -255,15 +250,15 @@ TEST_CASE("gbx pipeline: real gbx fixtures pack and extract byte-exactly",
         test::TempDir one;
         fs::copy_file(item.path(), one / item.path().filename().string());
         try {
-            writePak(one.path(), out / "probe.pak", key(), {});
+            writePak(one.path(), out / "probe.pak", test::testKey(), {});
         } catch (const Error& e) {
             unparsed.push_back(item.path().filename().string());
             WARN("falls back to --raw: " << e.what());
         }
     }
     o.rawGlobs = unparsed;
-    writePak(dir, out / "fixtures.pak", key(), o);
-    auto pak = PakIndex::open(out / "fixtures.pak", key());
+    writePak(dir, out / "fixtures.pak", test::testKey(), o);
+    auto pak = PakIndex::open(out / "fixtures.pak", test::testKey());
     std::size_t exact = 0, gbxCount = 0;
     for (const auto& e : pak->entries()) {
         bool isRaw = std::find(unparsed.begin(), unparsed.end(), e.path) != unparsed.end();
@@ -294,17 +289,17 @@ TEST_CASE("repack with --base: unchanged entries keep their encrypted bytes",
     test::writeFile(tree / "Maps/b.Map.Gbx", makeMap(200, 4, 2));
     test::writeFile(tree / "Text/c.txt", Bytes(5000, 'c'));
     test::writeFile(tree / "Text/d.txt", Bytes(300, 'd'));
-    writePak(tree.path(), out / "orig.pak", key(), {});
+    writePak(tree.path(), out / "orig.pak", test::testKey(), {});
     // Change one gbx and one text file, add one file.
     test::writeFile(tree / "Maps/b.Map.Gbx", makeMap(201, 4, 3));
     test::writeFile(tree / "Text/d.txt", Bytes(301, 'e'));
     test::writeFile(tree / "Text/new.txt", Bytes(10, 'n'));
     PackOptions o;
     o.base = out / "orig.pak";
-    PackResult r = writePak(tree.path(), out / "new.pak", key(), o);
+    PackResult r = writePak(tree.path(), out / "new.pak", test::testKey(), o);
     CHECK(r.copiedFromBase == 2);
-    auto before = PakIndex::open(out / "orig.pak", key());
-    auto after = PakIndex::open(out / "new.pak", key());
+    auto before = PakIndex::open(out / "orig.pak", test::testKey());
+    auto after = PakIndex::open(out / "new.pak", test::testKey());
     auto blob = [](const std::shared_ptr<const PakIndex>& p, const std::string& path) {
         for (const auto& e : p->entries())
             if (e.path == path)
@@ -315,7 +310,7 @@ TEST_CASE("repack with --base: unchanged entries keep their encrypted bytes",
     CHECK(blob(before, "Text/c.txt") == blob(after, "Text/c.txt"));
     CHECK(blob(before, "Maps/b.Map.Gbx") != blob(after, "Maps/b.Map.Gbx"));
     checkPakMatchesTreeAny(out / "new.pak", tree.path());
-    PakKey other = key();
+    PakKey other = test::testKey();
     other[0] ^= 1;
     CHECK_THROWS_WITH(writePak(tree.path(), out / "x.pak", other, o),
                       Catch::Contains("--base is copied as encrypted bytes"));
@@ -331,8 +326,8 @@ TEST_CASE("gbx pipeline: a real uncompressed-body map drives the cipher node by 
         INFO("level " << level);
         PackOptions o;
         o.level = level;
-        writePak(tree.path(), out / "b.pak", key(), o);
-        auto pak = PakIndex::open(out / "b.pak", key());
+        writePak(tree.path(), out / "b.pak", test::testKey(), o);
+        auto pak = PakIndex::open(out / "b.pak", test::testKey());
         const PakEntry& e = pak->entries()[0];
         CHECK(e.compressed() == (level > 0));
         CHECK(readEntry(pak, e) == content);

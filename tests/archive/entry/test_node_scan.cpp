@@ -16,6 +16,7 @@
 #include "archive/write/PakWriter.hpp"
 #include "gbx/Classes.hpp"
 #include "gbx/testing/GbxBuilder.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -23,12 +24,6 @@ using namespace pakfs::archive;
 namespace stdfs = std::filesystem;
 
 namespace {
-
-PakKey key() {
-    PakKey k{};
-    for (int i = 0; i < 16; ++i) k[std::size_t(i)] = std::uint8_t(0xA7 ^ (i * 29));
-    return k;
-}
 
 // Plug classes in the class table whose chunks (and their ancestors') no reader knows.
 const std::uint32_t kClasses[] = {0x0901A000, 0x09001000, 0x09041000, 0x09020000,
@@ -215,9 +210,9 @@ void packAsTheGameWould(const stdfs::path& tree, const stdfs::path& pak,
     PackOptions o;
     o.level = level;
     o.rawGlobs = {"*.Gbx"};  // encrypted below, from the true node reads
-    writePak(tree, pak, key(), o);
-    auto index = PakIndex::open(pak, key());
-    Blowfish cipher(key());
+    writePak(tree, pak, test::testKey(), o);
+    auto index = PakIndex::open(pak, test::testKey());
+    Blowfish cipher(test::testKey());
     std::fstream f(pak, std::ios::in | std::ios::out | std::ios::binary);
     for (const auto& e : index->entries()) {
         const GeneratedGbx& g = files.at(e.path);
@@ -250,7 +245,7 @@ TEST_CASE("node scan: generated gbx files of unknown chunks, encrypted as the ga
                 test::writeFile(tree / name, files[name].content);
             }
             packAsTheGameWould(tree.path(), out / "g.pak", files, level, fold);
-            auto pak = PakIndex::open(out / "g.pak", key());
+            auto pak = PakIndex::open(out / "g.pak", test::testKey());
             for (const auto& e : pak->entries()) {
                 INFO(e.path << (e.compressed() ? " compressed" : " stored"));
                 GbxDecode d = decodeGbxEntryProven(pak, e);
@@ -289,13 +284,13 @@ TEST_CASE("node scan: what pak pack writes, pak reads back proven, under both ru
             o.gbxRules.nodesInSkippableChunksMixIvXor = fold;
             std::vector<std::string> warnings;
             o.warn = [&](const std::string& w) { warnings.push_back(w); };
-            writePak(tree.path(), out / "w.pak", key(), o);
+            writePak(tree.path(), out / "w.pak", test::testKey(), o);
             // Files whose main node has only skippable chunks parse whole (no warning).
             CHECK(warnings.size() >= files.size() - 2);
             for (const auto& w : warnings)
                 CHECK(w.find(": chunks no reader knows: the cipher is planned from ") !=
                       std::string::npos);
-            auto pak = PakIndex::open(out / "w.pak", key());
+            auto pak = PakIndex::open(out / "w.pak", test::testKey());
             for (const auto& e : pak->entries()) {
                 INFO(e.path);
                 GbxDecode d = decodeGbxEntryProven(pak, e);
@@ -320,7 +315,7 @@ TEST_CASE(
         test::writeFile(tree / name, files[name].content);
     }
     packAsTheGameWould(tree.path(), out / "i.pak", files, 9, false);
-    auto pak = PakIndex::open(out / "i.pak", key());
+    auto pak = PakIndex::open(out / "i.pak", test::testKey());
     int refused = 0, right = 0;
     for (const auto& e : pak->entries()) {
         INFO(e.path);

@@ -13,6 +13,7 @@
 #include "gbx/GbxFile.hpp"
 #include "tests/support/GbxFixtures.hpp"
 #include "tests/support/Shared.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -38,8 +39,7 @@ TEST_CASE("plug pipeline: the games' solids pack from the chunk readers and read
         CHECK(f.trailingBytes == 0);
         test::writeFile(tree / "Solid" / name, stored);
     }
-    PakKey key{};
-    for (int i = 0; i < 16; ++i) key[std::size_t(i)] = std::uint8_t(0x5C ^ (i * 17));
+    const PakKey key = test::testKey();
     for (int level : {0, 9}) {
         INFO("level " << level);
         std::vector<std::string> warnings;
@@ -98,8 +98,7 @@ TEST_CASE(
         test::writeFile(tree / packPath, stored);
         pathOf[packPath] = name;
     }
-    PakKey key{};
-    for (int i = 0; i < 16; ++i) key[std::size_t(i)] = std::uint8_t(0xA7 ^ (i * 29));
+    const PakKey key = test::testKey();
     for (int level : {0, 6}) {
         INFO("level " << level);
         std::vector<std::string> warnings;
