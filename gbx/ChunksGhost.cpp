@@ -27,15 +27,21 @@ void validation(NodeReader& r) {
     if (r.generalChunkId() == 0x03092019) r.u32();  // validation seed
 }
 
-// 0309300D: input events of TMSX/TMNESWC replays (9 bytes each: time, name index, value).
-void replayEvents(NodeReader& r) {
-    if (r.u32() == 0) return;  // events duration
-    r.u32();
+// Input names (lookback strings), the input count, an int, the inputs (time, name index,
+// value: 9 bytes each): the events of replays and of a ghost's validation.
+void inputEvents(NodeReader& r) {
     std::uint32_t names = r.count(4);
     for (std::uint32_t i = 0; i < names; ++i) r.lookback();
     std::uint32_t entries = r.count(9);
     r.u32();
     r.skip(std::uint64_t(entries) * 9);
+}
+
+// 0309300D: input events of TMSX/TMNESWC replays.
+void replayEvents(NodeReader& r) {
+    if (r.u32() == 0) return;  // events duration
+    r.u32();
+    inputEvents(r);
 }
 
 // 03093003: input events of TM1.0/TMPU replays, with the control names spelled out.
@@ -131,11 +137,7 @@ void replayVersion(NodeReader& r) {  // 03093000 (header)
 // value: 9 bytes each), then the exe version, checksum, OS and CPU kinds and race settings.
 void ghostValidationInputs(NodeReader& r) {
     r.u32();
-    std::uint32_t names = r.count(4);
-    for (std::uint32_t i = 0; i < names; ++i) r.lookback();
-    std::uint32_t entries = r.count(9);
-    r.u32();
-    r.skip(std::uint64_t(entries) * 9);
+    inputEvents(r);
     r.note("game version", r.string("game version"));
     r.skip(12);  // exe checksum, os, cpu
     r.string("race settings");

@@ -75,7 +75,7 @@ struct EditOptions {
 
 }  // namespace
 
-void addEditCommands(CLI::App& app, int& exitCode) {
+void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
     {
         auto* cmd = app.add_subcommand(
             "add",
@@ -93,11 +93,10 @@ void addEditCommands(CLI::App& app, int& exitCode) {
         cmd->add_option("--as", *as,
                         "For one FILE: its full path in the pak (folders made as needed)");
         o->addTo(cmd);
-        cmd->callback([=, &exitCode] {
+        cmd->callback([=] {
             Progress progress(o->quiet || o->json);
             std::vector<std::filesystem::path> paths(items->begin(), items->end());
             o->print(fs::addToPak(o->request(progress), paths, *as), "pak add");
-            (void)exitCode;
         });
     }
     {
@@ -111,10 +110,9 @@ void addEditCommands(CLI::App& app, int& exitCode) {
         cmd->add_option("PATH", *paths, "Paths in the pak (names compared without regard to case)")
             ->required();
         o->addTo(cmd);
-        cmd->callback([=, &exitCode] {
+        cmd->callback([=] {
             Progress progress(o->quiet || o->json);
             o->print(fs::removeFromPak(o->request(progress), *paths), "pak rm");
-            (void)exitCode;
         });
     }
     {
@@ -129,10 +127,9 @@ void addEditCommands(CLI::App& app, int& exitCode) {
         cmd->add_option("FROM", *from, "The file or folder's path in the pak")->required();
         cmd->add_option("TO", *to, "Its new path in the pak")->required();
         o->addTo(cmd);
-        cmd->callback([=, &exitCode] {
+        cmd->callback([=] {
             Progress progress(o->quiet || o->json);
             o->print(fs::moveInPak(o->request(progress), *from, *to), "pak mv");
-            (void)exitCode;
         });
     }
 }
