@@ -54,7 +54,10 @@ const stdfs::path& workDir() {
 }
 
 void writeFile(const stdfs::path& p, const std::string& content) {
-    int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+    // O_NONBLOCK: an earlier operation may have made a named pipe of this name, whose open for
+    // writing would wait for a reader forever; with it the open fails and the file is left out.
+    int fd =
+        ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
     if (fd < 0) return;  // a name the file system refuses: left out
     if (::write(fd, content.data(), content.size()) != ssize_t(content.size())) std::abort();
     ::close(fd);

@@ -166,6 +166,12 @@ void overlaySeeds(const fs::path& dir) {
     OpWriter file({1});
     file.op(kAtTop | kFile, "Base").byte(4).text("file");
     seed(dir, "pack-folder-file", file.data());
+    // A file written where an earlier operation made a named pipe (the harness once waited
+    // there for a reader forever).
+    OpWriter pipe({0});
+    pipe.op(kSpecialName, "").byte(14).byte(2);  // a.txt as a named pipe
+    pipe.op(kFile, "a.txt").byte(1).text("x");
+    seed(dir, "file-over-pipe", pipe.data());
 }
 
 // fuzz_packlist_edit: u16 length and the list, then edits (the operation byte % 8).

@@ -72,7 +72,11 @@ for t in "${TARGETS[@]}"; do
   else
     status=1
     echo "fuzz_$t: FINDING (see $log and $BUILD/findings/$t/)"
-    grep -E "ERROR|SUMMARY|==[0-9]+==" "$log" | head -5 || true
+    # The error and where it happened (a timeout's or crash's stack), so that a CI log
+    # says enough to reproduce it without the artifact.
+    grep -E -A24 "ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error" "$log" |
+      grep -E "ERROR|SUMMARY|runtime error|^ *#[0-9]+ " | head -30 || true
+    grep -E "SUMMARY" "$log" | head -2 || true
   fi
 done
 exit "$status"
