@@ -9,11 +9,17 @@
 //        000, 005 and 006 and of the crystal), Serialization/GbxReader.cs (the packed integers);
 //   [G1] GBX.NET's first version (Engines/Plug/CPlugCrystal.cs and CPlugCrystal.Crystal.cs of
 //        its v1 branch), and gbx-viewer (boukestam/gbx-viewer,
-//        src/parser/classes/CPlugCrystal.ts), which follows it.
-// The two agree but for the packing of two things, where this reader stops rather than guess
-// (see packedPairWidth and packedIndexWidth). Neither describes the geometry of a crystal that
-// is not embedded (the editable form a .Crystal.Gbx file holds: element pools, edges and a mesh
-// whose layout [G] only sketches in unfinished work) nor the voxels of a cubes layer: both stop.
+//        src/parser/classes/CPlugCrystal.ts), which follows it;
+//   [GE] GBX.NET's crystal branch (its commit of 2026-03-08: CPlugCrystal.CrystalElemPool.cs,
+//        CPlugCrystal.chunkl's CrystalEdge and GxMesh, CPlugCrystal.cs), which reads the
+//        editable form a .Crystal.Gbx holds: element pools, edges and a mesh. It is unfinished
+//        work; where the game's files disagree with it (which edges carry data, a texture
+//        channel's shape) the files decide, and every count is checked against the pools.
+// [G] and [G1] agree but for the packing of two things, where this reader stops rather than
+// guess (see packedPairWidth and packedIndexWidth). No source describes the voxels of a cubes
+// layer, nor layer kinds 16 and 17: those stop.
+#include <vector>
+
 #include "gbx/ChunkReaders.hpp"
 
 namespace pakfs::gbx::chunks {
@@ -165,12 +171,21 @@ std::uint32_t crystalFaces(NodeReader& r, const FaceShape& s) {
     return faces;
 }
 
-// What follows the faces: per face (< 30) and per position (< 29) an int, an int, (7 to 31)
-// crystal links with (10+) an int, a string and (< 30) smoothing groups, (< 36) three sized int
-// arrays and an int.
-void crystalTail(NodeReader& r, std::uint32_t v, std::uint32_t faces, std::uint32_t positions) {
-    if (v < 30) r.skip(std::uint64_t(faces) * 4);
-    if (v < 29) r.skip(std::uint64_t(positions) * 4);
+// What follows the faces: per face ints (an embedded crystal's before 30; three of an editable
+// one's), per position (< 29) an int, an int, (7 to 31) crystal links with (10+) an int, a string
+// and (< 30) smoothing groups, (< 36) the face, edge and vertex counts sizing three int arrays
+// and an int, then (editable) per face an int and four floats ([G]'s note on the editable form).
+// An editable crystal's three counts are checked against its element pools.
+struct TailCounts {
+    std::uint32_t faces = 0;
+    std::uint32_t edges = 0;
+    std::uint32_t positions = 0;
+};
+
+void crystalTail(NodeReader& r, std::uint32_t v, bool embedded, const TailCounts& c) {
+    const std::uint64_t intsPerFace = embedded ? (v < 30 ? 1 : 0) : 3;
+    r.skip(std::uint64_t(c.faces) * intsPerFace * 4);
+    if (v < 29) r.skip(std::uint64_t(c.positions) * 4);
     r.u32();
     if (v >= 7 && v < 32) {
         // [G] stops at crystal links: it reads none.
@@ -183,10 +198,119 @@ void crystalTail(NodeReader& r, std::uint32_t v, std::uint32_t faces, std::uint3
         }
     }
     if (v < 36) {
-        std::uint64_t faceInts = r.u32(), edgeInts = r.u32(), vertexInts = r.u32();
-        r.skip((faceInts + edgeInts + vertexInts) * 4);
+        std::uint32_t faceInts = r.u32(), edgeInts = r.u32(), vertexInts = r.u32();
+        if (!embedded && (faceInts != c.faces || edgeInts != c.edges || vertexInts != c.positions))
+            r.fail("editable crystal: its counts of faces, edges and vertices (" + num(faceInts) +
+                   ", " + num(edgeInts) + ", " + num(vertexInts) + ") are not its pools' (" +
+                   num(c.faces) + ", " + num(c.edges) + ", " + num(c.positions) + ")");
+        r.skip((std::uint64_t(faceInts) + edgeInts + vertexInts) * 4);
         r.u32();
+        if (!embedded) r.skip(std::uint64_t(c.faces) * 20);
     }
+}
+
+// --- The editable crystal [GE] (CrystalElemPool, CrystalEdge, GxMesh), checked by the files ---
+
+// An element pool: its handles (free flag, version, next in its list), then the heads of its
+// free and used lists. Each list must reach exactly the handles of its kind, once: what proves
+// the pool was read as one. Returns the number of handles in use.
+std::uint32_t elementPool(NodeReader& r, const char* what) {
+    constexpr std::uint32_t kEnd = 0x7FFFFFFF;
+    const std::uint32_t n = r.count(12);
+    std::vector<std::uint32_t> next(n);
+    std::vector<bool> isFree(n);
+    std::uint32_t used = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        isFree[i] = r.boolean();
+        r.u32();  // the handle's version
+        next[i] = r.u32();
+        if (!isFree[i]) ++used;
+    }
+    const std::uint32_t heads[2] = {r.u32(), r.u32()};  // free, used
+    std::vector<bool> seen(n);
+    for (int list = 0; list < 2; ++list) {
+        std::string which = list ? "used" : "free";
+        which.append(" list of the ").append(what);
+        const std::uint32_t own = list ? used : n - used;
+        std::uint32_t reached = 0;
+        for (std::uint32_t at = heads[list]; at != kEnd; at = next[at], ++reached) {
+            if (at >= n || seen[at] || isFree[at] != (list == 0))
+                r.fail("editable crystal: the " + which + " pool runs to handle " + num(at) +
+                       " of " + num(n) + ", which is not one of its own");
+            seen[at] = true;
+        }
+        if (reached != own)
+            r.fail("editable crystal: the " + which + " pool reaches " + num(reached) + " of its " +
+                   num(own) + " handles");
+    }
+    return used;
+}
+
+// An edge in use: its two vertex handles, a flag, an int, (7+) an int, (8 to 25) an int and
+// (14+) a guide edge with two floats unless it is -1, (19+) a flag and four floats.
+void crystalEdge(NodeReader& r, std::uint32_t v) {
+    r.skip(8);
+    r.boolean();
+    r.u32();
+    if (v >= 7) r.u32();
+    if (v >= 8 && v <= 25) {
+        r.u32();
+        if (v >= 14 && r.u32() != 0xFFFFFFFF) r.skip(8);
+    }
+    if (v >= 19) {
+        r.boolean();
+        r.skip(16);
+    }
+}
+
+// The mesh: a version (0, the only one [GE] and the files show), the positions (one per vertex
+// in use), a vec3 array, then per face in use its corners (vertex index, int, float, vec3) and
+// its texture channels. [GE] reads a channel as a counted vec2 array; the game's files store an
+// int and then one vec2 per corner (no count): the files decide. Then an int per face.
+void editableMesh(NodeReader& r, std::uint32_t vertices, std::uint32_t faces) {
+    version(r, 0, "editable crystal mesh");
+    const std::uint32_t positions = r.count(12);
+    if (positions != vertices)
+        r.fail("editable crystal: " + num(positions) + " mesh positions for " + num(vertices) +
+               " vertices in use");
+    r.skip(std::uint64_t(positions) * 12);
+    r.skipArray(12);
+    const std::uint32_t n = r.count(8);
+    if (n != faces)
+        r.fail("editable crystal: " + num(n) + " mesh faces for " + num(faces) + " faces in use");
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const std::uint32_t corners = r.count(24);
+        for (std::uint32_t c = 0; c < corners; ++c) {
+            if (r.u32() >= positions)
+                r.fail("editable crystal: mesh face " + num(i) + " names a vertex past its " +
+                       num(positions));
+            r.skip(20);
+        }
+        const std::uint32_t channels = r.count(4);
+        for (std::uint32_t c = 0; c < channels; ++c) {
+            r.u32();
+            r.skip(std::uint64_t(corners) * 8);
+        }
+    }
+    r.skip(std::uint64_t(n) * 4);
+}
+
+// The editable geometry of a .Crystal.Gbx (versions 25 to 35): the vertex, edge and face pools,
+// each edge in use, the mesh, then the tail.
+void editableCrystal(NodeReader& r, std::uint32_t v) {
+    // [G] places the face properties of the editable form before version 36 only.
+    if (v >= 36)
+        r.fail("editable crystal version " + num(v) +
+               ": where its face properties go no source says (35 is the highest)");
+    TailCounts c;
+    c.positions = elementPool(r, "vertex");
+    c.edges = elementPool(r, "edge");
+    c.faces = elementPool(r, "face");
+    for (std::uint32_t i = 0; i < c.edges; ++i) crystalEdge(r, v);
+    editableMesh(r, c.positions, c.faces);
+    crystalTail(r, v, false, c);
+    r.note("crystal", "version " + num(v) + ", editable, " + num(c.positions) + " vertices, " +
+                          num(c.edges) + " edges, " + num(c.faces) + " faces");
 }
 
 // A crystal: its version, head, embedded flag, then (embedded only) its geometry.
@@ -206,15 +330,16 @@ void crystal(NodeReader& r) {
         r.u32();
         r.u32();
     }
-    if (!embedded)
-        r.fail("crystal version " + num(v) +
-               " is not embedded: the editable geometry of a .Crystal.Gbx is not described");
+    if (!embedded) {
+        editableCrystal(r, v);
+        return;
+    }
     s.positions = r.count(12);
     r.skip(std::uint64_t(s.positions) * 12);
     crystalEdges(r, v);
     s.materials = std::uint32_t(r.var(kMaterialsVar));
     std::uint32_t faces = crystalFaces(r, s);
-    crystalTail(r, v, faces, s.positions);
+    crystalTail(r, v, true, {faces, 0, s.positions});
     r.note("crystal",
            "version " + num(v) + ", " + num(s.positions) + " positions, " + num(faces) + " faces");
 }

@@ -18,6 +18,22 @@ namespace crystal_layouts {
 
 constexpr std::uint32_t kCrystal = 0x09003000;
 
+// The editable form of a .Crystal.Gbx (not embedded): element pools with free handles, and
+// what a damaged file may hold instead of the pools' own counts.
+struct Editable {
+    std::uint32_t vertices = 3, freeVertices = 0;
+    std::uint32_t edges = 3, freeEdges = 0;
+    std::uint32_t faces = 1, freeFaces = 0;
+    std::uint32_t corners = 3;   // per mesh face
+    std::uint32_t channels = 2;  // texture channels per mesh face
+    std::uint32_t meshVersion = 0;
+    std::int32_t guideEdge = -1;  // versions 14 to 25
+    enum class Damage { none, usedLoops, usedShort, freeIntoUsed } vertexPool = Damage::none;
+    std::uint32_t meshPositions = 0;  // 0: the vertices in use
+    std::uint32_t tailEdges = 0;      // 0: the edges in use
+    std::uint32_t vertexIndex = 0;    // added to each corner's vertex index
+};
+
 // The geometry a written crystal holds.
 struct Geometry {
     std::uint32_t version = 37;
@@ -32,6 +48,7 @@ struct Geometry {
     std::uint32_t uvsPerFace = 3;  // versions before 27
     std::uint32_t uvIndices = 3;   // version 37: shared texture coordinate indices
     std::uint32_t groupIndex = 0;  // the faces' group
+    Editable editable;             // when not embedded
 };
 
 // Width of one element of a packed array whose count or bound is n.
@@ -138,12 +155,104 @@ void crystalFaces(BodyWriter& w, const Geometry& g) {
     }
 }
 
+// An element pool of `used` and `free` handles, free ones first, each list chained from its
+// last handle down as the game's files show, or damaged as `damage` says.
+void elementPool(BodyWriter& w, std::uint32_t used, std::uint32_t free,
+                 Editable::Damage damage = Editable::Damage::none) {
+    using D = Editable::Damage;
+    constexpr std::uint32_t kEnd = 0x7FFFFFFF;
+    const std::uint32_t n = used + free;
+    w.u32(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        w.boolean(i < free);
+        w.u32(1);  // the handle's version
+        const bool first = i == 0 || i == free;
+        w.u32(first ? (damage == D::usedLoops && i == free ? n - 1 : kEnd) : i - 1);
+    }
+    w.u32(damage == D::freeIntoUsed ? n - 1 : free ? free - 1 : kEnd);
+    w.u32(used ? (damage == D::usedShort ? n - 2 : n - 1) : kEnd);
+}
+
+// The editable geometry in the layout gbx/ChunksCrystal.cpp reads (GBX.NET's crystal branch as
+// the game's files correct it), from the pools to the face properties.
+void editableCrystal(BodyWriter& w, std::uint32_t v, const Editable& e) {
+    elementPool(w, e.vertices, e.freeVertices, e.vertexPool);
+    elementPool(w, e.edges, e.freeEdges);
+    elementPool(w, e.faces, e.freeFaces);
+    for (std::uint32_t i = 0; i < e.edges; ++i) {
+        w.u32(i << 10);  // vertex handles
+        w.u32((i + 1) % e.vertices << 10);
+        w.boolean(false);
+        w.i32(-1);
+        if (v >= 7) w.u32(0);
+        if (v >= 8 && v <= 25) {
+            w.u32(0);
+            if (v >= 14) {
+                w.i32(e.guideEdge);
+                if (e.guideEdge != -1) w.zeros(8);
+            }
+        }
+        if (v >= 19) {
+            w.boolean(false);
+            for (int k = 0; k < 4; ++k) w.f32(1);
+        }
+    }
+    w.u32(e.meshVersion);
+    const std::uint32_t positions = e.meshPositions ? e.meshPositions : e.vertices;
+    w.u32(positions);
+    w.zeros(std::size_t(positions) * 12);
+    w.u32(1);  // the second vec3 array
+    w.zeros(12);
+    w.u32(e.faces);
+    for (std::uint32_t f = 0; f < e.faces; ++f) {
+        w.u32(e.corners);
+        for (std::uint32_t c = 0; c < e.corners; ++c) {
+            w.u32(c % e.vertices + e.vertexIndex);
+            w.u32(c);
+            w.f32(1);
+            w.zeros(12);
+        }
+        w.u32(e.channels);
+        for (std::uint32_t c = 0; c < e.channels; ++c) {
+            w.u32(c == 0 ? f : 0);
+            w.zeros(std::size_t(e.corners) * 8);
+        }
+    }
+    w.zeros(std::size_t(e.faces) * 4);      // an int per mesh face
+    w.zeros(std::size_t(e.faces) * 3 * 4);  // three ints per face
+    if (v < 29) w.zeros(std::size_t(e.vertices) * 4);
+    w.u32(0);
+    if (v >= 7 && v < 32) {
+        w.u32(0);  // crystal links
+        if (v >= 10) {
+            w.u32(0);
+            w.string("");
+            if (v < 30) {
+                w.u32(1);  // smoothing groups
+                w.f32(1);
+            }
+        }
+    }
+    if (v < 36) {
+        const std::uint32_t edges = e.tailEdges ? e.tailEdges : e.edges;
+        w.u32(e.faces);
+        w.u32(edges);
+        w.u32(e.vertices);
+        w.zeros((std::size_t(e.faces) + edges + e.vertices) * 4);
+        w.u32(0);
+        for (std::uint32_t f = 0; f < e.faces; ++f) {  // face properties: an int, four floats
+            w.u32(f % 2);
+            for (int k = 0; k < 4; ++k) w.f32(1);
+        }
+    }
+}
+
 // A crystal in GBX.NET's layout for g.version.
 void crystal(BodyWriter& w, const Geometry& g) {
     std::uint32_t v = g.version;
     crystalHead(w, g);
     if (!g.embedded) {
-        w.zeros(64);  // what the game writes here is not described
+        editableCrystal(w, v, g.editable);
         return;
     }
     w.u32(g.positions);
@@ -310,6 +419,51 @@ TEST_CASE("crystal: the geometry in every version GBX.NET reads", "[gbx][crystal
     }
 }
 
+TEST_CASE("crystal: the editable form of a .Crystal.Gbx in versions 25 to 35", "[gbx][crystal]") {
+    struct Case {
+        std::uint32_t version;
+        Editable e;
+        const char* note;
+    };
+    std::vector<Case> cases;
+    for (std::uint32_t v = 25; v <= 35; ++v) cases.push_back({v, Editable{}, nullptr});
+    {
+        Editable e;  // free handles in every pool, as an edited crystal keeps them
+        e.vertices = 5;
+        e.freeVertices = 2;
+        e.edges = 6;
+        e.freeEdges = 3;
+        e.faces = 2;
+        e.freeFaces = 1;
+        e.corners = 4;
+        e.channels = 3;
+        cases.push_back({31, e, "version 31, editable, 5 vertices, 6 edges, 2 faces"});
+    }
+    {
+        Editable e;  // a guide edge with its two floats (versions 14 to 25)
+        e.guideEdge = 2;
+        cases.push_back({25, e, nullptr});
+    }
+    {
+        Editable e;  // empty pools: no vertex, edge or face
+        e.vertices = e.edges = e.faces = 0;
+        cases.push_back({31, e, "version 31, editable, 0 vertices, 0 edges, 0 faces"});
+    }
+    for (const Case& c : cases) {
+        INFO("version " << c.version << ", " << c.e.vertices << " vertices");
+        Geometry g;
+        g.version = c.version;
+        g.embedded = false;
+        g.editable = c.e;
+        BodyWriter w = crystalBody(0, 1, [&](BodyWriter& b) { geometryLayer(b, g); });
+        GbxFile f = readWhole(w);
+        std::string want = c.note ? c.note
+                                  : "version " + std::to_string(c.version) +
+                                        ", editable, 3 vertices, 3 edges, 1 faces";
+        CHECK(notes(f.nodes[0], "crystal") == std::vector<std::string>{want});
+    }
+}
+
 TEST_CASE("crystal: every layer kind GBX.NET describes", "[gbx][crystal]") {
     Geometry g;
     g.materials = 1;
@@ -452,14 +606,44 @@ TEST_CASE("crystal: what no source describes, or describes two ways, stops with 
     };
     Geometry g;
     std::vector<Case> cases;
-    {
+    auto editable = [&](const std::function<void(Editable&)>& change, std::uint32_t v = 31) {
         Geometry x = g;
-        x.version = 31;
+        x.version = v;
         x.embedded = false;
-        cases.push_back({"a crystal that is not embedded", withGeometry(x),
-                         "crystal version 31 is not embedded: the editable geometry of a "
-                         ".Crystal.Gbx is not described"});
-    }
+        change(x.editable);
+        return withGeometry(x);
+    };
+    cases.push_back({"an editable crystal of version 36", editable([](Editable&) {}, 36),
+                     "editable crystal version 36: where its face properties go no source says "
+                     "(35 is the highest)"});
+    cases.push_back({"an editable crystal's mesh of version 1",
+                     editable([](Editable& e) { e.meshVersion = 1; }),
+                     "editable crystal mesh version 1 not supported (0 is the highest any "
+                     "source describes)"});
+    cases.push_back({"a used list that loops",
+                     editable([](Editable& e) { e.vertexPool = Editable::Damage::usedLoops; }),
+                     "editable crystal: the used list of the vertex pool runs to handle 2 of "
+                     "3, which is not one of its own"});
+    cases.push_back({"a used list that misses a handle in use",
+                     editable([](Editable& e) { e.vertexPool = Editable::Damage::usedShort; }),
+                     "editable crystal: the used list of the vertex pool reaches 2 of its 3 "
+                     "handles"});
+    cases.push_back({"a free list that runs into the used handles", editable([](Editable& e) {
+                         e.freeVertices = 1;
+                         e.vertexPool = Editable::Damage::freeIntoUsed;
+                     }),
+                     "editable crystal: the free list of the vertex pool runs to handle 3 of "
+                     "4, which is not one of its own"});
+    cases.push_back({"more mesh positions than vertices in use",
+                     editable([](Editable& e) { e.meshPositions = 4; }),
+                     "editable crystal: 4 mesh positions for 3 vertices in use"});
+    cases.push_back({"a mesh face naming a vertex past the positions",
+                     editable([](Editable& e) { e.vertexIndex = 1; }),
+                     "editable crystal: mesh face 0 names a vertex past its 3"});
+    cases.push_back({"counts at the end that are not the pools'",
+                     editable([](Editable& e) { e.tailEdges = 5; }),
+                     "editable crystal: its counts of faces, edges and vertices (1, 5, 3) are "
+                     "not its pools' (1, 3, 3)"});
     {
         Geometry x = g;
         x.version = 24;

@@ -41,21 +41,21 @@ struct Row {
     Reading reading;
 };
 
-// A .Crystal.Gbx holds the crystal the editor edits, not embedded: its geometry stops.
-std::string notEmbedded(const std::string& chunkAt, const std::string& stoppedAt) {
+// A .Crystal.Gbx holds the crystal the editor edits, not embedded: its geometry reads, and a
+// layer of kind 16 (named "Sector" in these files), which no source describes, stops.
+std::string sectorLayer(const std::string& chunkAt, const std::string& stoppedAt) {
     return "chunk 09003005 of CPlugCrystal (09003000) (chunk at body offset " + chunkAt +
-           "): crystal version 31 is not embedded: the editable geometry of a .Crystal.Gbx is "
-           "not described (stopped at body offset " +
+           "): crystal 09003005: layer 1 is of kind 16, which no source describes (stopped at "
+           "body offset " +
            stoppedAt + ")";
 }
 
 const std::vector<Row> kRows = {
     {"assets2/MP-CPlugCrystal~Cpexport_1.Crystal.Gbx",
-     {"nodes read: 7, incomplete", notEmbedded("782", "1604")}},
+     {"nodes read: 7, incomplete", sectorLayer("782", "2251820")}},
     {"assets2/MP-CPlugCrystal~Duplication.Crystal.Gbx",
-     {"nodes read: 8, incomplete", notEmbedded("897", "6703")}},
-    {"assets2/MP-CPlugCrystal~Portail_Base_Mesh.Crystal.Gbx",
-     {"nodes read: 3, incomplete", notEmbedded("354", "584")}},
+     {"nodes read: 8, incomplete", sectorLayer("897", "1517015")}},
+    {"assets2/MP-CPlugCrystal~Portail_Base_Mesh.Crystal.Gbx", {"nodes read: 3, complete", ""}},
     {"assets2/MP-CGameItemModel~LauncherB1.Block.Gbx", {"nodes read: 21, complete", ""}},
     {"assets2/TM2020-CGameItemModel~Base.Item.Gbx", {"nodes read: 7, complete", "", 2, true}},
     {"assets2/TM2020-CGameItemModel~FabricRampCurveInGround.Item.Gbx",
