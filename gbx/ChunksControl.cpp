@@ -129,7 +129,7 @@ void registerControl(ChunkRegistry& reg) {
         floats(r, 3);
         r.u32();
         r.boolean();
-        if (r.lookback().empty()) r.nodeRef();
+        if (r.decidingLookback("follows the control's style").empty()) r.nodeRef();
         floats(r, 2);
         r.boolean();
     });

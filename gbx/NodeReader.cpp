@@ -216,6 +216,7 @@ void NodeReader::chunkLoop(std::size_t node) {
             chunk.skippable = true;
             chunk.size = size;
             in_.skip(size, "skipped chunk");
+            markSkippedChunk(size);
         } catch (const ParseError&) {
             throw;
         } catch (const std::exception& e) {
@@ -260,6 +261,7 @@ void NodeReader::readKnownChunk(const ChunkDef& def, std::uint32_t storedId) {
             throw;
         chunk.known = false;
         in_.skip(start + size - in_.position(), "skipped chunk");
+        markSkippedChunk(size);
         return;
     }
     std::uint64_t used = in_.position() - start;
@@ -328,6 +330,8 @@ std::uint32_t NodeReader::skipArray(std::uint64_t elementSize) {
 std::string NodeReader::lookback() {
     Lookback& st = lookback_.back();
     if (!st.haveVersion) {
+        // A chunk skipped before this may have read the version word already; then this word
+        // is an index, which is 3 only for the global ID 3, and anything else stops below.
         st.version = in_.u32();
         st.haveVersion = true;
         if (st.version != 3)
@@ -341,16 +345,36 @@ std::string NodeReader::lookbackFromIndex(std::uint32_t index) {
     if (!st.haveVersion) fail("lookback string index read before the lookback version");
     std::uint32_t kind = index & 0xC0000000;
     std::uint32_t low = index & 0x3FFFFFFF;
+    lastLookbackHidden_ = false;
     if (kind == 0) return "#" + std::to_string(low);  // an ID from the game's global table
     if (low == 0x3FFFFFFF) return {};                 // unassigned (both stored forms)
     if (low == 0) {
         st.strings.push_back(in_.string("lookback string"));
         return st.strings.back();
     }
+    if (low > st.knownUpTo) {
+        lastLookbackHidden_ = true;
+        return "(lookback string " + std::to_string(low) +
+               ", not known: numbered after a chunk skipped by size)";
+    }
     if (low > st.strings.size())
         fail("lookback string index " + std::to_string(low) + " but only " +
              std::to_string(st.strings.size()) + " strings were stored");
     return st.strings[low - 1];
+}
+
+std::string NodeReader::decidingLookback(const char* decides) {
+    std::string s = lookback();
+    if (lastLookbackHidden_)
+        fail(std::string("what ") + decides +
+             " depends on a lookback string numbered after a chunk skipped by size");
+    return s;
+}
+
+void NodeReader::markSkippedChunk(std::uint64_t size) {
+    if (size < 8) return;
+    Lookback& st = lookback_.back();
+    st.knownUpTo = std::min(st.knownUpTo, st.strings.size());
 }
 
 void NodeReader::meta(std::string* id, std::string* collection, std::string* author) {
@@ -452,7 +476,9 @@ void NodeReader::encapsulated(const std::function<void()>& fn) {
 void NodeReader::skipRestOfChunk() {
     std::uint64_t end = frames_.back().chunkEnd;
     if (end == 0 || end < in_.position()) fail("not inside a skippable chunk");
-    skip(end - in_.position());
+    const std::uint64_t skipped = end - in_.position();
+    skip(skipped);
+    markSkippedChunk(skipped);
 }
 
 void NodeReader::handBackChunkId(std::uint32_t id) {

@@ -124,9 +124,13 @@ public:
     }
     // u32 count then count * elementSize bytes skipped.
     std::uint32_t skipArray(std::uint64_t elementSize);
+    // After a chunk skipped by size, which may have stored strings the reader never saw, a
+    // string stored after it cannot be found by its index: it reads as a text saying so.
     std::string lookback();
     // A lookback string whose index u32 the caller already read (the version must be known).
     std::string lookbackFromIndex(std::uint32_t index);
+    // A lookback string the caller decides by: one a skipped chunk hides is an error.
+    std::string decidingLookback(const char* decides);
     void meta(std::string* id = nullptr, std::string* collection = nullptr,
               std::string* author = nullptr);
     void fileRef();
@@ -191,7 +195,13 @@ private:
         bool haveVersion = false;
         std::uint32_t version = 0;
         std::vector<std::string> strings;
+        // How many strings were stored when a chunk was first skipped by size (SIZE_MAX: none
+        // was): the strings numbered after it are shifted by what it stored.
+        std::size_t knownUpTo = SIZE_MAX;
     };
+    // `size` bytes of a chunk were skipped: the list may miss strings from here on (8 bytes or
+    // more: starting the strings takes a version and an index, storing one an index and length).
+    void markSkippedChunk(std::uint64_t size);
 
     // readNode: the game calls ReadNode for it (the node-read ivXor); false for inline bodies.
     std::size_t startNode(std::uint32_t classId, std::int64_t slot, bool readNode = true);
@@ -210,6 +220,7 @@ private:
     std::unordered_map<std::uint32_t, std::size_t> slots_;
     std::vector<Frame> frames_;
     std::vector<Lookback> lookback_;
+    bool lastLookbackHidden_ = false;  // the last lookback string read was one a skip hid
     std::uint32_t encapsulation_ = 0;
     std::uint32_t skippableDepth_ = 0;
     std::uint64_t cipherMixes_ = 0;  // mixIntoCipher calls so far

@@ -443,3 +443,62 @@ TEST_CASE("handing back a chunk ID: misuse is an error", "[gbx][synthetic][block
         CHECK_THAT(f.failure->message, Catch::Contains("skippable chunk cannot hand back"));
     }
 }
+
+TEST_CASE("lookback strings after a chunk skipped by size", "[gbx][synthetic]") {
+    // 03043A01 notes a lookback string; 03043A02 decides by one. A skipped chunk may have stored
+    // strings the reader never saw: those before it keep their numbers, those after cannot be
+    // found by index, and a reader deciding by one stops.
+    ChunkRegistry reg;
+    reg.add(0x03043A01, false, [](NodeReader& r) { r.note("id", r.lookback()); });
+    reg.add(0x03043A02, false,
+            [](NodeReader& r) { r.note("decided", r.decidingLookback("the test decides")); });
+    // The skipped chunk stores string 2 in the game (12 bytes), or holds 4 bytes: no string.
+    auto body = [](bool storing, std::uint32_t deciding) {
+        BodyWriter w;
+        w.chunk(0x03043A01);
+        w.lookback("A");               // string 1
+        w.beginSkippable(0x03043AF0);  // no reader knows it
+        if (storing) {
+            w.lookbackRaw(0x40000000);
+            w.string("B");
+        } else {
+            w.u32(0);
+        }
+        w.endSkippable();
+        w.chunk(0x03043A01);
+        w.lookbackRaw(0x40000001);  // A, numbered before the skip
+        w.chunk(0x03043A01);
+        w.lookback("C");  // stored here: 3 in the game, 2 in the reader's list
+        w.chunk(0x03043A01);
+        w.lookbackRaw(0x40000003);
+        w.chunk(0x03043A02);
+        w.lookbackRaw(deciding);
+        w.endNode();
+        return w;
+    };
+    auto ids = [](const GbxFile& f) {
+        std::vector<std::string> out;
+        for (const auto& [k, v] : f.nodes[0].values) out.push_back(k + "=" + v);
+        return out;
+    };
+    const std::string hidden3 =
+        "(lookback string 3, not known: numbered after a chunk skipped by size)";
+
+    GbxFile f = readWith(reg, body(true, 0x40000001).bytes());
+    INFO((f.failure ? f.failure->message : std::string("whole")));
+    CHECK(f.nodesComplete);
+    CHECK(ids(f) == std::vector<std::string>{"id=A", "id=A", "id=C", "id=" + hidden3, "decided=A"});
+
+    GbxFile decided = readWith(reg, body(true, 0x40000002).bytes());
+    REQUIRE(decided.failure);
+    CHECK_THAT(decided.failure->message,
+               Catch::Contains("what the test decides depends on a lookback string numbered "
+                               "after a chunk skipped by size"));
+
+    // A skipped chunk of 4 bytes holds no string: the numbering stays known, and an index past
+    // the list is an error again.
+    GbxFile shortSkip = readWith(reg, body(false, 0x40000002).bytes());
+    REQUIRE(shortSkip.failure);
+    CHECK_THAT(shortSkip.failure->message,
+               Catch::Contains("lookback string index 3 but only 2 strings were stored"));
+}
