@@ -75,7 +75,7 @@ for t in "${TARGETS[@]}"; do
     # The error and where it happened (a timeout's or crash's stack), so that a CI log
     # says enough to reproduce it without the artifact.
     grep -E -A24 "ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error" "$log" |
-      grep -E "ERROR|SUMMARY|runtime error|^ *#[0-9]+ " | head -30 || true
+      grep -E "ERROR|runtime error|^ *#[0-9]+ " | head -30 || true
     grep -E "SUMMARY" "$log" | head -2 || true
   fi
 done
