@@ -246,21 +246,16 @@ std::uint32_t elementPool(NodeReader& r, const char* what) {
     return used;
 }
 
-// An edge in use: its two vertex handles, a flag, an int, (7+) an int, (8 to 25) an int and
-// (14+) a guide edge with two floats unless it is -1, (19+) a flag and four floats.
-void crystalEdge(NodeReader& r, std::uint32_t v) {
+// An edge in use, in the versions read (29+): its two vertex handles, a flag, an int, an int,
+// a flag and four floats ([GE]'s CrystalEdge from version 19; its fields of versions 8 to 25
+// are not read here).
+void crystalEdge(NodeReader& r) {
     r.skip(8);
     r.boolean();
     r.u32();
-    if (v >= 7) r.u32();
-    if (v >= 8 && v <= 25) {
-        r.u32();
-        if (v >= 14 && r.u32() != 0xFFFFFFFF) r.skip(8);
-    }
-    if (v >= 19) {
-        r.boolean();
-        r.skip(16);
-    }
+    r.u32();
+    r.boolean();
+    r.skip(16);
 }
 
 // The mesh: a version (0, the only one [GE] and the files show), the positions (one per vertex
@@ -295,18 +290,23 @@ void editableMesh(NodeReader& r, std::uint32_t vertices, std::uint32_t faces) {
     r.skip(std::uint64_t(n) * 4);
 }
 
-// The editable geometry of a .Crystal.Gbx (versions 25 to 35): the vertex, edge and face pools,
+// The editable geometry of a .Crystal.Gbx (versions 29 to 35): the vertex, edge and face pools,
 // each edge in use, the mesh, then the tail.
 void editableCrystal(NodeReader& r, std::uint32_t v) {
-    // [G] places the face properties of the editable form before version 36 only.
+    // [G] places the face properties of the editable form before version 36 only. Before 29 its
+    // tail holds a float per position, which [GE] (no positions in this form) reads none of and
+    // [G]'s reading of the other form one per vertex: no file here decides.
     if (v >= 36)
         r.fail("editable crystal version " + num(v) +
                ": where its face properties go no source says (35 is the highest)");
+    if (v < 29)
+        r.fail("editable crystal version " + num(v) +
+               ": sources disagree on the floats per position before version 29");
     TailCounts c;
     c.positions = elementPool(r, "vertex");
     c.edges = elementPool(r, "edge");
     c.faces = elementPool(r, "face");
-    for (std::uint32_t i = 0; i < c.edges; ++i) crystalEdge(r, v);
+    for (std::uint32_t i = 0; i < c.edges; ++i) crystalEdge(r);
     editableMesh(r, c.positions, c.faces);
     crystalTail(r, v, false, c);
     r.note("crystal", "version " + num(v) + ", editable, " + num(c.positions) + " vertices, " +

@@ -27,7 +27,6 @@ struct Editable {
     std::uint32_t corners = 3;   // per mesh face
     std::uint32_t channels = 2;  // texture channels per mesh face
     std::uint32_t meshVersion = 0;
-    std::int32_t guideEdge = -1;  // versions 14 to 25
     enum class Damage { none, usedLoops, usedShort, freeIntoUsed } vertexPool = Damage::none;
     std::uint32_t meshPositions = 0;  // 0: the vertices in use
     std::uint32_t tailEdges = 0;      // 0: the edges in use
@@ -174,7 +173,7 @@ void elementPool(BodyWriter& w, std::uint32_t used, std::uint32_t free,
 }
 
 // The editable geometry in the layout gbx/ChunksCrystal.cpp reads (GBX.NET's crystal branch as
-// the game's files correct it), from the pools to the face properties.
+// the game's files correct it) for versions 29 to 35, from the pools to the face properties.
 void editableCrystal(BodyWriter& w, std::uint32_t v, const Editable& e) {
     elementPool(w, e.vertices, e.freeVertices, e.vertexPool);
     elementPool(w, e.edges, e.freeEdges);
@@ -184,18 +183,9 @@ void editableCrystal(BodyWriter& w, std::uint32_t v, const Editable& e) {
         w.u32((i + 1) % e.vertices << 10);
         w.boolean(false);
         w.i32(-1);
-        if (v >= 7) w.u32(0);
-        if (v >= 8 && v <= 25) {
-            w.u32(0);
-            if (v >= 14) {
-                w.i32(e.guideEdge);
-                if (e.guideEdge != -1) w.zeros(8);
-            }
-        }
-        if (v >= 19) {
-            w.boolean(false);
-            for (int k = 0; k < 4; ++k) w.f32(1);
-        }
+        w.u32(0);
+        w.boolean(false);
+        for (int k = 0; k < 4; ++k) w.f32(1);
     }
     w.u32(e.meshVersion);
     const std::uint32_t positions = e.meshPositions ? e.meshPositions : e.vertices;
@@ -220,7 +210,6 @@ void editableCrystal(BodyWriter& w, std::uint32_t v, const Editable& e) {
     }
     w.zeros(std::size_t(e.faces) * 4);      // an int per mesh face
     w.zeros(std::size_t(e.faces) * 3 * 4);  // three ints per face
-    if (v < 29) w.zeros(std::size_t(e.vertices) * 4);
     w.u32(0);
     if (v >= 7 && v < 32) {
         w.u32(0);  // crystal links
@@ -419,14 +408,14 @@ TEST_CASE("crystal: the geometry in every version GBX.NET reads", "[gbx][crystal
     }
 }
 
-TEST_CASE("crystal: the editable form of a .Crystal.Gbx in versions 25 to 35", "[gbx][crystal]") {
+TEST_CASE("crystal: the editable form of a .Crystal.Gbx in versions 29 to 35", "[gbx][crystal]") {
     struct Case {
         std::uint32_t version;
         Editable e;
         const char* note;
     };
     std::vector<Case> cases;
-    for (std::uint32_t v = 25; v <= 35; ++v) cases.push_back({v, Editable{}, nullptr});
+    for (std::uint32_t v = 29; v <= 35; ++v) cases.push_back({v, Editable{}, nullptr});
     {
         Editable e;  // free handles in every pool, as an edited crystal keeps them
         e.vertices = 5;
@@ -438,11 +427,6 @@ TEST_CASE("crystal: the editable form of a .Crystal.Gbx in versions 25 to 35", "
         e.corners = 4;
         e.channels = 3;
         cases.push_back({31, e, "version 31, editable, 5 vertices, 6 edges, 2 faces"});
-    }
-    {
-        Editable e;  // a guide edge with its two floats (versions 14 to 25)
-        e.guideEdge = 2;
-        cases.push_back({25, e, nullptr});
     }
     {
         Editable e;  // empty pools: no vertex, edge or face
@@ -613,6 +597,9 @@ TEST_CASE("crystal: what no source describes, or describes two ways, stops with 
         change(x.editable);
         return withGeometry(x);
     };
+    cases.push_back({"an editable crystal of version 28", editable([](Editable&) {}, 28),
+                     "editable crystal version 28: sources disagree on the floats per position "
+                     "before version 29"});
     cases.push_back({"an editable crystal of version 36", editable([](Editable&) {}, 36),
                      "editable crystal version 36: where its face properties go no source says "
                      "(35 is the highest)"});
