@@ -154,6 +154,49 @@ void crystalFaces(BodyWriter& w, const Geometry& g) {
     }
 }
 
+// What follows the faces, as gbx/ChunksCrystal.cpp's crystalTail reads it: the embedded form's
+// ints per face (< 30) and per position (< 29) or the editable form's three per face, an int,
+// (7 to 31) crystal links and what follows them, (< 36) the three counts and their ints, and
+// (editable) the face properties.
+struct Tail {
+    bool embedded;
+    std::uint32_t faces, edges, positions, links;
+};
+
+void crystalTail(BodyWriter& w, std::uint32_t v, const Tail& t) {
+    if (!t.embedded) {
+        w.zeros(std::size_t(t.faces) * 3 * 4);
+    } else {
+        if (v < 30) w.zeros(std::size_t(t.faces) * 4);
+        if (v < 29) w.zeros(std::size_t(t.positions) * 4);
+    }
+    w.u32(0);
+    if (v >= 7 && v < 32) {
+        w.u32(t.links);
+        if (v >= 10) {
+            w.u32(0);
+            w.string("");
+            if (v < 30) {
+                w.u32(1);  // smoothing groups
+                w.f32(1);
+            }
+        }
+    }
+    if (v < 36) {
+        w.u32(t.faces);
+        w.u32(t.edges);
+        w.u32(t.positions);
+        w.zeros((std::size_t(t.faces) + t.edges + t.positions) * 4);
+        w.u32(0);
+        if (!t.embedded) {
+            for (std::uint32_t f = 0; f < t.faces; ++f) {  // face properties: an int, 4 floats
+                w.u32(f % 2);
+                for (int k = 0; k < 4; ++k) w.f32(1);
+            }
+        }
+    }
+}
+
 // An element pool of `used` and `free` handles, free ones first, each list chained from its
 // last handle down as the game's files show, or damaged as `damage` says.
 void elementPool(BodyWriter& w, std::uint32_t used, std::uint32_t free,
@@ -208,32 +251,8 @@ void editableCrystal(BodyWriter& w, std::uint32_t v, const Editable& e) {
             w.zeros(std::size_t(e.corners) * 8);
         }
     }
-    w.zeros(std::size_t(e.faces) * 4);      // an int per mesh face
-    w.zeros(std::size_t(e.faces) * 3 * 4);  // three ints per face
-    w.u32(0);
-    if (v >= 7 && v < 32) {
-        w.u32(0);  // crystal links
-        if (v >= 10) {
-            w.u32(0);
-            w.string("");
-            if (v < 30) {
-                w.u32(1);  // smoothing groups
-                w.f32(1);
-            }
-        }
-    }
-    if (v < 36) {
-        const std::uint32_t edges = e.tailEdges ? e.tailEdges : e.edges;
-        w.u32(e.faces);
-        w.u32(edges);
-        w.u32(e.vertices);
-        w.zeros((std::size_t(e.faces) + edges + e.vertices) * 4);
-        w.u32(0);
-        for (std::uint32_t f = 0; f < e.faces; ++f) {  // face properties: an int, four floats
-            w.u32(f % 2);
-            for (int k = 0; k < 4; ++k) w.f32(1);
-        }
-    }
+    w.zeros(std::size_t(e.faces) * 4);  // an int per mesh face
+    crystalTail(w, v, {false, e.faces, e.tailEdges ? e.tailEdges : e.edges, e.vertices, 0});
 }
 
 // A crystal in GBX.NET's layout for g.version.
@@ -256,27 +275,7 @@ void crystal(BodyWriter& w, const Geometry& g) {
         w.zeros(std::size_t(g.packedEdges) * pair);
     }
     crystalFaces(w, g);
-    if (v < 30) w.zeros(std::size_t(g.faces) * 4);
-    if (v < 29) w.zeros(std::size_t(g.positions) * 4);
-    w.u32(0);
-    if (v >= 7 && v < 32) {
-        w.u32(g.links);
-        if (v >= 10) {
-            w.u32(0);
-            w.string("");
-            if (v < 30) {
-                w.u32(1);  // smoothing groups
-                w.f32(1);
-            }
-        }
-    }
-    if (v < 36) {
-        w.u32(g.faces);
-        w.u32(3);
-        w.u32(g.positions);
-        w.zeros((std::size_t(g.faces) + 3 + g.positions) * 4);
-        w.u32(0);
-    }
+    crystalTail(w, v, {true, g.faces, 3, g.positions, g.links});
 }
 
 void materials(BodyWriter& w, std::uint32_t n) {
