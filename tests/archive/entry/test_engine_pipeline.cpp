@@ -9,6 +9,7 @@
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "gbx/testing/EngineBuilder.hpp"
+#include "tests/support/PackWarnings.hpp"
 #include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
@@ -39,11 +40,9 @@ TEST_CASE("engine pipeline: engine-class files pack without the scan and read ba
     test::writeFile(tree / "Media/ControlStyle/Default.ControlStyle.Gbx", engine::controlStyle(6));
     for (int level : {0, 9}) {
         INFO("level " << level);
-        std::vector<std::string> warnings;
         PackOptions o;
         o.level = level;
-        o.warn = [&](const std::string& w) { warnings.push_back(w); };
-        writePak(tree.path(), out / "e.pak", test::testKey(), o);
+        const auto warnings = test::packWarnings(tree.path(), out / "e.pak", test::testKey(), o);
         CHECK(warnings.empty());  // nothing planned from the node scan
         auto pak = PakIndex::open(out / "e.pak", test::testKey());
         REQUIRE(pak->entries().size() == 16);

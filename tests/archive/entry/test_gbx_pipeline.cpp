@@ -12,6 +12,7 @@
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "gbx/testing/GbxBuilder.hpp"
+#include "tests/support/PackWarnings.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
@@ -198,11 +199,9 @@ TEST_CASE("gbx pipeline: a gbx with a chunk no reader knows is planned by the no
     test::writeFile(tree / "bad.Map.Gbx", broken);
     for (int level : {0, 9}) {
         INFO("level " << level);
-        std::vector<std::string> warnings;
         PackOptions o;
         o.level = level;
-        o.warn = [&](const std::string& w) { warnings.push_back(w); };
-        writePak(tree.path(), out / "b.pak", test::testKey(), o);
+        const auto warnings = test::packWarnings(tree.path(), out / "b.pak", test::testKey(), o);
         // The scan finds the 4 node reads of the two pairs after the unknown chunk.
         REQUIRE(warnings.size() == 1);
         CHECK(warnings[0] ==

@@ -16,6 +16,7 @@
 #include "archive/write/PakWriter.hpp"
 #include "gbx/Classes.hpp"
 #include "gbx/testing/GbxBuilder.hpp"
+#include "tests/support/PackWarnings.hpp"
 #include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
@@ -282,9 +283,8 @@ TEST_CASE("node scan: what pak pack writes, pak reads back proven, under both ru
             PackOptions o;
             o.level = level;
             o.gbxRules.nodesInSkippableChunksMixIvXor = fold;
-            std::vector<std::string> warnings;
-            o.warn = [&](const std::string& w) { warnings.push_back(w); };
-            writePak(tree.path(), out / "w.pak", test::testKey(), o);
+            const auto warnings =
+                test::packWarnings(tree.path(), out / "w.pak", test::testKey(), o);
             // Files whose main node has only skippable chunks parse whole (no warning).
             CHECK(warnings.size() >= files.size() - 2);
             for (const auto& w : warnings)

@@ -12,6 +12,7 @@
 #include "archive/write/PakWriter.hpp"
 #include "gbx/GbxFile.hpp"
 #include "tests/support/GbxFixtures.hpp"
+#include "tests/support/PackWarnings.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
@@ -42,11 +43,9 @@ TEST_CASE("plug pipeline: the games' solids pack from the chunk readers and read
     const PakKey key = test::testKey();
     for (int level : {0, 9}) {
         INFO("level " << level);
-        std::vector<std::string> warnings;
         PackOptions o;
         o.level = level;
-        o.warn = [&](const std::string& w) { warnings.push_back(w); };
-        writePak(tree.path(), out / "s.pak", key, o);
+        const auto warnings = test::packWarnings(tree.path(), out / "s.pak", key, o);
         CHECK(warnings.empty());  // nothing planned from the node scan
         auto pak = PakIndex::open(out / "s.pak", key);
         REQUIRE(pak->entries().size() == std::size(solids));
@@ -101,11 +100,9 @@ TEST_CASE(
     const PakKey key = test::testKey();
     for (int level : {0, 6}) {
         INFO("level " << level);
-        std::vector<std::string> warnings;
         PackOptions o;
         o.level = level;
-        o.warn = [&](const std::string& w) { warnings.push_back(w); };
-        writePak(tree.path(), out / "g.pak", key, o);
+        const auto warnings = test::packWarnings(tree.path(), out / "g.pak", key, o);
         for (const auto& w : warnings) UNSCOPED_INFO(w);
         CHECK(warnings.empty());  // nothing planned from the node scan
         auto pak = PakIndex::open(out / "g.pak", key);
