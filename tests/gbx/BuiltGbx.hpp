@@ -114,4 +114,20 @@ inline std::string failureOf(const gbx::GbxFile& f) {
     return f.failure->message;
 }
 
+// A ghost's validation inputs after the events duration (gbx/ChunksGhost.cpp,
+// ghostValidationInputs): an int, one input name, one 9-byte input, then the exe version, 12
+// bytes and the race settings.
+inline void validationInputs(gbx::BodyWriter& w, const std::string& exe,
+                             const std::string& settings) {
+    w.u32(0);
+    w.u32(1);
+    w.lookback("Accelerate");
+    w.u32(1);
+    w.u32(0);
+    w.zeros(9);
+    w.string(exe);
+    w.zeros(12);
+    w.string(settings);
+}
+
 }  // namespace pakfs::test

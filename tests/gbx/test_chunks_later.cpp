@@ -248,15 +248,7 @@ std::vector<Sample> samples() {
         {"ghost validation (TMU): no seed", 0x03092011, false,
          [](BodyWriter& w) {
              w.u32(1000);
-             w.u32(0);
-             w.u32(1);
-             w.lookback("Accelerate");
-             w.u32(1);
-             w.u32(0);
-             w.zeros(9);
-             w.string("TmUnited.0.2.1.0");
-             w.zeros(12);
-             w.string("1P-Time");
+             test::validationInputs(w, "TmUnited.0.2.1.0", "1P-Time");
          }},
     };
 }

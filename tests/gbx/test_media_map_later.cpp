@@ -475,17 +475,7 @@ TEST_CASE("ghost later: 03092000 in every version, the later chunks", "[gbx][gho
         f();
         w.endSkippable();
     };
-    auto inputs = [&] {
-        w.u32(0);
-        w.u32(1);
-        w.lookback("Accelerate");
-        w.u32(1);
-        w.u32(0);
-        w.zeros(9);
-        w.string("exe");
-        w.zeros(12);
-        w.string("settings");
-    };
+    auto inputs = [&] { test::validationInputs(w, "exe", "settings"); };
     chunk(0x0309201A, [&] { w.u32(3); });
     chunk(0x0309201D, [&] {
         w.u32(4);
