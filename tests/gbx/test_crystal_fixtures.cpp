@@ -23,8 +23,6 @@ namespace fs = std::filesystem;
 // Named, not anonymous, and holding the tests too: the tests are built in unity batches.
 namespace crystal_fixtures {
 
-const std::string& kKey = test::kKeyArg;
-
 struct Reading {
     std::string nodesRead;  // the summary line of pak gbx info --nodes
     std::string reason;     // after "stopped in the nodes: ", or empty when read whole
@@ -133,18 +131,9 @@ TEST_CASE("crystal fixtures: stored in a pak, the files read whole are parsed or
     want += n + " files: 0 plain, " + n + " gbx (" + std::to_string(parsed) +
             " parsed, 0 header, " + std::to_string(stored.size() - parsed - verified) + " exact, " +
             std::to_string(verified) + " verified, 0 refused), 0 undecodable\n";
-    const fs::path pak = tmp / "crystals.pak";
-    REQUIRE(run(kPak + " pack -q --level 0 " + kKey + " " + q(tmp / "src") + " " + q(pak)).code ==
-            0);
-    auto r = run(kPak + " check " + kKey + " " + q(pak));
-    CHECK(r.code == 0);
-    CHECK(r.out == want);
-    for (const auto& s : stored) {
-        INFO(s.name);
-        auto c = run(kPak + " cat " + kKey + " " + q(pak) + " " + q("Items/" + s.name));
-        CHECK(c.code == 0);
-        CHECK(Bytes(c.out.begin(), c.out.end()) == readFile(tmp / "src" / "Items" / s.name));
-    }
+    std::vector<std::string> paths;
+    for (const auto& s : stored) paths.push_back("Items/" + s.name);
+    checkStoredPak(tmp / "src", tmp / "crystals.pak", want, paths);
 }
 
 }  // namespace crystal_fixtures

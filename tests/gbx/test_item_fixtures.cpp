@@ -89,18 +89,7 @@ TEST_CASE("item fixtures: stored in a pak, the items and macroblocks read whole 
     const std::string n = std::to_string(kWhole.size());
     want += n + " files: 0 plain, " + n + " gbx (" + n +
             " parsed, 0 header, 0 exact, 0 verified, 0 refused), 0 undecodable\n";
-    const fs::path pak = tmp / "items.pak";
-    REQUIRE(
-        run(kPak + " pack -q --level 0 " + kKeyArg + " " + q(tmp / "src") + " " + q(pak)).code ==
-        0);
-    auto r = run(kPak + " check " + kKeyArg + " " + q(pak));
-    CHECK(r.code == 0);
-    CHECK(r.out == want);
-    for (const auto& w : kWhole) {
-        INFO(w.file);
-        auto c =
-            run(kPak + " cat " + kKeyArg + " " + q(pak) + " " + q(std::string("Items/") + w.file));
-        CHECK(c.code == 0);
-        CHECK(Bytes(c.out.begin(), c.out.end()) == readFile(tmp / "src" / "Items" / w.file));
-    }
+    std::vector<std::string> paths;
+    for (const auto& w : kWhole) paths.push_back(std::string("Items/") + w.file);
+    checkStoredPak(tmp / "src", tmp / "items.pak", want, paths);
 }

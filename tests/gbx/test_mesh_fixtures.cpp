@@ -134,17 +134,7 @@ TEST_CASE("mesh fixtures: stored in a pak, the meshes, materials and shapes are 
     want +=
         "12 files: 0 plain, 12 gbx (12 parsed, 0 header, 0 exact, 0 verified, 0 refused), 0 "
         "undecodable\n";
-    const std::string& key = test::kKeyArg;
-    const fs::path pak = tmp / "meshes.pak";
-    REQUIRE(run(kPak + " pack -q --level 0 " + key + " " + q(tmp / "src") + " " + q(pak)).code ==
-            0);
-    auto r = run(kPak + " check " + key + " " + q(pak));
-    CHECK(r.code == 0);
-    CHECK(r.out == want);
-    for (const auto& n : names) {
-        INFO(n);
-        auto c = run(kPak + " cat " + key + " " + q(pak) + " " + q("Media/" + n));
-        CHECK(c.code == 0);
-        CHECK(Bytes(c.out.begin(), c.out.end()) == readFile(tmp / "src" / "Media" / n));
-    }
+    std::vector<std::string> paths;
+    for (const auto& n : names) paths.push_back("Media/" + n);
+    test::checkStoredPak(tmp / "src", tmp / "meshes.pak", want, paths);
 }

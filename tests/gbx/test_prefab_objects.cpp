@@ -29,8 +29,6 @@ namespace fs = std::filesystem;
 namespace prefab_test {
 namespace {
 
-const std::string& kKey = test::kKeyArg;
-
 // The node reads a reader reports to the cipher: class ID and slot.
 struct Reads : ReadObserver {
     std::vector<std::pair<std::uint32_t, std::int64_t>> reads;
@@ -121,18 +119,15 @@ TEST_CASE("prefab fixtures: stored in a pak, the wagon, the font and the prefab 
     TempDir tmp;
     for (const auto& w : kWhole)
         writeFile(tmp / "src" / w.file, storedForm(readFile(sharedDir(w.dir) / w.file)));
-    const fs::path pak = tmp / "p.pak";
-    REQUIRE(run(kPak + " pack -q --level 0 " + kKey + " " + q(tmp / "src") + " " + q(pak)).code ==
-            0);
-    auto r = run(kPak + " check " + kKey + " " + q(pak));
-    CHECK(r.code == 0);
     const std::string proof =
         ": parsed by known chunk readers to the end, every node slot filled (no checksum: the "
         "parse is the proof)\n";
-    CHECK(r.out == std::string("gbx parsed    ") + kWhole[2].file + proof + "gbx parsed    " +
+    checkStoredPak(tmp / "src", tmp / "p.pak",
+                   std::string("gbx parsed    ") + kWhole[2].file + proof + "gbx parsed    " +
                        kWhole[0].file + proof + "gbx parsed    " + kWhole[1].file + proof +
                        "3 files: 0 plain, 3 gbx (3 parsed, 0 header, 0 exact, 0 verified, 0 "
-                       "refused), 0 undecodable\n");
+                       "refused), 0 undecodable\n",
+                   {kWhole[0].file, kWhole[1].file, kWhole[2].file});
 }
 
 TEST_CASE("prefab layouts: a prefab of every entity parameter the sources describe",

@@ -5,12 +5,14 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
 #include "common/ByteSource.hpp"
 #include "gbx/GbxFile.hpp"
 #include "tests/support/Cli.hpp"
+#include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
 namespace pakfs::test {
@@ -54,5 +56,22 @@ inline RunResult checkNodesRead(const std::filesystem::path& path, const std::st
     return r;
 }
 #endif
+
+// Packs `src` stored (level 0) into `pak` with the test key, then requires `pak check` to print
+// exactly `want` and each of `paths` (as the pak names them, relative to `src`) to come back
+// byte-identical through `pak cat`.
+inline void checkStoredPak(const std::filesystem::path& src, const std::filesystem::path& pak,
+                           const std::string& want, const std::vector<std::string>& paths) {
+    REQUIRE(run(kPak + " pack -q --level 0 " + kKeyArg + " " + q(src) + " " + q(pak)).code == 0);
+    auto r = run(kPak + " check " + kKeyArg + " " + q(pak));
+    CHECK(r.code == 0);
+    CHECK(r.out == want);
+    for (const auto& path : paths) {
+        INFO(path);
+        auto c = run(kPak + " cat " + kKeyArg + " " + q(pak) + " " + q(path));
+        CHECK(c.code == 0);
+        CHECK(Bytes(c.out.begin(), c.out.end()) == readFile(src / path));
+    }
+}
 
 }  // namespace pakfs::test
