@@ -200,8 +200,10 @@ CommitResult commitEdit(
     const bool inPlace = request.out.empty();
     if (!request.dryRun) archive::refuseMsKeyForWriting(request.keys);
     std::optional<WriterLock> lock;
-    if (!request.dryRun)
+    if (!request.dryRun) {
         lock.emplace(WriterLock::acquire(inPlace ? request.pak : request.out, request.wait));
+        refuseServingMounts(*lock, "");
+    }
     const auto pak = openForWriting(request.pak, request.keys, request.warn);
     CommitResult result;
     result.key = pak->key();
@@ -209,7 +211,6 @@ CommitResult commitEdit(
     for (const auto& w : result.plan.warnings)
         if (request.warn) request.warn(w);
     if (request.dryRun || result.plan.changes.empty()) return result;
-    if (inPlace) warnServingMounts(*lock, "", request.warn);
     writeChangePlan(result, *lock, request.level, request.jobs, request.warn, request.progress);
     return result;
 }
