@@ -200,6 +200,17 @@ std::vector<std::string> WriterLock::servingMounts() const {
 }
 
 ServedMark ServedMark::mark(const stdfs::path& pak, const std::string& mountPoint) {
+    return markIf(pak, mountPoint, nullptr);
+}
+
+ServedMark ServedMark::markAlone(const stdfs::path& pak, const std::string& mountPoint,
+                                 std::string& servedBy) {
+    servedBy.clear();
+    return markIf(pak, mountPoint, &servedBy);
+}
+
+ServedMark ServedMark::markIf(const stdfs::path& pak, const std::string& mountPoint,
+                              std::string* servedBy) {
     ServedMark m;
     try {
         m.lockFile_ = lockFileOf(writeTarget(pak));
@@ -215,6 +226,13 @@ ServedMark ServedMark::mark(const stdfs::path& pak, const std::string& mountPoin
                 ::close(fd);
                 continue;
             }
+            if (servedBy)
+                for (const auto& held : mountLines(fd))
+                    if (lockedByOthers(fd, F_WRLCK, held.start, held.length, m.lockFile_)) {
+                        *servedBy = held.text;
+                        ::close(fd);  // the mutex byte goes with it
+                        return ServedMark();
+                    }
             // Lines of mounts that ended are dropped when no line is held.
             struct stat st {};
             if (::fstat(fd, &st) != 0 || st.st_size < kHeaderSize ||

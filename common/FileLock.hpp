@@ -64,12 +64,19 @@ public:
     // Marks writeTarget(pak) as served by the mount at `mountPoint`; an unmarked object when
     // no lock file can be made beside the pak.
     static ServedMark mark(const std::filesystem::path& pak, const std::string& mountPoint);
+    // The same, unless another writable mount serves the pak now: then nothing is marked and
+    // `servedBy` is that mount's point (checked and marked under one lock: of two mounts at
+    // once, one is refused).
+    static ServedMark markAlone(const std::filesystem::path& pak, const std::string& mountPoint,
+                                std::string& servedBy);
     ServedMark() = default;
     ServedMark(ServedMark&& other) noexcept;
     ServedMark& operator=(ServedMark&& other) noexcept;
     ~ServedMark();
 
 private:
+    static ServedMark markIf(const std::filesystem::path& pak, const std::string& mountPoint,
+                             std::string* servedBy);
     void release();
     int fd_ = -1;
     long long lineStart_ = 0;

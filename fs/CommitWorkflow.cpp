@@ -4,13 +4,16 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <optional>
 #include <thread>
 
 #include "archive/entry/PakOpener.hpp"
 #include "common/Bytes.hpp"
 #include "common/Error.hpp"
+#include "common/File.hpp"
 #include "fs/Drives.hpp"
 #include "fs/MountPaths.hpp"
 #include "fs/OverlayLayout.hpp"
@@ -35,15 +38,118 @@ std::string joined(const std::vector<std::string>& names) {
     return out;
 }
 
+// Whether a pakfs is mounted at `point` now (the path as the mount wrote it into the lock).
+bool pakfsMountedAt(const std::string& point) {
+    std::error_code ec;
+    const stdfs::path canonical = stdfs::weakly_canonical(point, ec);
+    std::optional<MountEntry> m = mountAt(ec ? point : canonical.string());
+    return m && m->type.starts_with("fuse");
+}
+
+// A mount that was just unmounted still holds its locks while its process ends (and, with -o
+// commit, while it commits): up to 10 s (x 50 ms) are waited for it.
+constexpr int kEndingWaitSteps = 200;
+
+// kCommitFailedFile: one line per pack, PACK TAB TEXT.
+struct FailureLine {
+    std::string pack;
+    std::string text;
+};
+
+constexpr std::uintmax_t kMaxFailureFileSize = 1 << 20;
+
+std::vector<FailureLine> readFailures(const stdfs::path& overlayRoot) {
+    const stdfs::path file = overlayRoot / kCommitFailedFile;
+    std::vector<FailureLine> lines;
+    std::error_code ec;
+    if (!stdfs::exists(stdfs::symlink_status(file, ec))) return lines;
+    // InputFile refuses what is no regular file (a named pipe would block).
+    auto opened = InputFile::open(file);
+    const std::size_t size =
+        std::size_t(std::min<std::uint64_t>(opened->size(), kMaxFailureFileSize));
+    const Bytes bytes = opened->readAt(0, size);
+    const std::string text(bytes.begin(), bytes.end());
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t end = text.find('\n', at);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(at, end - at);
+        at = end + 1;
+        const std::size_t tab = line.find('\t');
+        if (line.empty() || line[0] == '#' || tab == std::string::npos) continue;
+        lines.push_back({line.substr(0, tab), line.substr(tab + 1)});
+    }
+    return lines;
+}
+
+void writeFailures(const stdfs::path& overlayRoot, const std::vector<FailureLine>& lines) {
+    const stdfs::path file = overlayRoot / kCommitFailedFile;
+    if (lines.empty()) {
+        std::error_code ec;
+        stdfs::remove(file, ec);
+        return;
+    }
+    std::string text =
+        "# Why the commit at unmount (pakfs -o commit) of each pack failed: pack, reason.\n"
+        "# Removed once a commit of the pack succeeds (see pakfs(1), -o commit).\n";
+    for (const auto& l : lines) text += l.pack + "\t" + l.text + "\n";
+    AtomicOutputFile out(file);
+    out.write({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+    out.commit();
+}
+
+// One line of text: control characters (a newline in a name) shown as '?'.
+std::string oneLine(std::string text) {
+    for (char& c : text)
+        if (static_cast<unsigned char>(c) < 0x20) c = '?';
+    return text;
+}
+
+void noteUnmountCommitFailed(const stdfs::path& overlayRoot, const std::string& pack,
+                             const std::string& mountPoint, const std::string& reason) {
+    std::vector<FailureLine> lines = readFailures(overlayRoot);
+    std::erase_if(lines, [&](const FailureLine& l) { return foldCase(l.pack) == foldCase(pack); });
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    char when[32] = "?";
+    if (::gmtime_r(&now, &tm)) std::strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    lines.push_back({oneLine(pack), oneLine("the commit at the unmount of " + mountPoint +
+                                            " (-o commit) on " + when + " failed: " + reason)});
+    writeFailures(overlayRoot, lines);
+}
+
+void clearUnmountCommitFailed(const stdfs::path& overlayRoot, const std::string& pack) {
+    std::vector<FailureLine> lines = readFailures(overlayRoot);
+    if (std::erase_if(lines,
+                      [&](const FailureLine& l) { return foldCase(l.pack) == foldCase(pack); }))
+        writeFailures(overlayRoot, lines);
+}
+
 }  // namespace
 
-void warnServingMounts(const WriterLock& lock, const std::string& ownMount,
-                       const std::function<void(const std::string&)>& warn) {
-    for (const auto& mount : lock.servingMounts())
-        if (mount != ownMount)
-            warnOf(warn, lock.target().string() + " is served by the writable mount at " + mount +
-                             ": it keeps showing the old pak until it is mounted again, and "
-                             "pak commit refuses the changes made there over the old pak");
+void refuseServingMounts(const WriterLock& lock, const std::string& ownMount) {
+    for (int step = 0;; ++step) {
+        std::vector<std::string> others;
+        for (const auto& mount : lock.servingMounts())
+            if (mount != ownMount) others.push_back(mount);
+        if (others.empty()) return;
+        bool live = false;
+        for (const auto& mount : others) live = live || pakfsMountedAt(mount);
+        if (live || step == kEndingWaitSteps) {
+            const std::string& mount = others.front();
+            throw Error(lock.target().string() + " is served by the writable mount at " + mount +
+                        ", whose changes are made over it: unmount " + mount +
+                        " first (fusermount3 -u " + mount + ")");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+}
+
+std::vector<std::string> unmountCommitFailures(const stdfs::path& overlayRoot) {
+    std::vector<std::string> out;
+    for (const auto& l : readFailures(overlayRoot))
+        out.push_back((overlayRoot / kCommitFailedFile).string() + ": " + l.text);
+    return out;
 }
 
 std::shared_ptr<const archive::PakIndex> openForWriting(
@@ -70,24 +176,10 @@ void writeChangePlan(CommitResult& result, const WriterLock& lock, int level, in
     result.written = true;
 }
 
-namespace {
-
-// Whether a pakfs is mounted at `point` now (the path as the mount wrote it into the lock).
-bool pakfsMountedAt(const std::string& point) {
-    std::error_code ec;
-    const stdfs::path canonical = stdfs::weakly_canonical(point, ec);
-    std::optional<MountEntry> m = mountAt(ec ? point : canonical.string());
-    return m && m->type.starts_with("fuse");
-}
-
-}  // namespace
-
 FolderLock lockOverlay(const stdfs::path& overlayRoot, const std::string& holder) {
     const std::string self = holder + " (pid " + std::to_string(::getpid()) + ")";
-    // A mount that was just unmounted still holds the lock while its process ends (and, with
-    // -o commit, while it commits): "fusermount3 -u MOUNT; pak commit ..." waits for that (up to
-    // 10 s) instead of being refused; a mount that is still mounted is refused at once.
-    constexpr int kEndingWaitSteps = 200;  // x 50 ms: 10 s
+    // "fusermount3 -u MOUNT; pak commit ..." waits for the mount's end instead of being
+    // refused; a mount that is still mounted is refused at once.
     for (int step = 0;; ++step) {
         std::string heldBy;
         FolderLock lock = FolderLock::tryAcquire(overlayRoot / kOverlayLockFile, self, heldBy);
@@ -134,12 +226,16 @@ CommitResult commitOverlay(const CommitRequest& request) {
                                               "mount as -o overlay=)"
                                             : ": no such folder"));
     if (!request.dryRun) archive::refuseMsKeyForWriting(request.keys);
+    // A commit at unmount that failed: the user meets its reason here.
+    if (!request.holdsOverlay)
+        for (const auto& line : unmountCommitFailures(overlay)) warnOf(request.warn, line);
     // The overlay first, then the file written: every writer takes them in this order.
     FolderLock overlayLock;
     std::optional<WriterLock> writerLock;
     if (!request.dryRun) {
         if (!request.holdsOverlay) overlayLock = lockOverlay(overlay, "commit");
         writerLock.emplace(WriterLock::acquire(inPlace ? request.pak : request.out, request.wait));
+        refuseServingMounts(*writerLock, request.ownMount);
     }
     // Read only now: a commit that held the lock before has finished with it.
     const auto pak = openForWriting(request.pak, request.keys, request.warn);
@@ -161,15 +257,19 @@ CommitResult commitOverlay(const CommitRequest& request) {
     result.plan = planCommit(pak, result.packOverlay);
     for (const auto& w : result.plan.warnings) warnOf(request.warn, w);
     if (request.dryRun) return result;
-    if (result.plan.changes.empty() && (inPlace || !request.allowEmpty)) return result;
-    if (inPlace) warnServingMounts(*writerLock, request.ownMount, request.warn);
+    if (result.plan.changes.empty() && (inPlace || !request.allowEmpty)) {
+        if (inPlace) clearUnmountCommitFailed(overlay, packName);  // nothing left to commit
+        return result;
+    }
     writeChangePlan(result, *writerLock, request.level, request.jobs, request.warn,
                     request.progress);
     // The overlay's changes are in the pak now: a second commit says so.
-    if (inPlace)
+    if (inPlace) {
         markCommitted(overlay, packName,
                       *archive::openPakIndex(result.target, archive::PakKeyInput{pak->key()}),
                       request.pak.string());
+        clearUnmountCommitFailed(overlay, packName);
+    }
     return result;
 }
 
@@ -177,6 +277,15 @@ bool commitAtUnmount(const std::vector<Pack>& packs, const stdfs::path& overlayR
                      const archive::KeyOptions& keys, const std::string& mountPoint,
                      const std::function<void(const std::string&)>& log) {
     bool allDone = true;
+    // Kept where the user meets it: pak commit and the next mount of the overlay print it.
+    const auto keepFailure = [&](const std::string& pack, const std::string& why) {
+        try {
+            noteUnmountCommitFailed(overlayRoot, pack, mountPoint, why);
+        } catch (const std::exception& e) {
+            warnOf(log, "-o commit: cannot keep the reason in " +
+                            (overlayRoot / kCommitFailedFile).string() + ": " + e.what());
+        }
+    };
     for (const auto& pack : packs) {
         const stdfs::path folder = overlayRoot / pack.name;
         std::error_code ec;
@@ -200,13 +309,19 @@ bool commitAtUnmount(const std::vector<Pack>& packs, const stdfs::path& overlayR
                 warnOf(log, done + " (emptied)");
             } catch (const std::exception& e) {
                 allDone = false;
+                const std::string why = "the changes were committed, but " + folder.string() +
+                                        " could not be emptied (" + e.what() +
+                                        "): its record says committed, so pak commit refuses it "
+                                        "again";
                 warnOf(log, done + ", but the folder could not be emptied (" + e.what() +
                                 "): its record says committed, so pak commit refuses it again");
+                keepFailure(pack.name, why);
             }
         } catch (const std::exception& e) {
             allDone = false;
-            warnOf(log, std::string("-o commit: not committed, ") + folder.string() +
-                            " left as it was: " + e.what());
+            const std::string why = folder.string() + " left as it was: " + e.what();
+            warnOf(log, "-o commit: not committed, " + why);
+            keepFailure(pack.name, why);
         }
     }
     return allDone;
@@ -271,7 +386,7 @@ PatchResult commitPatch(const PatchRequest& request) {
         key = entry.key();
     }
     if (!key) key = archive::resolveKey(out, request.keys);
-    warnServingMounts(*outLock, "", request.warn);
+    refuseServingMounts(*outLock, "");
     archive::PackOptions options = result.plan.options;
     options.level = request.level;
     options.jobs = request.jobs;

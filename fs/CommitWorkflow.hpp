@@ -59,10 +59,15 @@ struct CommitResult {
     archive::PakKey key;  // the key written with
 };
 
-// Replacing a pak a writable mount serves (other than `ownMount`): one warning per mount, its
-// overlay's changes were made over the old pak.
-void warnServingMounts(const WriterLock& lock, const std::string& ownMount,
-                       const std::function<void(const std::string&)>& warn);
+// Replacing a pak a writable mount serves (other than `ownMount`) is refused: that mount's
+// changes are made over the pak, and would be refused (or lost) at its commit. Throws Error
+// naming the pak and the mount; a mount that was just unmounted is waited for (up to 10 s)
+// while its process ends.
+void refuseServingMounts(const WriterLock& lock, const std::string& ownMount);
+
+// The reasons kept of the commits at unmount that failed (kCommitFailedFile), one line each,
+// saying which mount, when and why; empty when none failed since.
+std::vector<std::string> unmountCommitFailures(const std::filesystem::path& overlayRoot);
 
 // The pak at `path` opened to be written anew: its warnings to `warn`; throws Error when its
 // key is not known.
@@ -88,8 +93,9 @@ CommitResult commitOverlay(const CommitRequest& request);
 // -o commit: after the mount at `mountPoint` ended, commits each served pack's changes in
 // `overlayRoot` into its pak in place (as commitOverlay, the caller holding the overlay's
 // lock), then empties the pack's folder in the overlay, only once the pak was replaced. One
-// log line per pack committed or failed; a failed pack's folder is left as it was. Returns
-// false when any failed.
+// log line per pack committed or failed; a failed pack's folder is left as it was, and the
+// reason kept in the overlay folder (unmountCommitFailures) until a commit of that pack
+// succeeds. Returns false when any failed.
 bool commitAtUnmount(const std::vector<Pack>& packs, const std::filesystem::path& overlayRoot,
                      const archive::KeyOptions& keys, const std::string& mountPoint,
                      const std::function<void(const std::string&)>& log);

@@ -66,7 +66,8 @@ void readFolder(const stdfs::path& disk, const std::string& at, archive::ChangeS
 }  // namespace
 
 bool isOverlayOwnName(std::string_view name) {
-    return name == kOverlayWorkFolder || name == kOverlayRecordFile || name == kOverlayLockFile;
+    return name == kOverlayWorkFolder || name == kOverlayRecordFile || name == kOverlayLockFile ||
+           name == kCommitFailedFile || name == kOverlayLogFile;
 }
 
 void refuseSameNamePacks(const std::vector<Pack>& packs) {

@@ -50,8 +50,16 @@ inline constexpr const char* kOverlayWorkFolder = ".pakfs-work";
 // The overlay folder's lock file, held by the mount or commit using the folder.
 inline constexpr const char* kOverlayLockFile = ".pakfs-lock";
 
+// Why the last commit at unmount (-o commit) of a pack failed, one line per pack, until a
+// commit of it succeeds: shown by pak commit and by the next mount (CommitWorkflow.hpp).
+inline constexpr const char* kCommitFailedFile = ".pakfs-commit-failed";
+
+// The mount's log lines after it went to the background, when there is no syslog.
+inline constexpr const char* kOverlayLogFile = ".pakfs-log";
+
 // Names at the overlay folder's top that are the mount's own, not a pack's: the work folder,
-// the record of the paks the changes were made over (OverlayRecord.hpp), the lock file.
+// the record of the paks the changes were made over (OverlayRecord.hpp), the lock file, the
+// failed commit's reasons and the log.
 bool isOverlayOwnName(std::string_view name);
 
 // Why `name` cannot be a file or folder of a pack (nullopt: it can): names the pak format

@@ -142,6 +142,56 @@ std::string where(const EditRequest& request, const std::string& path) {
     return request.pak.string() + ":" + path;
 }
 
+std::string plural(std::size_t n, const std::string& one, const std::string& many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// One item of `pak add`: where it is on disk, and its path in the pak (as the pak spells it).
+struct AddedItem {
+    stdfs::path disk;
+    std::string path;
+};
+
+// The item on disk that puts something at `path` (it, one under it, or one above it).
+stdfs::path diskItemAt(const std::vector<AddedItem>& items, const std::string& path) {
+    for (const auto& item : items) {
+        if (foldCase(item.path) == foldCase(path)) return item.disk;
+        if (isUnder(foldCase(path), foldCase(item.path)))
+            return item.disk / path.substr(item.path.size() + 1);
+    }
+    for (const auto& item : items)
+        if (isUnder(foldCase(item.path), foldCase(path))) return item.disk;
+    return items.empty() ? stdfs::path() : items.front().disk;
+}
+
+// `pak add` replaces what the pak holds at a path by its like only: a folder replaced by a
+// file loses every file in it, as a file replaced by a folder is lost (cp refuses both).
+void refuseKindChanges(const EditRequest& request, const archive::PakIndex& pak,
+                       const archive::ChangeSet& changes, const std::vector<AddedItem>& items) {
+    const char* const kHow = " (pak rm it first, or pass --force to replace it)";
+    for (const auto& [path, disk] : changes.files) {
+        const auto held = findInPak(pak, path);
+        if (!held || !held->folder) continue;
+        std::size_t files = 0;
+        for (const auto& e : pak.entries())
+            if (isUnder(foldCase(e.path), foldCase(held->path))) ++files;
+        throw Error(disk.string() + ": a file, but " + where(request, held->path) +
+                    " is a folder (" + plural(files, "file", "files") +
+                    " in it): pak add replaces no folder by a file" + kHow);
+    }
+    for (const auto& folder : changes.folders) {
+        const auto held = findInPak(pak, folder);
+        if (!held || held->folder) continue;
+        const stdfs::path disk = diskItemAt(items, folder);
+        std::error_code ec;
+        const bool diskFolder = stdfs::is_directory(stdfs::symlink_status(disk, ec));
+        throw Error(disk.string() + ": " +
+                    (diskFolder ? "a folder" : "goes in under " + folder + "/, as in a folder") +
+                    ", but " + where(request, held->path) +
+                    " is a file: pak add replaces no file by a folder" + kHow);
+    }
+}
+
 // The edit's change set, planned over the pak read under the lock, written unless a dry run.
 CommitResult commitEdit(
     const EditRequest& request,
@@ -150,8 +200,10 @@ CommitResult commitEdit(
     const bool inPlace = request.out.empty();
     if (!request.dryRun) archive::refuseMsKeyForWriting(request.keys);
     std::optional<WriterLock> lock;
-    if (!request.dryRun)
+    if (!request.dryRun) {
         lock.emplace(WriterLock::acquire(inPlace ? request.pak : request.out, request.wait));
+        refuseServingMounts(*lock, "");
+    }
     const auto pak = openForWriting(request.pak, request.keys, request.warn);
     CommitResult result;
     result.key = pak->key();
@@ -159,7 +211,6 @@ CommitResult commitEdit(
     for (const auto& w : result.plan.warnings)
         if (request.warn) request.warn(w);
     if (request.dryRun || result.plan.changes.empty()) return result;
-    if (inPlace) warnServingMounts(*lock, "", request.warn);
     writeChangePlan(result, *lock, request.level, request.jobs, request.warn, request.progress);
     return result;
 }
@@ -167,7 +218,7 @@ CommitResult commitEdit(
 }  // namespace
 
 CommitResult addToPak(const EditRequest& request, const std::vector<stdfs::path>& items,
-                      const std::string& as) {
+                      const std::string& as, bool force) {
     if (items.empty()) throw UsageError("give at least one FILE or folder to add");
     if (!as.empty() && items.size() != 1)
         throw UsageError("--as names where one FILE goes in the pak: give one FILE with it");
@@ -177,11 +228,13 @@ CommitResult addToPak(const EditRequest& request, const std::vector<stdfs::path>
     const std::string asPath = as.empty() ? std::string() : packPathOf(as);
     return commitEdit(request, [&](const std::shared_ptr<const archive::PakIndex>& pak) {
         archive::ChangeSet added;
+        std::vector<AddedItem> itemPaths;
         for (const auto& item : items) {
             const std::string name = stdfs::path(item).lexically_normal().filename().string();
             if (asPath.empty() && (name.empty() || name == "." || name == ".."))
                 throw UsageError(item.string() + ": give a file or folder by its name");
             addFromDisk(added, item, asPath.empty() ? name : asPath);
+            itemPaths.push_back({item, asPath.empty() ? name : asPath});
         }
         // Again with the pak's spelling of the names it holds.
         const PakSpelling spelling(*pak);
@@ -189,6 +242,8 @@ CommitResult addToPak(const EditRequest& request, const std::vector<stdfs::path>
         changes.root = items[0].has_parent_path() ? items[0].parent_path() : stdfs::path(".");
         for (const auto& folder : added.folders) addFolder(changes, spelling.of(folder));
         for (const auto& [path, disk] : added.files) addFile(changes, spelling.of(path), disk);
+        for (auto& item : itemPaths) item.path = spelling.of(item.path);
+        if (!force) refuseKindChanges(request, *pak, changes, itemPaths);
         return changes;
     });
 }

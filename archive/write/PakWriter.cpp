@@ -425,10 +425,12 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
     checkPackOutput(output);
     // Held until the pak is in place: a second writer of `output` is refused meanwhile.
     const WriterLock lock = WriterLock::acquire(output, false);
-    if (options.warn)
-        for (const auto& mount : lock.servingMounts())
-            options.warn(lock.target().string() + " is served by the writable mount at " + mount +
-                         ": it keeps showing the old pak until it is mounted again");
+    // A writable mount's changes are made over the pak it serves: replacing it under them
+    // would have them refused (or lost) at their commit.
+    for (const auto& mount : lock.servingMounts())
+        throw Error(lock.target().string() + " is served by the writable mount at " + mount +
+                    ", whose changes are made over it: unmount " + mount +
+                    " first (fusermount3 -u " + mount + ")");
     PackOptions opts = options;
     // An earlier output in the tree is not packed again, nor its lock file.
     opts.leaveOut.push_back(output);

@@ -171,6 +171,27 @@ TEST_CASE("commit workflow: a served pak's writer names the mounts that serve it
     CHECK(lock.servingMounts().empty());
 }
 
+TEST_CASE("commit workflow: a pak a writable mount serves is marked by no second one",
+          "[commit][workflow][locks]") {
+    TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")}});
+    std::string servedBy;
+    {
+        ServedMark one = ServedMark::markAlone(t.pak, "/mnt/one", servedBy);
+        CHECK(servedBy.empty());
+        ServedMark two = ServedMark::markAlone(t.pak, "/mnt/two", servedBy);
+        CHECK(servedBy == "/mnt/one");
+        WriterLock lock = WriterLock::acquire(t.pak, false);
+        CHECK(lock.servingMounts() == std::vector<std::string>{"/mnt/one"});
+        CHECK_THROWS_WITH(fs::refuseServingMounts(lock, ""),
+                          t.pak.string() +
+                              " is served by the writable mount at /mnt/one, whose changes are "
+                              "made over it: unmount /mnt/one first (fusermount3 -u /mnt/one)");
+        CHECK_NOTHROW(fs::refuseServingMounts(lock, "/mnt/one"));
+    }
+    ServedMark again = ServedMark::markAlone(t.pak, "/mnt/two", servedBy);
+    CHECK(servedBy.empty());
+}
+
 TEST_CASE("commit workflow: commit at unmount empties a committed pack's folder only",
           "[commit][workflow]") {
     TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")}});
@@ -203,4 +224,19 @@ TEST_CASE("commit workflow: commit at unmount empties a committed pack's folder 
     CHECK(log[0].starts_with("-o commit: not committed, " + (overlay / "Test").string() +
                              " left as it was: "));
     CHECK(stdfs::exists(overlay / "Test/late.txt"));
+    // Its reason is kept in the overlay folder until a commit of the pack succeeds.
+    const auto failures = fs::unmountCommitFailures(overlay);
+    REQUIRE(failures.size() == 1);
+    CHECK(failures[0].starts_with((overlay / ".pakfs-commit-failed").string() +
+                                  ": the commit at the unmount of /mnt/t (-o commit) on "));
+    CHECK(failures[0].ends_with(log[0].substr(std::string("-o commit: not committed, ").size())));
+    fs::CommitRequest request;
+    request.pak = t.pak;
+    request.overlay = overlay;
+    request.keys.keyHex = kTestKeyHex;
+    request.holdsOverlay = true;
+    request.force = true;
+    CHECK(fs::commitOverlay(request).written);
+    CHECK(fs::unmountCommitFailures(overlay).empty());
+    CHECK_FALSE(stdfs::exists(overlay / ".pakfs-commit-failed"));
 }

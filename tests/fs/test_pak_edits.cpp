@@ -128,6 +128,63 @@ TEST_CASE("pak add: files and folders in, a replaced file keeps its class ID, th
     CHECK(readFile(t.pak) == now);
 }
 
+TEST_CASE("pak add replaces no folder by a file and no file by a folder unless --force",
+          "[edit][cli]") {
+    TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")},
+                               {"Media/Font/Arial.txt", bytesOf("f\n")},
+                               {"Media/b.txt", bytesOf("b\n")}});
+    const Bytes original = readFile(t.pak);
+    const stdfs::path in = t.dir->path() / "in";
+    writeFile(in / "Media", bytesOf("notes\n"));
+    writeFile(in / "notice.txt", bytesOf("n\n"));
+    writeFile(in / "folder/a.txt/x.txt", bytesOf("x\n"));
+    const std::string pak = quoted(t.pak);
+
+    // A file over a folder, by its name or with --as (names as the game compares them).
+    auto r = run(pakCommand("add " + pak + " " + quoted(in / "Media")));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (in / "Media").string() + ": a file, but " + t.pak.string() +
+                       ":Media is a folder (2 files in it): pak add replaces no folder by a "
+                       "file (pak rm it first, or pass --force to replace it)\n");
+    r = run(pakCommand("add -n " + pak + " " + quoted(in / "notice.txt") + " --as media/font"));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (in / "notice.txt").string() + ": a file, but " + t.pak.string() +
+                       ":Media/Font is a folder (1 file in it): pak add replaces no folder by a "
+                       "file (pak rm it first, or pass --force to replace it)\n");
+    CHECK(r.out.empty());
+    // A folder over a file, and a file under a path whose parent is a file of the pak.
+    r = run(pakCommand("add " + pak + " " + quoted(in / "folder/a.txt")));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (in / "folder/a.txt").string() + ": a folder, but " + t.pak.string() +
+                       ":a.txt is a file: pak add replaces no file by a folder (pak rm it first, "
+                       "or pass --force to replace it)\n");
+    r = run(pakCommand("add " + pak + " " + quoted(in / "notice.txt") + " --as A.txt/notice.txt"));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (in / "notice.txt").string() +
+                       ": goes in under a.txt/, as in a folder, but " + t.pak.string() +
+                       ":a.txt is a file: pak add replaces no file by a folder (pak rm it first, "
+                       "or pass --force to replace it)\n");
+    // A folder with a file of the pak's path deep in it.
+    writeFile(in / "Tree/Media/Font/Arial.txt/deep.txt", bytesOf("d\n"));
+    r = run(pakCommand("add " + pak + " " + quoted(in / "Tree/Media") + " " + quoted(in / "Tree")));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + (in / "Tree/Media/Font/Arial.txt").string() + ": a folder, but " +
+                       t.pak.string() +
+                       ":Media/Font/Arial.txt is a file: pak add replaces no file by a folder (pak "
+                       "rm it first, or pass --force to replace it)\n");
+    CHECK(readFile(t.pak) == original);
+
+    // --force replaces them.
+    r = run(pakCommand("add -q --force " + pak + " " + quoted(in / "Media")));
+    REQUIRE(r.code == 0);
+    CHECK(contentsOf(t.pak) ==
+          std::map<std::string, Bytes>{{"a.txt", bytesOf("a\n")}, {"Media", bytesOf("notes\n")}});
+    r = run(pakCommand("add -q --force " + pak + " " + quoted(in / "folder/a.txt")));
+    REQUIRE(r.code == 0);
+    CHECK(contentsOf(t.pak) == std::map<std::string, Bytes>{{"a.txt/x.txt", bytesOf("x\n")},
+                                                            {"Media", bytesOf("notes\n")}});
+}
+
 TEST_CASE("pak rm and mv: files and folders, slots kept, to OUT, errors named", "[edit][cli]") {
     TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")},
                                {"Media/b.txt", bytesOf("b\n")},

@@ -265,21 +265,77 @@ TEST_CASE("locks: a live writable mount owns its overlay folder", "[commit][lock
     r = run(kPak + " commit -n " + q(pak) + " " + q(dir / "ov"));
     CHECK(r.code == 0);
 
-    // Replacing the pak from another overlay warns, naming the mount that serves it.
+    // Replacing the pak it serves is refused, naming the mount: a commit from another overlay,
+    // pak add, rm, mv and pack (the mount's changes are made over the pak).
+    const std::string mnt = first.path().string();
+    const std::string served = "pak: " + pak.string() + " is served by the writable mount at " +
+                               mnt + ", whose changes are made over it: unmount " + mnt +
+                               " first (fusermount3 -u " + mnt + ")\n";
     writeFile(dir / "ov2/P/other.txt", text("other\n"));
-    r = run(kPak + " commit -q " + q(pak) + " " + q(dir / "ov2") + " --in-place");
-    CHECK(r.code == 0);
-    CHECK(r.err.find("pak: warning: " + pak.string() + " is served by the writable mount at " +
-                     first.path().string() + ": ") != std::string::npos);
+    writeFile(dir / "src/other.txt", text("other\n"));
+    for (const std::string& args :
+         {"commit -q " + q(pak) + " " + q(dir / "ov2") + " --in-place",
+          "add -q " + q(pak) + " " + q(dir / "src/other.txt"), "rm -q " + q(pak) + " base.txt",
+          "mv -q " + q(pak) + " base.txt moved.txt", "pack -q " + q(dir / "src") + " " + q(pak)}) {
+        INFO(args);
+        r = run(kPak + " " + args);
+        CHECK(r.code == 1);
+        CHECK(r.err == served);
+    }
+    CHECK(pathsIn(pak) == std::set<std::string>{"base.txt"});
+    // To OUT, or a dry run: allowed.
+    CHECK(run(kPak + " add -q " + q(pak) + " " + q(dir / "src/other.txt") + " -o " +
+              q(dir / "Out.pak"))
+              .code == 0);
+    CHECK(run(kPak + " add -n " + q(pak) + " " + q(dir / "src/other.txt")).code == 0);
 
-    // Unmounted: the overlay's changes were made over the old pak, so the record refuses them.
+    // A second writable mount of the pak, with an overlay folder of its own: refused at once,
+    // naming the first; a read-only mount beside it is allowed.
+    stdfs::create_directories(dir / "ov3");
+    r = run("timeout 20 " + kPakfs + " " + q(pak) + " " + q(dir / "mnt2") +
+            " -o overlay=" + q(dir / "ov3"));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pakfs: " + pak.string() + ": the writable mount at " + mnt +
+                       " serves it already (one writable mount per pak): unmount " + mnt +
+                       " first (fusermount3 -u " + mnt +
+                       "), or mount it read-only (without -o overlay)\n");
+    CHECK_FALSE(isMounted(dir / "mnt2"));
+    {
+        TempDir other;
+        Mount ro({pak.string()}, dir / "mnt2", other);
+        CHECK(ro.waitMounted());
+    }
+
+    // Unmounted: the commit from the other overlay goes through.
     REQUIRE(run("fusermount3 -u " + q(first.path())).code == 0);
     REQUIRE(first.waitExit(std::chrono::seconds(10)) == 0);
-    r = run(kPak + " commit -q " + q(pak) + " " + q(dir / "ov") + " --in-place");
-    CHECK(r.code == 1);
-    CHECK(r.err.find("these changes were made over") != std::string::npos);
+    r = run(kPak + " commit -q " + q(pak) + " " + q(dir / "ov2") + " --in-place");
+    CHECK(r.code == 0);
+    CHECK(pathsIn(pak) == std::set<std::string>{"base.txt", "other.txt"});
     CHECK_FALSE(stdfs::exists(dir / "ov/.pakfs-lock"));
     CHECK_FALSE(stdfs::exists(dir / ".P.pak.pakfs-lock"));
+}
+
+TEST_CASE("locks: a pak is replaced right after its writable mount was unmounted",
+          "[commit][locks][mount]") {
+    skipUnlessFuse();
+    TempDir dir;
+    const stdfs::path pak = makePack(dir.path(), "P", {{"base.txt", "base\n"}});
+    writeFile(dir / "in/new.txt", text("new\n"));
+    stdfs::create_directories(dir / "ov");
+    for (int i = 0; i < 3; ++i) {
+        INFO("round " << i);
+        Mount m({pak.string(), "-o", "overlay=" + (dir / "ov").string()}, dir / "mnt", dir);
+        REQUIRE(m.waitMounted());
+        REQUIRE(run("fusermount3 -u " + q(m.path())).code == 0);
+        // The mount's process may still be ending: waited for, not refused.
+        auto r = run(kPak + " add -q " + q(pak) + " " + q(dir / "in/new.txt") + " --as n" +
+                     std::to_string(i) + ".txt");
+        CHECK(r.code == 0);
+        INFO(r.err);
+        CHECK(r.err.find("served") == std::string::npos);
+    }
+    CHECK(pathsIn(pak) == std::set<std::string>{"base.txt", "n0.txt", "n1.txt", "n2.txt"});
 }
 
 TEST_CASE("locks: two packs of one name cannot share a writable mount", "[locks][mount]") {
@@ -343,9 +399,38 @@ TEST_CASE("locks: -o commit commits at unmount and empties the overlay, or keeps
     }
     CHECK(pathsIn(pak) == std::set<std::string>{"base.txt", "new.txt"});
     CHECK(namesOf(dir / "ov/P") == std::set<std::string>{"late.txt"});
+    // The reason is kept in the overlay folder, said by pak commit (a dry run too) and by the
+    // next mount of the overlay, until a commit of the pack succeeds.
+    const std::string failed = fileText(dir / "ov/.pakfs-commit-failed");
+    const std::string reason =
+        "the commit at the unmount of " + (dir / "mnt").string() + " (-o commit) on ";
+    CHECK(failed.find("\nP\t" + reason) != std::string::npos);
+    CHECK(failed.find(" failed: " + (dir / "ov/P").string() +
+                      " left as it was: " + (dir / "ov/P").string() +
+                      ": these changes were made over") != std::string::npos);
+    const std::string said =
+        "warning: " + (dir / "ov/.pakfs-commit-failed").string() + ": " + reason;
+    auto r = run(kPak + " commit -n " + q(pak) + " " + q(dir / "ov"));
+    CHECK(r.code == 1);  // the record refuses them, as it refused the commit at unmount
+    CHECK(r.err.starts_with("pak: " + said));
+    CHECK(r.err.find("these changes were made over") != std::string::npos);
+    {
+        Mount m({pak.string(), "-o", "overlay=" + (dir / "ov").string()}, dir / "mnt", dir);
+        REQUIRE(m.waitMounted());
+        CHECK(m.errors().starts_with("pakfs: " + said));
+        // Ls of the mount's top shows no file of the overlay's own.
+        CHECK(namesOf(m.path()) == std::set<std::string>{"P"});
+    }
+    r = run(kPak + " commit -q --force " + q(pak) + " " + q(dir / "ov") + " --in-place");
+    CHECK(r.code == 0);
+    CHECK(r.err.starts_with("pak: " + said));
+    CHECK_FALSE(stdfs::exists(dir / "ov/.pakfs-commit-failed"));
+    r = run(kPak + " commit -n " + q(pak) + " " + q(dir / "ov"));
+    CHECK(r.err.find(".pakfs-commit-failed") == std::string::npos);
+    CHECK(pathsIn(pak) == std::set<std::string>{"base.txt", "late.txt", "new.txt"});
 
     // Usage: -o commit needs an overlay.
-    auto r = run(kPakfs + " " + q(pak) + " " + q(dir / "mnt") + " -o commit");
+    r = run(kPakfs + " " + q(pak) + " " + q(dir / "mnt") + " -o commit");
     CHECK(r.code == 2);
     CHECK(
         r.err ==
@@ -376,4 +461,44 @@ TEST_CASE("locks: a named pipe as the overlay's record is refused at once, by co
     CHECK(r.err ==
           "pakfs: --key must be 32 hex digits (the 16 bytes of a key), got \"0011\" "
           "(pakfs --help lists the options)\n");
+}
+
+TEST_CASE("locks: without syslog, a background mount's -o commit failure is in the overlay folder",
+          "[commit][locks][mount]") {
+    skipUnlessFuse();
+    if (stdfs::exists("/dev/log")) {
+        std::printf("SKIPPED: /dev/log exists (syslog takes the log lines here)\n");
+        return;
+    }
+    TempDir dir;
+    const stdfs::path pak = makePack(dir.path(), "P", {{"base.txt", "base\n"}});
+    const stdfs::path other = makePack(dir / "other", "P", {{"other.txt", "other\n"}});
+    stdfs::copy_file(dir / "other/packlist.dat", dir / "packlist.dat",
+                     stdfs::copy_options::overwrite_existing);
+    stdfs::create_directories(dir / "ov");
+    stdfs::create_directories(dir / "mnt");
+    // In the background (no -f): pakfs exits 0 once the mount is up.
+    auto r = run(kPakfs + " " + q(pak) + " " + q(dir / "mnt") + " -o overlay=" + q(dir / "ov") +
+                 ",commit");
+    REQUIRE(r.code == 0);
+    writeFile(dir / "mnt/P/new.txt", text("new\n"));
+    // Another pak put in its place by a writer that takes no lock (mv): the commit at
+    // unmount refuses the changes made over the old one.
+    REQUIRE(::rename(other.c_str(), pak.c_str()) == 0);
+    REQUIRE(run("fusermount3 -u " + q(dir / "mnt")).code == 0);
+    // The mount's process commits after the unmount returned: wait for it to let go.
+    for (int i = 0; i < 600 && stdfs::exists(dir / "ov/.pakfs-lock"); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    REQUIRE_FALSE(stdfs::exists(dir / "ov/.pakfs-lock"));
+    const std::string log = fileText(dir / "ov/.pakfs-log");
+    INFO(log);
+    CHECK(log.find(" pakfs[") != std::string::npos);
+    CHECK(log.find("]: -o commit: not committed, " + (dir / "ov/P").string() +
+                   " left as it was: ") != std::string::npos);
+    CHECK(fileText(dir / "ov/.pakfs-commit-failed").find("\nP\tthe commit at the unmount of ") !=
+          std::string::npos);
+    r = run(kPak + " commit -n " + q(pak) + " " + q(dir / "ov"));
+    CHECK(r.err.starts_with("pak: warning: " + (dir / "ov/.pakfs-commit-failed").string() +
+                            ": the commit at the unmount of "));
+    CHECK(pathsIn(pak) == std::set<std::string>{"other.txt"});
 }

@@ -85,6 +85,7 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
         auto o = std::make_shared<EditOptions>();
         auto items = std::make_shared<std::vector<std::string>>();
         auto as = std::make_shared<std::string>();
+        auto force = std::make_shared<bool>(false);
         cmd->add_option("PAK", o->pak, "The pak to change")->required();
         cmd->add_option("FILE", *items,
                         "Files and folders to add: a file goes to the top level under its name, "
@@ -92,11 +93,14 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
             ->required();
         cmd->add_option("--as", *as,
                         "For one FILE: its full path in the pak (folders made as needed)");
+        cmd->add_flag("--force", *force,
+                      "Replace a folder of the pak by a file, or a file by a folder (refused "
+                      "otherwise: the replaced folder's files would be gone)");
         o->addTo(cmd);
         cmd->callback([=] {
             Progress progress(o->quiet || o->json);
             std::vector<std::filesystem::path> paths(items->begin(), items->end());
-            o->print(fs::addToPak(o->request(progress), paths, *as), "pak add");
+            o->print(fs::addToPak(o->request(progress), paths, *as, *force), "pak add");
         });
     }
     {

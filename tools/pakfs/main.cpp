@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // pakfs: mounts TrackMania .pak archives (version 3) and .Pack.Gbx packs (versions 6 to 18), one
 // folder per pack: read-only, or writable through an overlay folder (-o overlay).
+#include <fcntl.h>
 #include <malloc.h>
+#include <sys/stat.h>
 #include <syslog.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <exception>
 #include <filesystem>
 #include <memory>
@@ -115,11 +118,15 @@ const char* const kUsageOptions =
     "                           a pack gives EXDEV. DIR/.pakfs-packs records which pak each\n"
     "                           pack's changes are made over (pak commit checks it). One\n"
     "                           writable mount per DIR: the mount locks it (DIR/.pakfs-lock),\n"
-    "                           and pak commit of DIR is refused while it is mounted\n"
+    "                           and pak commit of DIR is refused while it is mounted; one\n"
+    "                           writable mount per pak: a second one, and pak add, rm, mv,\n"
+    "                           commit and pack of a pak it serves, are refused\n"
     "    -o commit              with -o overlay: when the mount ends, commit each pack's\n"
     "                           changes into its pak in place (as pak commit --in-place),\n"
     "                           then empty its folder in DIR; one log line per pack; with\n"
-    "                           -f, exit status 3 when one could not be committed\n"
+    "                           -f, exit status 3 when one could not be committed; the\n"
+    "                           reason is kept in DIR/.pakfs-commit-failed, printed by pak\n"
+    "                           commit and the next mount, until a commit succeeds\n"
     "    -o nonempty            mount over a folder that holds files (hidden while mounted)\n"
     "    -o ro, defaults        taken; -o rw is refused without -o overlay (mount(8)\n"
     "                           passes rw unless ro is given: with -o overlay, give rw or\n"
@@ -148,7 +155,8 @@ const char* const kUsageNotes =
     "size and bytes, e.g. \"jpeg 256x256, 9916 bytes\"), each when the map's header says.\n"
     "A pack that cannot be opened (wrong key, damage) stops the mount, except inside a Packs\n"
     "folder, where it is left out with a warning. A file that cannot be decoded gives an I/O\n"
-    "error (EIO) and one log line (stderr with -f or -d, else syslog).\n"
+    "error (EIO) and one log line (stderr with -f or -d, else syslog; without /dev/log,\n"
+    "stderr until the mount goes to the background, then DIR/.pakfs-log of -o overlay=DIR).\n"
     "\n";
 
 bool parseSize(std::string_view text, std::uint64_t& out) {
@@ -397,15 +405,56 @@ pakfs::fs::LoadedSources loadPacks(const CommandLine& cl,
     return loaded;
 }
 
-// Log lines of the mount: on stderr in the foreground, else to syslog.
+// Whether syslog(3) has a daemon to talk to (containers and WSL often have none).
+bool haveSyslog() {
+    struct stat st {};
+    return ::stat("/dev/log", &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+// Appends one line, stamped, to the overlay folder's log file (no symbolic link followed).
+void appendLogFile(const std::filesystem::path& file, const std::string& line) {
+    const int fd =
+        ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0) return;
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    char when[32] = "?";
+    if (::gmtime_r(&now, &tm)) std::strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    const std::string text =
+        std::string(when) + " pakfs[" + std::to_string(::getpid()) + "]: " + line + "\n";
+    [[maybe_unused]] const ssize_t n = ::write(fd, text.data(), text.size());
+    ::close(fd);
+}
+
+// Log lines of the mount: on stderr in the foreground, else to syslog. Without syslog: on
+// stderr until the mount goes to the background (libfuse then points stderr at /dev/null), then
+// into the overlay folder's log file (a read-only mount has none: its lines are lost then).
 void setLog(CommandLine& cl) {
     if (cl.foreground) {
         cl.fsOptions.log = [](const std::string& line) {
             std::fprintf(stderr, "pakfs: %s\n", line.c_str());
         };
-    } else {
+    } else if (haveSyslog()) {
         openlog("pakfs", LOG_PID, LOG_USER);
         cl.fsOptions.log = [](const std::string& line) { syslog(LOG_ERR, "%s", line.c_str()); };
+    } else {
+        // A stderr that is /dev/null already (a mount from fstab) is no place for them.
+        struct stat before {
+        }, null{};
+        const bool haveStderr = ::fstat(2, &before) == 0 &&
+                                !(S_ISCHR(before.st_mode) && ::stat("/dev/null", &null) == 0 &&
+                                  before.st_rdev == null.st_rdev);
+        const std::filesystem::path file =
+            cl.overlay.empty() ? std::filesystem::path()
+                               : std::filesystem::absolute(cl.overlay) / pakfs::fs::kOverlayLogFile;
+        cl.fsOptions.log = [=](const std::string& line) {
+            struct stat now {};
+            if (haveStderr && ::fstat(2, &now) == 0 && now.st_dev == before.st_dev &&
+                now.st_ino == before.st_ino)
+                std::fprintf(stderr, "pakfs: %s\n", line.c_str());
+            else if (!file.empty())
+                appendLogFile(file, line);
+        };
     }
 }
 
@@ -426,6 +475,20 @@ WritableMount prepareOverlay(const CommandLine& cl, pakfs::fs::PackView& filesys
     // One mount at a time on an overlay folder, and no commit of it meanwhile; taken
     // before the work folder is emptied (another mount's kept files are in it).
     m.lock = pakfs::fs::lockOverlay(overlayRoot, "mount " + mountedAt);
+    // One writable mount per pak: another's changes are made over the pak this one's commit
+    // would replace (read-only mounts beside it mark nothing). A writer replacing one of these
+    // paks is refused, naming this mount.
+    for (const auto& p : servedPacks) {
+        std::string servedBy;
+        m.marks.push_back(pakfs::ServedMark::markAlone(p.pak->name(), mountedAt, servedBy));
+        if (!servedBy.empty())
+            throw pakfs::Error(p.pak->name() + ": the writable mount at " + servedBy +
+                               " serves it already (one writable mount per pak): unmount " +
+                               servedBy + " first (fusermount3 -u " + servedBy +
+                               "), or mount it read-only (without -o overlay)");
+    }
+    // A commit at the last unmount that failed: said again until a commit succeeds.
+    for (const auto& line : pakfs::fs::unmountCommitFailures(overlayRoot)) warnLine(line);
     // Absolute: the mount's daemon runs from /.
     m.overlay = std::make_unique<pakfs::fs::Overlay>(
         filesystem, pakfs::fs::OverlayOptions{overlayRoot, cl.fsOptions.uid, cl.fsOptions.gid,
@@ -441,9 +504,6 @@ WritableMount prepareOverlay(const CommandLine& cl, pakfs::fs::PackView& filesys
                      "changes in a folder named like the pack); shown as a folder of its own, "
                      "and pak commit refuses it");
     }
-    // A writer replacing one of these paks says that this mount serves it.
-    for (const auto& p : servedPacks)
-        m.marks.push_back(pakfs::ServedMark::mark(p.pak->name(), mountedAt));
     return m;
 }
 
