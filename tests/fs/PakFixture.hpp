@@ -10,7 +10,7 @@
 #include <string>
 
 #include "archive/write/PakWriter.hpp"
-#include "fs/PackView.hpp"
+#include "fs/view/PackView.hpp"
 #include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 

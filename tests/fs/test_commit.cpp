@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// pak commit: the changes of an overlay folder (fs/OverlayLayout.hpp) applied to a pack, by the
-// library (fs/Commit.hpp, archive::writePlan) and by the pak command: the changes listed, what
-// is copied as encrypted bytes and what is encoded, the errors, and what an interrupted commit
+// pak commit: the changes of an overlay folder (commit/OverlayLayout.hpp) applied to a pack, by the
+// library (commit/OverlayPlan.hpp, archive::writePlan) and by the pak command: the changes listed,
+// what is copied as encrypted bytes and what is encoded, the errors, and what an interrupted commit
 // leaves behind.
 #include <fcntl.h>
 #include <signal.h>
@@ -25,11 +25,11 @@
 #include "archive/entry/EntryKind.hpp"
 #include "archive/entry/EntryReader.hpp"
 #include "archive/pak/PackList.hpp"
-#include "fs/Commit.hpp"
-#include "fs/Drives.hpp"
-#include "fs/OverlayLayout.hpp"
-#include "fs/Sources.hpp"
+#include "commit/OverlayLayout.hpp"
+#include "commit/OverlayPlan.hpp"
 #include "gbx/testing/GbxBuilder.hpp"
+#include "packs/Drives.hpp"
+#include "packs/Sources.hpp"
 #include "tests/fs/DrivesFixture.hpp"
 #include "tests/fs/PakFixture.hpp"
 #include "tests/support/Cli.hpp"

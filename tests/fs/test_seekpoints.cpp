@@ -9,7 +9,7 @@
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/entry/SeekPoints.hpp"
-#include "fs/SeekIndexFile.hpp"
+#include "fs/view/SeekIndexFile.hpp"
 #include "tests/fs/PakFixture.hpp"
 #include "tests/support/TestUtil.hpp"
 

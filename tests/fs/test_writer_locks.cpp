@@ -11,9 +11,9 @@
 #include "archive/entry/EntryReader.hpp"
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "commit/OverlayRecord.hpp"
 #include "common/FileLock.hpp"
-#include "fs/OverlayRecord.hpp"
-#include "fs/Sources.hpp"
+#include "packs/Sources.hpp"
 #include "tests/fs/MountFixture.hpp"
 #include "tests/support/Cli.hpp"
 

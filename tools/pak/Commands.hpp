@@ -6,7 +6,7 @@
 
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
-#include "fs/CommitWorkflow.hpp"
+#include "commit/CommitPak.hpp"
 
 namespace pakfs::cli {
 

@@ -5,8 +5,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "fs/CommitWorkflow.hpp"
-#include "fs/Drives.hpp"
+#include "commit/CommitPak.hpp"
+#include "packs/Drives.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
 #include "tools/pak/Output.hpp"

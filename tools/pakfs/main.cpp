@@ -16,17 +16,17 @@
 #include <vector>
 
 #include "archive/entry/HashedNames.hpp"
+#include "commit/CommitPak.hpp"
+#include "commit/OverlayLayout.hpp"
+#include "commit/OverlayRecord.hpp"
 #include "common/Error.hpp"
 #include "common/FileLock.hpp"
-#include "fs/CommitWorkflow.hpp"
-#include "fs/Drives.hpp"
 #include "fs/FuseOps.hpp"
-#include "fs/MountPaths.hpp"
-#include "fs/Overlay.hpp"
-#include "fs/OverlayLayout.hpp"
-#include "fs/OverlayRecord.hpp"
-#include "fs/SeekIndexFile.hpp"
-#include "fs/Sources.hpp"
+#include "fs/overlay/Overlay.hpp"
+#include "fs/view/SeekIndexFile.hpp"
+#include "packs/Drives.hpp"
+#include "packs/MountPaths.hpp"
+#include "packs/Sources.hpp"
 
 namespace {
 
