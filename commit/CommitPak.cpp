@@ -8,7 +8,7 @@
 #include <optional>
 #include <thread>
 
-#include "archive/entry/PakOpener.hpp"
+#include "archive/ops/PakOpener.hpp"
 #include "commit/OverlayLayout.hpp"
 #include "commit/OverlayRecord.hpp"
 #include "common/Bytes.hpp"

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "archive/entry/PakOpener.hpp"
+#include "archive/ops/PakOpener.hpp"
 #include "common/Error.hpp"
 #include "common/File.hpp"
 

@@ -11,7 +11,7 @@
 #include <unordered_set>
 
 #include "archive/entry/EntryReader.hpp"
-#include "archive/entry/PakOpener.hpp"
+#include "archive/ops/PakOpener.hpp"
 #include "archive/write/WindowsNames.hpp"
 #include "common/File.hpp"
 

@@ -26,8 +26,8 @@
 #include <utility>
 #include <vector>
 
-#include "archive/entry/ReadTuning.hpp"
-#include "archive/entry/SeekPoints.hpp"
+#include "archive/stream/ReadTuning.hpp"
+#include "archive/stream/SeekPoints.hpp"
 #include "fs/view/EntryCache.hpp"
 #include "fs/view/ReadAhead.hpp"
 #include "fs/view/SeekPointKeeper.hpp"

@@ -15,8 +15,8 @@
 #include <filesystem>
 #include <optional>
 
-#include "archive/entry/SeekPoints.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "archive/stream/SeekPoints.hpp"
 
 namespace pakfs::fs {
 

@@ -18,7 +18,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "archive/entry/SeekPoints.hpp"
+#include "archive/stream/SeekPoints.hpp"
 #include "fs/view/Tree.hpp"
 
 namespace pakfs::fs {

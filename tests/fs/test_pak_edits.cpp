@@ -11,8 +11,8 @@
 #include <set>
 #include <thread>
 
-#include "archive/entry/Diff.hpp"
 #include "archive/entry/EntryReader.hpp"
+#include "archive/ops/Diff.hpp"
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "common/FileLock.hpp"

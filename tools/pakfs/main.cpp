@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "archive/entry/HashedNames.hpp"
+#include "archive/ops/HashedNames.hpp"
 #include "commit/CommitPak.hpp"
 #include "commit/OverlayLayout.hpp"
 #include "commit/OverlayRecord.hpp"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // What the strategies reading one plain entry share.
-#include "archive/entry/EntryStream.hpp"
+#include "archive/stream/EntryStream.hpp"
 
 namespace pakfs::archive {
 

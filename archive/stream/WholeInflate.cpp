@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The whole-entry strategy of the plain entry reader: libdeflate.
-#include "archive/entry/WholeInflate.hpp"
+#include "archive/stream/WholeInflate.hpp"
 
 #include <libdeflate.h>
 
 #include <algorithm>
 
-#include "archive/entry/DecryptStage.hpp"
+#include "archive/stream/DecryptStage.hpp"
 
 namespace pakfs::archive {
 

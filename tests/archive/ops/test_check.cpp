@@ -3,7 +3,7 @@
 // entry's outcome (what pak check prints).
 #include <catch2/catch.hpp>
 
-#include "archive/entry/Check.hpp"
+#include "archive/ops/Check.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "tests/support/SampleGbx.hpp"
 #include "tests/support/TestKey.hpp"

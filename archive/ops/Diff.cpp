@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "archive/entry/Diff.hpp"
+#include "archive/ops/Diff.hpp"
 
 #include <crypto++/sha.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The streamed strategy of the plain entry reader: ISA-L.
-#include "archive/entry/IsalInflate.hpp"
+#include "archive/stream/IsalInflate.hpp"
 
 #include <isa-l/igzip_lib.h>
 

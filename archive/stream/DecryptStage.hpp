@@ -7,8 +7,8 @@
 #include <optional>
 #include <vector>
 
-#include "archive/entry/SpareBuffer.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "archive/stream/SpareBuffer.hpp"
 
 namespace pakfs::archive {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "archive/entry/HashedNames.hpp"
+#include "archive/ops/HashedNames.hpp"
 
 #include <algorithm>
 #include <unordered_map>

@@ -6,7 +6,7 @@
 #include <functional>
 #include <memory>
 
-#include "archive/entry/EntryStream.hpp"
+#include "archive/stream/EntryStream.hpp"
 
 struct inflate_state;  // ISA-L (isa-l/igzip_lib.h)
 

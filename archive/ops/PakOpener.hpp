@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "archive/entry/HashedNames.hpp"
+#include "archive/ops/HashedNames.hpp"
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
 

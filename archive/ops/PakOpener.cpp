@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "archive/entry/PakOpener.hpp"
+#include "archive/ops/PakOpener.hpp"
 
 namespace pakfs::archive {
 

@@ -6,10 +6,10 @@
 #include <memory>
 #include <string>
 
-#include "archive/entry/DecryptStage.hpp"
-#include "archive/entry/ReadTuning.hpp"
-#include "archive/entry/SeekPoints.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "archive/stream/DecryptStage.hpp"
+#include "archive/stream/ReadTuning.hpp"
+#include "archive/stream/SeekPoints.hpp"
 
 namespace pakfs::archive {
 

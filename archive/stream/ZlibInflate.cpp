@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The zlib strategy of the plain entry reader.
-#include "archive/entry/ZlibInflate.hpp"
+#include "archive/stream/ZlibInflate.hpp"
 
 #include <string>
 

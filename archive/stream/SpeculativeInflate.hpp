@@ -21,7 +21,7 @@
 #include <optional>
 #include <vector>
 
-#include "archive/entry/SeekPoints.hpp"
+#include "archive/stream/SeekPoints.hpp"
 #include "common/Bytes.hpp"
 #include "common/PageBlock.hpp"
 

@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "archive/cipher/Crypto.hpp"
-#include "archive/entry/HashedNames.hpp"
-#include "archive/entry/PakOpener.hpp"
+#include "archive/ops/HashedNames.hpp"
+#include "archive/ops/PakOpener.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "tests/support/Shared.hpp"

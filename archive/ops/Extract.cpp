@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // `pak extract`: safe paths, the target's folders, the files planned and written on threads.
-#include "archive/entry/Extract.hpp"
+#include "archive/ops/Extract.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,9 +15,9 @@
 #include <set>
 #include <thread>
 
-#include "archive/entry/EntryOutputFile.hpp"
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
+#include "archive/ops/EntryOutputFile.hpp"
 #include "common/Progress.hpp"
 
 namespace pakfs::archive {

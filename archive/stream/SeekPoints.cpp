@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "archive/entry/SeekPoints.hpp"
+#include "archive/stream/SeekPoints.hpp"
 
 #include <isa-l/crc.h>
 #include <libdeflate.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // `pak extract`'s output file for one entry: open, name, move into place, clean up.
-#include "archive/entry/EntryOutputFile.hpp"
+#include "archive/ops/EntryOutputFile.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The ciphertext ahead of a reader, decrypted on a second thread.
-#include "archive/entry/DecryptAhead.hpp"
+#include "archive/stream/DecryptAhead.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "archive/entry/DecryptStage.hpp"
+#include "archive/stream/DecryptStage.hpp"
 
 namespace pakfs::archive {
 

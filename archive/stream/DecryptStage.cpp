@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The plain entry reader's one decrypt stage.
-#include "archive/entry/DecryptStage.hpp"
+#include "archive/stream/DecryptStage.hpp"
 
 #include <algorithm>
 #include <new>
 
-#include "archive/entry/DecryptAhead.hpp"
+#include "archive/stream/DecryptAhead.hpp"
 
 namespace pakfs::archive {
 

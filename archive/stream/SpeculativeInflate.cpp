@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "archive/entry/SpeculativeInflate.hpp"
+#include "archive/stream/SpeculativeInflate.hpp"
 
 #include <algorithm>
 #include <array>

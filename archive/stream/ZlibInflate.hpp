@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "archive/entry/EntryStream.hpp"
+#include "archive/stream/EntryStream.hpp"
 
 namespace pakfs::archive {
 

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The plain entry reader's first read far into a zlib entry, decoded on two cores.
-#include "archive/entry/TwoCoreFirstRead.hpp"
+#include "archive/stream/TwoCoreFirstRead.hpp"
 
 #include <algorithm>
 #include <new>
 #include <optional>
 #include <thread>
 
-#include "archive/entry/DecryptAhead.hpp"
-#include "archive/entry/IsalInflate.hpp"
-#include "archive/entry/SpeculativeInflate.hpp"
+#include "archive/stream/DecryptAhead.hpp"
+#include "archive/stream/IsalInflate.hpp"
+#include "archive/stream/SpeculativeInflate.hpp"
 #include "common/PageBlock.hpp"
 
 namespace pakfs::archive {
