@@ -8,7 +8,7 @@
 
 #include "gbx/Classes.hpp"
 #include "gbx/Header.hpp"
-#include "gbx/Pictures.hpp"
+#include "gbx/pictures/Pictures.hpp"
 
 namespace pakfs::gbx {
 

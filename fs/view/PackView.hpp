@@ -99,7 +99,7 @@ inline constexpr const char* kXattrGbxRefs = "user.gbx.refs";
 inline constexpr const char* kXattrGbxDecode = "user.gbx.decode";
 // Maps (user.gbx.class CGameCtnChallenge), from their header, each only when the header says:
 // the title (the map's name as stored), the author's login, the environment (collection) and
-// the thumbnail's format, size and bytes ("jpeg 256x256, 9916 bytes"; gbx/Pictures.hpp).
+// the thumbnail's format, size and bytes ("jpeg 256x256, 9916 bytes"; gbx/pictures/Pictures.hpp).
 inline constexpr const char* kXattrMapTitle = "user.gbx.map.title";
 inline constexpr const char* kXattrMapAuthor = "user.gbx.map.author";
 inline constexpr const char* kXattrMapEnvironment = "user.gbx.map.environment";

@@ -17,7 +17,7 @@
 #include "gbx/Describe.hpp"
 #include "gbx/GbxFile.hpp"
 #include "gbx/MapFacts.hpp"
-#include "gbx/Pictures.hpp"
+#include "gbx/pictures/Pictures.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
 #include "tools/pak/Output.hpp"
