@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The game-written map, clip, ghosts and replays of ../shared/fixtures/gbx that the later media
-// blocks and ghost chunks (gbx/chunks/game/MediaLater.cpp, chunks/game/GhostLater.cpp) now read
+// blocks and ghost chunks (gbx/chunks/game/Media.cpp, chunks/game/Ghost.cpp) now read
 // whole with `pak gbx info --nodes`, and the proof that follows: in a version 6 pack a stored file
 // of these classes is planned from the chunk readers (no node scan) and `pak check` calls it
 // parsed.
