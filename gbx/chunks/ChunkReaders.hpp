@@ -1,42 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Internal: the groups of chunk readers the built-in ChunkRegistry objects are made of.
+// Internal: what the chunk readers of gbx/chunks/ share, and the groups the built-in
+// ChunkRegistry objects are made of.
 #pragma once
 
 #include "gbx/NodeReader.hpp"
 
 namespace pakfs::gbx::chunks {
 
-void registerAll(ChunkRegistry& reg);
-void registerAllHeader(ChunkRegistry& reg);
-
-void registerChallenge(ChunkRegistry& reg);    // CGameCtnChallenge and the classes of maps
-void registerCollector(ChunkRegistry& reg);    // collectors, object info, decoration, collection
-void registerMedia(ChunkRegistry& reg);        // media clips, tracks, blocks, CControlEffectSimi
-void registerMediaLater(ChunkRegistry& reg);   // later media blocks, data tapes
-void registerMapLater(ChunkRegistry& reg);     // what later maps' blocks hold
-void registerGhost(ChunkRegistry& reg);        // ghosts and replays
-void registerGhostLater(ChunkRegistry& reg);   // the later games' ghost chunks
-void registerMisc(ChunkRegistry& reg);         // CMwNod, skins, profiles
-void registerPlugSolid(ChunkRegistry& reg);    // solids and their trees
-void registerPlugVisual(ChunkRegistry& reg);   // visuals, vertex streams, index buffers
-void registerPlugSurface(ChunkRegistry& reg);  // collision surfaces
-void registerPlugShader(ChunkRegistry& reg);   // materials, shaders, shader passes
-void registerPlugBitmap(ChunkRegistry& reg);   // bitmaps, samplers, bitmap fonts
-void registerControl(ChunkRegistry& reg);      // control styles and the icon lists they hold
-void registerBlockInfo(ChunkRegistry& reg);    // block infos, blocks of TM 1.0, scene mobils
-void registerItem(ChunkRegistry& reg);         // the models an item holds (GameData, 2E)
-void registerItemEntity(ChunkRegistry& reg);   // item entity models, older item model chunks
-void registerBlockInfoVariant(ChunkRegistry& reg);  // block info variants, mobils, clips, pylons
-void registerMacroBlock(ChunkRegistry& reg);        // macroblocks, waypoint properties
-void registerPlugMesh(ChunkRegistry& reg);          // meshes (CPlugSolid2Model)
-void registerPlugMaterialInst(ChunkRegistry& reg);  // material instances (CPlugMaterialUserInst)
-void registerPlugSkel(ChunkRegistry& reg);          // skeletons (CPlugSkel)
-void registerCrystal(ChunkRegistry& reg);           // crystals (CPlugCrystal) and their layers
-void registerPlugPrefab(ChunkRegistry& reg);        // prefabs and their entities' parameters
-void registerPlugObject(ChunkRegistry& reg);        // static and dynamic object models, wagons
-void registerItemPlacement(ChunkRegistry& reg);     // item placement classes, mobil dyna links
-void registerPlugLight(ChunkRegistry& reg);         // CPlugLight and the Graphic light models
-void registerFunc(ChunkRegistry& reg);              // curves (CFuncKeys*) and light functions
+// Every group of readers the built-in registries are made of: each reader file defines its
+// groups as `void registerNAME(ChunkRegistry& reg)` at the start of a line (a name ending in
+// "Header" for header chunks), and the build lists them (ListReaders.cmake): a new reader file
+// in a folder of gbx/chunks/ needs no other edit. Helpers inside a reader file take other names.
+void registerAll(ChunkRegistry& reg);        // the body chunks' groups
+void registerAllHeader(ChunkRegistry& reg);  // the header chunks' groups
 
 // Shapes several groups read.
 
@@ -85,9 +61,5 @@ void ghostBadge(NodeReader& r);
 // duration is kept in the node's variable kEventsDurationVar.
 void ghostValidationInputs(NodeReader& r);
 inline constexpr const char* kEventsDurationVar = "ghost events duration";
-
-void registerChallengeHeader(ChunkRegistry& reg);
-void registerCollectorHeader(ChunkRegistry& reg);
-void registerGhostHeader(ChunkRegistry& reg);  // replay header chunks
 
 }  // namespace pakfs::gbx::chunks
