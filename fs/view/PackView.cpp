@@ -371,7 +371,7 @@ std::vector<std::pair<const char*, std::string>> PackView::mapAttributes(const N
     std::vector<std::pair<const char*, std::string>> out;
     const archive::PakEntry& e = *node.entry;
     // The file table's class, as user.gbx.class gives it: only maps decode their header here.
-    if (gbx::ClassRegistry::builtin().generalize(e.classId) != 0x03043000) return out;
+    if (!gbx::isMapClass(e.classId)) return out;
     try {
         if (kindOf(node) != EntryKind::Gbx) return out;
         const gbx::GbxHeader header = archive::readGbxEntryRefs(tree_.packOf(node).pak, e).header;

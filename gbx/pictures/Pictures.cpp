@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "common/Error.hpp"
+#include "gbx/ClassIds.hpp"
 #include "gbx/pictures/Png.hpp"
 #include "gbx/pictures/Webp.hpp"
 
@@ -176,6 +177,22 @@ std::optional<Picture> findPicture(const GbxHeader& header, const ClassRegistry&
         }
     }
     return std::nullopt;
+}
+
+std::string whyNoPicture(const GbxHeader& header, const ClassRegistry& classes) {
+    if (classes.generalize(header.classId) == kClassChallenge) {
+        bool chunk = false;
+        for (const auto& c : header.chunks)
+            chunk = chunk || classes.generalize(c.id) == kThumbnailChunk;
+        return chunk ? "the map has no thumbnail (its header chunk 03043007 holds none)"
+                     : "the map has no thumbnail (no header chunk 03043007)";
+    }
+    if (classes.ofClassOrAncestor(kClassCollectorGameData, header.classId) ||
+        classes.ofClassOrAncestor(kClassCollector, header.classId))
+        return "no icon in its header";
+    return "a " + describeClass(header.classId, classes) +
+           " has no thumbnail or icon (maps have a thumbnail; items, blocks, "
+           "macroblocks and other collectors an icon)";
 }
 
 std::string describePicture(const Picture& p) {

@@ -37,6 +37,11 @@ struct Picture {
 std::optional<Picture> findPicture(const GbxHeader& header,
                                    const ClassRegistry& classes = ClassRegistry::builtin());
 
+// Why a file findPicture found nothing in has no picture, for a message after the file's name:
+// a map without a thumbnail, a collector without an icon, or a class that has neither.
+std::string whyNoPicture(const GbxHeader& header,
+                         const ClassRegistry& classes = ClassRegistry::builtin());
+
 // "jpeg 256x256, 9916 bytes" (the size left out when the picture's header does not give it).
 std::string describePicture(const Picture& picture);
 
