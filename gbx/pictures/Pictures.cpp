@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "common/Error.hpp"
+#include "common/LittleEndian.hpp"
 #include "gbx/ClassIds.hpp"
 #include "gbx/pictures/Png.hpp"
 #include "gbx/pictures/Webp.hpp"
@@ -29,19 +30,15 @@ std::string bytesText(std::uint64_t n) {
     return std::to_string(n) + (n == 1 ? " byte" : " bytes");
 }
 
-std::uint32_t le16(ByteSpan b, std::size_t at) {
-    return std::uint32_t(b[at] | b[at + 1] << 8);
-}
-std::uint32_t le32(ByteSpan b, std::size_t at) {
-    return le16(b, at) | le16(b, at + 2) << 16;
-}
-
 // Reads the chunk's fields in order; every length is checked against what is left.
-class Fields {
+class Fields : public LittleEndianFields<Fields> {
 public:
     explicit Fields(ByteSpan data) : d_(data) {}
-    std::uint32_t u16() { return le16(take(2, "a 16-bit field"), 0); }
-    std::uint32_t u32() { return le32(take(4, "a 32-bit field"), 0); }
+    // "a 16-bit field", "a 32-bit field" in the message when the chunk is short.
+    void read(std::span<std::uint8_t> dst) {
+        ByteSpan got = take(dst.size(), "a " + std::to_string(dst.size() * 8) + "-bit field");
+        std::memcpy(dst.data(), got.data(), dst.size());
+    }
     ByteSpan take(std::uint64_t n, const std::string& what) {
         if (n > d_.size() - at_)
             throw Error("the header chunk is " + bytesText(n - (d_.size() - at_)) + " short of " +
@@ -70,13 +67,14 @@ std::optional<PictureSize> webpSize(ByteSpan w) {
         return std::nullopt;
     ByteSpan kind = w.subspan(12, 4);
     if (std::memcmp(kind.data(), "VP8L", 4) == 0 && w[20] == 0x2F) {
-        std::uint32_t bits = le32(w, 21);
+        std::uint32_t bits = loadLE32(w.data() + 21);
         return PictureSize{(bits & 0x3FFF) + 1, (bits >> 14 & 0x3FFF) + 1};
     }
     if (std::memcmp(kind.data(), "VP8X", 4) == 0)
-        return PictureSize{(le32(w, 24) & 0xFFFFFF) + 1, (le32(w, 27) & 0xFFFFFF) + 1};
+        return PictureSize{(loadLE32(w.data() + 24) & 0xFFFFFF) + 1,
+                           (loadLE32(w.data() + 27) & 0xFFFFFF) + 1};
     if (std::memcmp(kind.data(), "VP8 ", 4) == 0 && w[23] == 0x9D && w[24] == 0x01 && w[25] == 0x2A)
-        return PictureSize{le16(w, 26) & 0x3FFF, le16(w, 28) & 0x3FFF};
+        return PictureSize{loadLE16(w.data() + 26) & 0x3FFFu, loadLE16(w.data() + 28) & 0x3FFFu};
     return std::nullopt;
 }
 

@@ -15,10 +15,6 @@
 namespace pakfs::gbx {
 namespace {
 
-std::uint32_t le32(ByteSpan b, std::size_t at) {
-    return std::uint32_t(b[at] | b[at + 1] << 8 | b[at + 2] << 16) | std::uint32_t(b[at + 3]) << 24;
-}
-
 std::uint32_t divRoundUp(std::uint32_t n, std::uint32_t bits) {
     return (n + (1u << bits) - 1) >> bits;
 }
@@ -440,7 +436,7 @@ ArgbImage decodeLosslessWebp(ByteSpan w) {
     // (A last chunk of odd size may lack its padding byte: `at` can pass the end by one.)
     for (std::size_t at = 12; at <= w.size() && w.size() - at >= 8;) {
         const std::string fourcc(reinterpret_cast<const char*>(w.data() + at), 4);
-        const std::uint32_t size = le32(w, at + 4);
+        const std::uint32_t size = loadLE32(w.data() + at + 4);
         if (size > w.size() - at - 8)
             throw Error("the WebP chunk " + fourcc + " of " + std::to_string(size) +
                         " bytes runs past the end");
