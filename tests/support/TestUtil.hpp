@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// What the test programs share: digests, seeded test data, temporary folders, files read and
+// written whole, and running the programs.
 #pragma once
 
 #include <crypto++/sha.h>
