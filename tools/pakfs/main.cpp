@@ -177,6 +177,16 @@ bool parseSize(std::string_view text, std::uint64_t& out) {
     return true;
 }
 
+// The size of `-o NAME=SIZE` (`opt`), or an Error saying what a size is (`example`: two ways of
+// writing one size).
+std::uint64_t sizeOption(const std::string& opt, const std::string& name, const char* example) {
+    std::uint64_t size = 0;
+    if (!parseSize(std::string_view(opt).substr(name.size() + 1), size))
+        throw pakfs::Error("-o " + name + "= takes a size such as " + example + " or 1G, got \"" +
+                           opt.substr(name.size() + 1) + "\"");
+    return size;
+}
+
 struct CommandLine {
     std::vector<std::string> positional;
     std::vector<std::string> fuseArgs;
@@ -247,19 +257,9 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
         } else if (opt == "drives") {
             cl.fsOptions.drives = true;
         } else if (opt.rfind("cache_size=", 0) == 0) {
-            std::uint64_t size = 0;
-            if (!parseSize(std::string_view(opt).substr(11), size))
-                throw pakfs::Error(
-                    "-o cache_size= takes a size such as 67108864, 64M or 1G, got \"" +
-                    opt.substr(11) + "\"");
-            cl.fsOptions.cacheBytes = size;
+            cl.fsOptions.cacheBytes = sizeOption(opt, "cache_size", "67108864, 64M");
         } else if (opt.rfind("seek_memory=", 0) == 0) {
-            std::uint64_t size = 0;
-            if (!parseSize(std::string_view(opt).substr(12), size))
-                throw pakfs::Error(
-                    "-o seek_memory= takes a size such as 33554432, 32M or 1G, got \"" +
-                    opt.substr(12) + "\"");
-            cl.fsOptions.seekMemory = size;
+            cl.fsOptions.seekMemory = sizeOption(opt, "seek_memory", "33554432, 32M");
         } else if (opt.rfind("read_ahead=", 0) == 0) {
             std::string n = opt.substr(11);
             if (n.empty() || n.size() > 4 || n.find_first_not_of("0123456789") != std::string::npos)
