@@ -20,17 +20,6 @@ namespace stdfs = std::filesystem;
 
 namespace {
 
-Bytes bytesOf(const std::string& s) {
-    return Bytes(s.begin(), s.end());
-}
-
-std::map<std::string, Bytes> contentsOf(const stdfs::path& pak) {
-    auto index = archive::PakIndex::open(pak, testKey());
-    std::map<std::string, Bytes> out;
-    for (const auto& e : index->entries()) out[e.path] = archive::readEntry(index, e);
-    return out;
-}
-
 fs::CommitRequest requestFor(const TestPack& t, const stdfs::path& overlay) {
     fs::CommitRequest r;
     r.pak = t.pak;

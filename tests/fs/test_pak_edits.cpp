@@ -31,17 +31,6 @@ std::string quoted(const stdfs::path& p) {
     return "'" + p.string() + "'";
 }
 
-Bytes bytesOf(const std::string& s) {
-    return Bytes(s.begin(), s.end());
-}
-
-std::map<std::string, Bytes> contentsOf(const stdfs::path& pak) {
-    auto index = archive::PakIndex::open(pak, testKey());
-    std::map<std::string, Bytes> out;
-    for (const auto& e : index->entries()) out[e.path] = archive::readEntry(index, e);
-    return out;
-}
-
 const archive::PakEntry* entryAt(const archive::PakIndex& pak, const std::string& path) {
     for (const auto& e : pak.entries())
         if (e.path == path) return &e;

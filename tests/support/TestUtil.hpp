@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/Bytes.hpp"
@@ -20,6 +21,11 @@ inline std::string sha256Hex(ByteSpan data) {
     std::uint8_t digest[32];
     CryptoPP::SHA256().CalculateDigest(digest, data.data(), data.size());
     return hexString(digest);
+}
+
+// The bytes of a text.
+inline Bytes bytesOf(std::string_view s) {
+    return Bytes(s.begin(), s.end());
 }
 
 // Test data, the same for the same seed.
