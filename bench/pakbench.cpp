@@ -32,7 +32,7 @@
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
-#include "fs/PackView.hpp"
+#include "fs/view/PackView.hpp"
 #include "gbx/testing/EngineBuilder.hpp"
 #include "gbx/testing/GbxBuilder.hpp"
 

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Files as the tools open, read and write them: regular files only (never waiting on a FIFO or
+// device), read-only files shared by threads, and output replaced atomically.
 #pragma once
 
 #include <sys/stat.h>

@@ -155,22 +155,6 @@ WriterLock WriterLock::acquire(const stdfs::path& path, bool wait) {
     }
 }
 
-WriterLock::WriterLock(WriterLock&& other) noexcept
-    : fd_(other.fd_), target_(std::move(other.target_)), lockFile_(std::move(other.lockFile_)) {
-    other.fd_ = -1;
-}
-
-WriterLock& WriterLock::operator=(WriterLock&& other) noexcept {
-    if (this != &other) {
-        release();
-        fd_ = other.fd_;
-        target_ = std::move(other.target_);
-        lockFile_ = std::move(other.lockFile_);
-        other.fd_ = -1;
-    }
-    return *this;
-}
-
 WriterLock::~WriterLock() {
     release();
 }
@@ -261,26 +245,6 @@ ServedMark ServedMark::markIf(const stdfs::path& pak, const std::string& mountPo
     }
 }
 
-ServedMark::ServedMark(ServedMark&& other) noexcept
-    : fd_(other.fd_),
-      lineStart_(other.lineStart_),
-      lineLength_(other.lineLength_),
-      lockFile_(std::move(other.lockFile_)) {
-    other.fd_ = -1;
-}
-
-ServedMark& ServedMark::operator=(ServedMark&& other) noexcept {
-    if (this != &other) {
-        release();
-        fd_ = other.fd_;
-        lineStart_ = other.lineStart_;
-        lineLength_ = other.lineLength_;
-        lockFile_ = std::move(other.lockFile_);
-        other.fd_ = -1;
-    }
-    return *this;
-}
-
 ServedMark::~ServedMark() {
     release();
 }
@@ -338,21 +302,6 @@ void FolderLock::describe(const std::string& holder) {
     if (::ftruncate(fd_, 0) != 0 ||
         ::pwrite(fd_, text.data(), text.size(), 0) != ssize_t(text.size()))
         throw Error(sysMessage(lockFile_.string() + ": cannot write the lock file", errno));
-}
-
-FolderLock::FolderLock(FolderLock&& other) noexcept
-    : fd_(other.fd_), lockFile_(std::move(other.lockFile_)) {
-    other.fd_ = -1;
-}
-
-FolderLock& FolderLock::operator=(FolderLock&& other) noexcept {
-    if (this != &other) {
-        release();
-        fd_ = other.fd_;
-        lockFile_ = std::move(other.lockFile_);
-        other.fd_ = -1;
-    }
-    return *this;
 }
 
 FolderLock::~FolderLock() {

@@ -20,9 +20,31 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pakfs {
+
+// The descriptor a lock object holds, moved as the objects below move: a move takes it and
+// leaves -1 behind; a move onto an object that holds one first lets that go (Owner::release,
+// which still sees the owner's other members as they were).
+template <class Owner>
+class HeldDescriptor {
+protected:
+    HeldDescriptor() = default;
+    explicit HeldDescriptor(int fd) : fd_(fd) {}
+    HeldDescriptor(HeldDescriptor&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+    HeldDescriptor& operator=(HeldDescriptor&& other) noexcept {
+        if (this != &other) {
+            static_cast<Owner*>(this)->release();
+            fd_ = std::exchange(other.fd_, -1);
+        }
+        return *this;
+    }
+    ~HeldDescriptor() = default;
+
+    int fd_ = -1;
+};
 
 // The file a write to `path` lands on: `path` itself, or, when it is a symbolic link (or a
 // chain of them), the file the last one names (which need not exist yet). Throws Error naming
@@ -34,13 +56,13 @@ std::filesystem::path lockFileOf(const std::filesystem::path& target);
 
 // An exclusive lock on a file that is replaced by rename (a pak, a packlist), for the lock's
 // lifetime. Moves, not copies.
-class WriterLock {
+class WriterLock : private HeldDescriptor<WriterLock> {
 public:
     // Locks writeTarget(path). When another process holds it: waits for it with `wait`, else
     // throws Error naming the file and the lock file at once.
     static WriterLock acquire(const std::filesystem::path& path, bool wait);
-    WriterLock(WriterLock&& other) noexcept;
-    WriterLock& operator=(WriterLock&& other) noexcept;
+    WriterLock(WriterLock&& other) noexcept = default;
+    WriterLock& operator=(WriterLock&& other) noexcept = default;
     ~WriterLock();
 
     // The file the lock is for (after links).
@@ -49,17 +71,17 @@ public:
     std::vector<std::string> servingMounts() const;
 
 private:
+    friend class HeldDescriptor<WriterLock>;
     WriterLock(int fd, std::filesystem::path target, std::filesystem::path lockFile)
-        : fd_(fd), target_(std::move(target)), lockFile_(std::move(lockFile)) {}
+        : HeldDescriptor(fd), target_(std::move(target)), lockFile_(std::move(lockFile)) {}
     void release();
-    int fd_ = -1;
     std::filesystem::path target_;
     std::filesystem::path lockFile_;
 };
 
 // A writable mount's mark on a pak it serves (see above), for the mark's lifetime. Marks are
 // best effort: a pak in a folder no lock file can be made in is served unmarked.
-class ServedMark {
+class ServedMark : private HeldDescriptor<ServedMark> {
 public:
     // Marks writeTarget(pak) as served by the mount at `mountPoint`; an unmarked object when
     // no lock file can be made beside the pak.
@@ -70,15 +92,15 @@ public:
     static ServedMark markAlone(const std::filesystem::path& pak, const std::string& mountPoint,
                                 std::string& servedBy);
     ServedMark() = default;
-    ServedMark(ServedMark&& other) noexcept;
-    ServedMark& operator=(ServedMark&& other) noexcept;
+    ServedMark(ServedMark&& other) noexcept = default;
+    ServedMark& operator=(ServedMark&& other) noexcept = default;
     ~ServedMark();
 
 private:
     static ServedMark markIf(const std::filesystem::path& pak, const std::string& mountPoint,
                              std::string* servedBy);
+    friend class HeldDescriptor<ServedMark>;
     void release();
-    int fd_ = -1;
     long long lineStart_ = 0;
     long long lineLength_ = 0;
     std::filesystem::path lockFile_;
@@ -86,23 +108,23 @@ private:
 
 // An exclusive lock on a folder (an overlay folder: its lock file is FOLDER/NAME), saying who
 // holds it. Moves, not copies.
-class FolderLock {
+class FolderLock : private HeldDescriptor<FolderLock> {
 public:
     // Locks `lockFile` and writes `holder` into it. When another holds it: the holder text it
     // wrote is returned in `heldBy` and the lock is not taken (taken() is false).
     static FolderLock tryAcquire(const std::filesystem::path& lockFile, const std::string& holder,
                                  std::string& heldBy);
     FolderLock() = default;
-    FolderLock(FolderLock&& other) noexcept;
-    FolderLock& operator=(FolderLock&& other) noexcept;
+    FolderLock(FolderLock&& other) noexcept = default;
+    FolderLock& operator=(FolderLock&& other) noexcept = default;
     ~FolderLock();
     bool taken() const { return fd_ >= 0; }
     // Says what the holder does now, for those refused meanwhile.
     void describe(const std::string& holder);
 
 private:
+    friend class HeldDescriptor<FolderLock>;
     void release();
-    int fd_ = -1;
     std::filesystem::path lockFile_;
 };
 

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "archive/pak/Version.hpp"
-#include "fs/ReadQueue.hpp"
 #include "fs/Unmount.hpp"
+#include "fs/view/ReadQueue.hpp"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -236,7 +236,7 @@ void answerRead(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, std::
 }
 
 // The kernel's readahead sends several reads of a file at once: the queue has one thread
-// answer those near each other (fs/ReadQueue.hpp).
+// answer those near each other (fs/view/ReadQueue.hpp).
 void opRead(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info* fi) {
     const std::uint64_t fh = fi ? fi->fh : 0;
     state(req).reads.serve({ino, fh}, {req, size, offset}, [&](const ReadQueue::Read& r) {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "fs/PackView.hpp"
+#include "fs/view/PackView.hpp"
 
 namespace pakfs::fs {
 

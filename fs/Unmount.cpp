@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "fs/MountPaths.hpp"
+#include "packs/MountPaths.hpp"
 
 namespace pakfs::fs {
 

@@ -6,7 +6,7 @@
 #include "fuzz/FuzzUtil.hpp"
 #include "gbx/Header.hpp"
 #include "gbx/MapFacts.hpp"
-#include "gbx/Pictures.hpp"
+#include "gbx/pictures/Pictures.hpp"
 #include "tests/hostile/Generators.hpp"
 
 using namespace pakfs;

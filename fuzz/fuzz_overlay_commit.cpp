@@ -22,9 +22,9 @@
 
 #include "archive/pak/PackList.hpp"
 #include "archive/write/PakWriter.hpp"
-#include "fs/Commit.hpp"
-#include "fs/OverlayLayout.hpp"
-#include "fs/OverlayRecord.hpp"
+#include "commit/OverlayLayout.hpp"
+#include "commit/OverlayPlan.hpp"
+#include "commit/OverlayRecord.hpp"
 #include "fuzz/FuzzUtil.hpp"
 
 using namespace pakfs;

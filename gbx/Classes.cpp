@@ -107,6 +107,16 @@ std::optional<std::uint32_t> ClassRegistry::parent(std::uint32_t classId) const 
     return it == classes_.end() ? std::nullopt : it->second.parent;
 }
 
+std::optional<std::uint32_t> ClassRegistry::idOf(std::string_view name) const {
+    std::optional<std::uint32_t> found;
+    for (const auto& [id, info] : classes_) {
+        if (info.name != name) continue;
+        if (found) return std::nullopt;
+        found = id;
+    }
+    return found;
+}
+
 std::string_view ClassRegistry::name(std::uint32_t classId) const {
     auto it = classes_.find(generalize(classId) & kClassMask);
     return it == classes_.end() ? std::string_view{} : std::string_view(it->second.name);

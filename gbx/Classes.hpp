@@ -44,6 +44,9 @@ public:
     // Name of the class (old IDs are named after the class they are read as); empty if unknown.
     std::string_view name(std::uint32_t classId) const;
     bool known(std::uint32_t classId) const { return !name(classId).empty(); }
+    // The ID of the class of the tree named `name`; nullopt when no class, or more than one
+    // (CGameCtnCollector of Forever and of the later games), has that name.
+    std::optional<std::uint32_t> idOf(std::string_view name) const;
 
     // S = specific(parent(generalized(id))) with the rules applied: the 4 bytes the game runs
     // through CalcIVXor at every node read. A class whose parent is unknown counts as a child

@@ -5,12 +5,17 @@
 
 #include <map>
 
+#include "gbx/ClassIds.hpp"
 #include "gbx/HeaderChunks.hpp"
 
 namespace pakfs::gbx {
 
 bool isMap(const GbxHeader& header, const ClassRegistry& classes) {
-    return classes.generalize(header.classId) == 0x03043000;
+    return isMapClass(header.classId, classes);
+}
+
+bool isMapClass(std::uint32_t classId, const ClassRegistry& classes) {
+    return classes.generalize(classId) == kClassChallenge;
 }
 
 std::string collectionName(const std::string& lookback) {

@@ -8,7 +8,7 @@
 
 #include "gbx/Classes.hpp"
 #include "gbx/Header.hpp"
-#include "gbx/Pictures.hpp"
+#include "gbx/pictures/Pictures.hpp"
 
 namespace pakfs::gbx {
 
@@ -23,6 +23,8 @@ struct MapFacts {
 
 // Whether the file is a map (CGameCtnChallenge, under any of its class IDs).
 bool isMap(const GbxHeader& header, const ClassRegistry& classes = ClassRegistry::builtin());
+// The same for a class ID (a file table's): whether it is read as a map's.
+bool isMapClass(std::uint32_t classId, const ClassRegistry& classes = ClassRegistry::builtin());
 
 // The facts of a map's header chunks 03043002 (before version 3), 03043003 and 03043008, each
 // read whole by its chunk reader (a chunk that does not read gives nothing), and its thumbnail;

@@ -7,34 +7,6 @@
 
 namespace pakfs::gbx {
 
-std::uint8_t SourceReader::u8() {
-    std::uint8_t b;
-    src_->read({&b, 1});
-    return b;
-}
-
-std::uint16_t SourceReader::u16() {
-    std::uint8_t b[2];
-    src_->read(b);
-    return std::uint16_t(b[0] | b[1] << 8);
-}
-
-std::uint32_t SourceReader::u32() {
-    std::uint8_t b[4];
-    src_->read(b);
-    return loadLE32(b);
-}
-
-std::uint64_t SourceReader::u64() {
-    std::uint8_t b[8];
-    src_->read(b);
-    return loadLE64(b);
-}
-
-float SourceReader::f32() {
-    return std::bit_cast<float>(u32());
-}
-
 void SourceReader::require(std::uint64_t n, std::string_view what) const {
     auto left = src_->remaining();
     if (left ? n > *left : n > kMaxBlindAllocation)

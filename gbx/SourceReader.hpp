@@ -8,6 +8,7 @@
 
 #include "common/ByteSource.hpp"
 #include "common/Bytes.hpp"
+#include "common/LittleEndian.hpp"
 
 namespace pakfs::gbx {
 
@@ -16,7 +17,7 @@ inline constexpr std::uint64_t kMaxBlindAllocation = 64u << 20;
 
 // Little-endian primitives over a ByteSource. Every read goes straight to the source, in order,
 // for exactly the bytes asked for; sizes are checked before anything is allocated.
-class SourceReader {
+class SourceReader : public LittleEndianFields<SourceReader> {
 public:
     explicit SourceReader(ByteSource& src) : src_(&src) {}
 
@@ -25,12 +26,6 @@ public:
     std::optional<std::uint64_t> remaining() const { return src_->remaining(); }
 
     void read(std::span<std::uint8_t> dst) { src_->read(dst); }
-    std::uint8_t u8();
-    std::uint16_t u16();
-    std::uint32_t u32();
-    std::int32_t i32() { return std::int32_t(u32()); }
-    std::uint64_t u64();
-    float f32();
 
     // Throws TruncatedError unless n more bytes can exist (and, when the total is unknown, n is
     // a sane allocation). `what` names the field in the message.

@@ -3,7 +3,7 @@
 // a decoder that starts at such a place decodes the rest of the stream (given the 32 KiB of
 // output before it). Finding one is only a guess: the header rules below rule out nearly every
 // bit position, but a position that passes is proven a block start only by a decoder from the
-// stream's start arriving there (see archive/entry/SpeculativeInflate.hpp).
+// stream's start arriving there (see archive/stream/SpeculativeInflate.hpp).
 #pragma once
 
 #include <cstdint>

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "archive/entry/DecryptStage.hpp"
 #include "archive/entry/EntryPipeline.hpp"
-#include "archive/entry/ZlibInflate.hpp"
+#include "archive/stream/DecryptStage.hpp"
+#include "archive/stream/ZlibInflate.hpp"
 
 namespace pakfs::archive {
 

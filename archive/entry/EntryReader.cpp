@@ -7,7 +7,7 @@
 #include "archive/entry/CounterMode.hpp"
 #include "archive/entry/EntryKind.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
-#include "archive/entry/SpareBuffer.hpp"
+#include "archive/stream/SpareBuffer.hpp"
 
 namespace pakfs::archive {
 

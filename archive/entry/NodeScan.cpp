@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "gbx/Classes.hpp"
+#include "gbx/Nodes.hpp"
 
 namespace pakfs::archive {
 
@@ -38,8 +39,8 @@ namespace pakfs::archive {
 
 namespace {
 
-constexpr std::uint32_t kEndOfNode = 0xFACADE01;
-constexpr std::uint32_t kSkipMarker = 0x534B4950;  // "PIKS"
+using gbx::kEndOfNode;
+using gbx::kSkipMarker;
 constexpr std::size_t kMaxSignaturesPerWindow = 24;
 
 // The class ID of a node read: a class of the class table (low 12 bits zero).

@@ -7,9 +7,9 @@
 
 #include "archive/codec/Streams.hpp"
 #include "archive/entry/CounterMode.hpp"
-#include "archive/entry/DecryptAhead.hpp"
 #include "archive/entry/EntryPipeline.hpp"
-#include "archive/entry/TwoCoreFirstRead.hpp"
+#include "archive/stream/DecryptAhead.hpp"
+#include "archive/stream/TwoCoreFirstRead.hpp"
 
 namespace pakfs::archive {
 

@@ -5,13 +5,13 @@
 #include <cstdint>
 #include <memory>
 
-#include "archive/entry/EntryStream.hpp"
-#include "archive/entry/IsalInflate.hpp"
-#include "archive/entry/ReadTuning.hpp"
-#include "archive/entry/SeekPoints.hpp"
-#include "archive/entry/WholeInflate.hpp"
-#include "archive/entry/ZlibInflate.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "archive/stream/EntryStream.hpp"
+#include "archive/stream/IsalInflate.hpp"
+#include "archive/stream/ReadTuning.hpp"
+#include "archive/stream/SeekPoints.hpp"
+#include "archive/stream/WholeInflate.hpp"
+#include "archive/stream/ZlibInflate.hpp"
 
 namespace pakfs::archive {
 

@@ -5,36 +5,22 @@
 #include <string>
 
 #include "common/ByteSource.hpp"
+#include "common/LittleEndian.hpp"
 
 namespace pakfs::archive {
 
 // Little-endian fields from a ByteSource, with every length checked against what is left
 // before anything is allocated. Optionally keeps a copy of all bytes read (header MD5).
-class FieldReader {
+class FieldReader : public LittleEndianFields<FieldReader> {
 public:
     FieldReader(ByteSource& source, std::string context, Bytes* record = nullptr)
         : source_(source), context_(std::move(context)), record_(record) {}
 
-    void bytes(std::span<std::uint8_t> dst) {
+    void read(std::span<std::uint8_t> dst) {
         source_.read(dst);
         if (record_) record_->insert(record_->end(), dst.begin(), dst.end());
     }
-    std::uint8_t u8() {
-        std::uint8_t b;
-        bytes({&b, 1});
-        return b;
-    }
-    std::uint32_t u32() {
-        std::uint8_t b[4];
-        bytes(b);
-        return loadLE32(b);
-    }
-    std::int32_t i32() { return std::int32_t(u32()); }
-    std::uint64_t u64() {
-        std::uint8_t b[8];
-        bytes(b);
-        return loadLE64(b);
-    }
+    void bytes(std::span<std::uint8_t> dst) { read(dst); }
     // u32 length + bytes; the length must fit in what is left and under maxLength.
     std::string string(std::uint32_t maxLength = 0x10000) {
         std::uint64_t at = source_.position();

@@ -118,7 +118,7 @@ public:
     // Without it such a pak is refused.
     // namer (version 6+): real paths for entries stored under a hashed name, by entry index,
     // decided before anyone else sees the index (it is immutable from then on). The entry
-    // layer's opener (archive/entry/PakOpener.hpp) supplies it; the pak format knows no names.
+    // layer's opener (archive/ops/PakOpener.hpp) supplies it; the pak format knows no names.
     using EntryNamer =
         std::function<std::map<std::size_t, std::string>(const std::shared_ptr<const PakIndex>&)>;
     static std::shared_ptr<const PakIndex> open(const std::filesystem::path& path,

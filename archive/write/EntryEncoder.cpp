@@ -12,6 +12,8 @@
 #include "archive/codec/Streams.hpp"
 #include "archive/entry/GbxEntry.hpp"
 #include "archive/pak/Metadata.hpp"
+#include "common/Error.hpp"
+#include "gbx/Classes.hpp"
 
 namespace pakfs::archive {
 
@@ -251,33 +253,51 @@ std::uint64_t encodingFlagBits(std::uint32_t version) {
 namespace {
 
 // doc/FORMAT.md §2.5 gives each row's evidence (the game's pack, a public source, or only the
-// class's name); the IDs are those of the game's class tree (gbx/data/classes.tsv).
-constexpr FileClass kFileClasses[] = {
-    {".tga", 0x09023000, "CPlugFileTga"},         {".dds", 0x09024000, "CPlugFileDds"},
-    {".jpg", 0x09022000, "CPlugFileJpg"},         {".png", 0x0903D000, "CPlugFilePng"},
-    {".vsh.txt", 0x09042000, "CPlugFileVsh"},     {".vsh", 0x09042000, "CPlugFileVsh"},
-    {".psh.txt", 0x09045000, "CPlugFilePsh"},     {".psh", 0x09045000, "CPlugFilePsh"},
-    {".vhlsl.txt", 0x09074000, "CPlugFileVHlsl"}, {".vhlsl.cry", 0x09074000, "CPlugFileVHlsl"},
-    {".phlsl.txt", 0x09077000, "CPlugFilePHlsl"}, {".phlsl.cry", 0x09077000, "CPlugFilePHlsl"},
-    {".vso", 0x09095000, "CPlugFileVso"},         {".pso", 0x09096000, "CPlugFilePso"},
-    {".fx", 0x09093000, "CPlugFileGpuFx"},        {".txt", 0x09041000, "CPlugFileText"},
-    {".xml", 0x09041000, "CPlugFileText"},        {".ini", 0x09041000, "CPlugFileText"},
-    {".wav", 0x09031000, "CPlugFileWav"},         {".ogg", 0x0905A000, "CPlugFileOggVorbis"},
-    {".bik", 0x0905F000, "CPlugFileBink"},        {".avi", 0x09032000, "CPlugFileAvi"},
-    {".ttf", 0x0902D000, "CPlugFileFont"},        {".zip", 0x09084000, "CPlugFileZip"},
-    {".obj", 0x09099000, "CPlugFileModelObj"},    {".3ds", 0x0909B000, "CPlugFileModel3ds"},
+// class's name); the IDs are the game's class tree's (gbx/data/classes.tsv), found by name.
+struct FileClassName {
+    std::string_view suffix;
+    std::string_view className;
 };
+constexpr FileClassName kFileClassNames[] = {
+    {".tga", "CPlugFileTga"},         {".dds", "CPlugFileDds"},
+    {".jpg", "CPlugFileJpg"},         {".png", "CPlugFilePng"},
+    {".vsh.txt", "CPlugFileVsh"},     {".vsh", "CPlugFileVsh"},
+    {".psh.txt", "CPlugFilePsh"},     {".psh", "CPlugFilePsh"},
+    {".vhlsl.txt", "CPlugFileVHlsl"}, {".vhlsl.cry", "CPlugFileVHlsl"},
+    {".phlsl.txt", "CPlugFilePHlsl"}, {".phlsl.cry", "CPlugFilePHlsl"},
+    {".vso", "CPlugFileVso"},         {".pso", "CPlugFilePso"},
+    {".fx", "CPlugFileGpuFx"},        {".txt", "CPlugFileText"},
+    {".xml", "CPlugFileText"},        {".ini", "CPlugFileText"},
+    {".wav", "CPlugFileWav"},         {".ogg", "CPlugFileOggVorbis"},
+    {".bik", "CPlugFileBink"},        {".avi", "CPlugFileAvi"},
+    {".ttf", "CPlugFileFont"},        {".zip", "CPlugFileZip"},
+    {".obj", "CPlugFileModelObj"},    {".3ds", "CPlugFileModel3ds"},
+};
+
+const std::vector<FileClass>& fileClassTable() {
+    static const std::vector<FileClass> table = [] {
+        const auto& classes = gbx::ClassRegistry::builtin();
+        std::vector<FileClass> out;
+        for (const auto& row : kFileClassNames) {
+            std::optional<std::uint32_t> id = classes.idOf(row.className);
+            if (!id) throw Error("file classes: no class " + std::string(row.className));
+            out.push_back({row.suffix, *id, row.className});
+        }
+        return out;
+    }();
+    return table;
+}
 
 }  // namespace
 
 std::span<const FileClass> fileClasses() {
-    return kFileClasses;
+    return fileClassTable();
 }
 
 std::uint32_t classIdForExtension(const std::string& fileName) {
     const std::string name = foldCase(fileName);
     const FileClass* best = nullptr;
-    for (const auto& row : kFileClasses)
+    for (const auto& row : fileClassTable())
         if (name.ends_with(row.suffix) && (!best || row.suffix.size() > best->suffix.size()))
             best = &row;
     return best ? best->classId : kClassPlugFile;

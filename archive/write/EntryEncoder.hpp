@@ -8,6 +8,7 @@
 
 #include "archive/cipher/Crypto.hpp"
 #include "archive/write/PackOptions.hpp"
+#include "gbx/ClassIds.hpp"
 
 namespace pakfs::archive {
 
@@ -87,7 +88,7 @@ struct FileClass {
 };
 
 // CPlugFile: the class of a plain file no row of fileClasses() names.
-inline constexpr std::uint32_t kClassPlugFile = 0x09020000;
+inline constexpr std::uint32_t kClassPlugFile = gbx::kClassPlugFile;
 
 // The table classIdForExtension reads (doc/FORMAT.md §2.5 gives each row's evidence).
 std::span<const FileClass> fileClasses();

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Planning packs: a folder scanned (FolderScan.cpp) and checked, a base pak's changes, a patch
+// pack.
 #include "archive/write/PackPlanner.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <functional>
 #include <string_view>
 #include <unordered_set>
 
 #include "archive/entry/EntryReader.hpp"
-#include "archive/entry/PakOpener.hpp"
+#include "archive/ops/PakOpener.hpp"
+#include "archive/write/FolderScan.hpp"
+#include "archive/write/PlanFolders.hpp"
 #include "archive/write/WindowsNames.hpp"
 #include "common/File.hpp"
 
@@ -29,90 +28,10 @@ std::optional<std::string> unstorableName(std::string_view name) {
 
 namespace {
 
-std::string parentOf(const std::string& path) {
-    auto slash = path.rfind('/');
-    return slash == std::string::npos ? std::string() : path.substr(0, slash);
-}
-
-std::string baseNameOf(const std::string& path) {
-    auto slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-// The one builder of a plan's folder table: each folder by its "/"-joined path, after its
-// parent.
-class FolderTable {
-public:
-    explicit FolderTable(std::vector<PlanFolder>& folders) : folders_(folders) {}
-
-    std::int32_t add(const std::string& path, std::int32_t parent, std::string name) {
-        const auto index = std::int32_t(folders_.size());
-        folders_.push_back({parent, std::move(name)});
-        byPath_.emplace(path, index);
-        return index;
-    }
-    const std::int32_t* find(const std::string& path) const {
-        auto it = byPath_.find(path);
-        return it == byPath_.end() ? nullptr : &it->second;
-    }
-    // The index of folder `dir` ("": the root), added with every folder above it it lacks.
-    std::int32_t ensure(const std::string& dir) {
-        if (dir.empty()) return -1;
-        if (auto found = find(dir)) return *found;
-        const std::int32_t parent = ensure(parentOf(dir));
-        return add(dir, parent, baseNameOf(dir) + "\\");
-    }
-    // Where `path` goes without adding folders: under the nearest folder above it the table
-    // has, named by the rest of its path (a pak may name folders only in its files' names).
-    std::pair<std::int32_t, std::string> nearest(const std::string& path) const {
-        std::int32_t parent = -1;
-        std::string name = path;
-        for (std::string q = parentOf(path); !q.empty(); q = parentOf(q))
-            if (auto found = find(q)) {
-                parent = *found;
-                name = path.substr(q.size() + 1);
-                break;
-            }
-        std::replace(name.begin(), name.end(), '/', '\\');
-        return {parent, name};
-    }
-
-private:
-    std::vector<PlanFolder>& folders_;
-    std::map<std::string, std::int32_t> byPath_;
-};
-
-// Names that differ only in case from another, which the game (it ignores case) would take
-// for one: gathered so that one Error names every one. A name inside a folder already named is
-// left out (renaming that folder settles it).
-class CaseClashes {
-public:
-    explicit CaseClashes(stdfs::path root) : root_(std::move(root)) {}
-
-    // `path` differs only in case from `other`, a name in the `where` ("pack", "overlay"; null:
-    // the same tree).
-    void add(const std::string& path, const std::string& other, const char* where) {
-        for (std::string p = parentOf(path); !p.empty(); p = parentOf(p))
-            if (named_.count(p)) return;
-        named_.insert(path);
-        lines_.push_back((root_ / path).string() + ": differs only in case from " + other +
-                         (where ? std::string(" in the ") + where : std::string()));
-    }
-    void throwIfAny() const {
-        const std::string why = ", which the game would not tell apart";
-        if (lines_.empty()) return;
-        if (lines_.size() == 1) throw Error(lines_.front() + why);
-        std::string m = root_.string() + ": " + std::to_string(lines_.size()) +
-                        " names differ only in case from another" + why + ":";
-        for (const auto& line : lines_) m += "\n  " + line;
-        throw Error(m);
-    }
-
-private:
-    stdfs::path root_;
-    std::set<std::string> named_;
-    std::vector<std::string> lines_;
-};
+using plan::baseNameOf;
+using plan::CaseClashes;
+using plan::FolderTable;
+using plan::parentOf;
 
 bool decodesTo(const std::shared_ptr<const PakIndex>& pak, const PakEntry& e,
                const stdfs::path& disk) {
@@ -142,22 +61,6 @@ void sortChanges(std::vector<PlanChange>& changes) {
               [](const PlanChange& a, const PlanChange& b) { return a.path < b.path; });
 }
 
-void checkName(const stdfs::path& disk, const std::string& name) {
-    if (auto why = unstorableName(name)) throw Error(disk.string() + ": " + *why);
-}
-
-// A file or folder by device and inode.
-struct FileId {
-    dev_t dev = 0;
-    ino_t ino = 0;
-    bool operator==(const FileId&) const = default;
-    auto operator<=>(const FileId&) const = default;
-};
-
-FileId idOf(const struct stat& st) {
-    return {st.st_dev, st.st_ino};
-}
-
 // `pak pack`: no two names of the tree may differ only in case (folders first, then files, as
 // planChanges checks an overlay).
 void checkFolderCase(const stdfs::path& root, const PackPlan& plan) {
@@ -179,191 +82,6 @@ void checkFolderCase(const stdfs::path& root, const PackPlan& plan) {
     for (const auto& p : folderPaths) check(p);
     for (const auto& p : filePaths) check(p);
     clashes.throwIfAny();
-}
-
-std::string sysReason() {
-    return std::strerror(errno);
-}
-
-// What pak pack never packs though it may be in the folder (PackOptions::leaveOut): each file
-// by device and inode where it exists, and by its folder and name (for one not written yet), with
-// its temporary files (.NAME.tmp-XXXXXX, as AtomicOutputFile names them).
-class LeftOutFiles {
-public:
-    explicit LeftOutFiles(const std::vector<stdfs::path>& paths) {
-        for (const auto& p : paths) {
-            add(p);
-            // A link is written through: its target and the target's folder count too.
-            std::error_code ec;
-            if (stdfs::is_symlink(p, ec))
-                if (auto target = stdfs::weakly_canonical(p, ec); !ec) add(target);
-        }
-    }
-    // Whether the entry `name` of the folder `folder` is one (`st`: what it is, if known).
-    bool has(const FileId& folder, const std::string& name, const struct stat* st) const {
-        if (st && S_ISREG(st->st_mode) && files_.count(idOf(*st))) return true;
-        for (const auto& [dir, n] : names_)
-            if (dir == folder && (name == n || isTemporary(name, n))) return true;
-        return false;
-    }
-
-private:
-    std::set<FileId> files_;
-    std::vector<std::pair<FileId, std::string>> names_;
-
-    void add(const stdfs::path& p) {
-        struct stat st;
-        if (::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode)) files_.insert(idOf(st));
-        const stdfs::path dir = p.has_parent_path() ? p.parent_path() : stdfs::path(".");
-        if (::stat(dir.c_str(), &st) == 0) names_.emplace_back(idOf(st), p.filename().string());
-    }
-    static bool isTemporary(const std::string& name, const std::string& of) {
-        const std::string start = "." + of + ".tmp-";
-        return name.size() == start.size() + 6 && name.compare(0, start.size(), start) == 0;
-    }
-};
-
-// The names of the links left out, in one line: the first few, then how many more.
-std::string linksLeftOutWarning(const std::vector<std::string>& links) {
-    constexpr std::size_t kShown = 8;
-    const bool one = links.size() == 1;
-    std::string line = std::to_string(links.size()) + " symbolic link" + (one ? "" : "s") +
-                       " left out (pass -L to follow " + (one ? "it" : "them") + "): ";
-    for (std::size_t i = 0; i < links.size() && i < kShown; ++i) line += (i ? ", " : "") + links[i];
-    if (links.size() > kShown) line += " and " + std::to_string(links.size() - kShown) + " more";
-    return line;
-}
-
-// The files and folders under `root`, in the order planFolder gives. Symbolic links are left
-// out unless options.followLinks; followed, a link to a folder that holds it is refused (the
-// walk would never end), found by device and inode.
-class FolderScan {
-public:
-    FolderScan(PackPlan& plan, const PackOptions& options)
-        : options_(options), leftOut_(options.leaveOut), table_(plan.folders) {}
-
-    void run(const stdfs::path& root, PackPlan& plan);
-
-private:
-    struct Sub {
-        stdfs::path disk;
-        std::string name;
-        FileId id;
-        bool link;
-    };
-
-    // What the link `disk` names, or an error naming the link.
-    struct stat follow(const stdfs::path& disk) const;
-    void walk(const stdfs::path& dir, const FileId& dirId, std::int32_t folderIndex,
-              const std::string& prefix);
-    // One name of the folder `dirId` being walked: a file planned, a folder put in `subdirs`,
-    // or something left out.
-    void scanItem(const stdfs::directory_entry& item, const FileId& dirId, std::int32_t folderIndex,
-                  const std::string& prefix, std::vector<Sub>& subdirs);
-    // Refuses a folder that is one the walk is in (a link to it, or a bind mount).
-    void refuseLoop(const Sub& sub) const;
-
-    const PackOptions& options_;
-    LeftOutFiles leftOut_;
-    FolderTable table_;
-    std::vector<std::vector<PlanFile>> filesByFolder_ = std::vector<std::vector<PlanFile>>(1);
-    std::vector<std::pair<FileId, stdfs::path>> ancestors_;  // the folders the walk is in
-    std::vector<std::string> linksLeftOut_;
-};
-
-void FolderScan::run(const stdfs::path& root, PackPlan& plan) {
-    struct stat st;
-    if (::stat(root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-        throw Error(root.string() + ": not a folder");
-    walk(root, idOf(st), -1, "");
-    if (!linksLeftOut_.empty() && options_.warn) options_.warn(linksLeftOutWarning(linksLeftOut_));
-    for (auto& group : filesByFolder_)
-        for (auto& f : group) plan.files.push_back(std::move(f));
-}
-
-struct stat FolderScan::follow(const stdfs::path& disk) const {
-    struct stat st;
-    if (::stat(disk.c_str(), &st) == 0) return st;
-    const int err = errno;
-    std::error_code ec;
-    const std::string target = stdfs::read_symlink(disk, ec).string();
-    if (err == ENOENT)
-        throw Error(disk.string() + ": a symbolic link to " + target +
-                    ", which does not exist (remove it, or pack without -L)");
-    if (err == ELOOP)
-        throw Error(disk.string() + ": a symbolic link to " + target +
-                    " that leads back to itself through links (remove it, or pack without "
-                    "-L)");
-    errno = err;
-    throw Error(disk.string() + ": cannot follow the symbolic link to " + target + ": " +
-                sysReason());
-}
-
-void FolderScan::walk(const stdfs::path& dir, const FileId& dirId, std::int32_t folderIndex,
-                      const std::string& prefix) {
-    ancestors_.emplace_back(dirId, dir);
-    std::vector<stdfs::directory_entry> items;
-    std::error_code ec;
-    for (stdfs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-        items.push_back(*it);
-    if (ec) throw Error(dir.string() + ": cannot list folder: " + ec.message());
-    std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
-        return a.path().filename().string() < b.path().filename().string();
-    });
-    std::vector<Sub> subdirs;
-    for (const auto& item : items) scanItem(item, dirId, folderIndex, prefix, subdirs);
-    for (const auto& sub : subdirs) {
-        refuseLoop(sub);
-        checkName(sub.disk, sub.name);
-        const std::string path = prefix + sub.name;
-        filesByFolder_.emplace_back();
-        walk(sub.disk, sub.id, table_.add(path, folderIndex, sub.name + "\\"), path + "/");
-    }
-    ancestors_.pop_back();
-}
-
-void FolderScan::scanItem(const stdfs::directory_entry& item, const FileId& dirId,
-                          std::int32_t folderIndex, const std::string& prefix,
-                          std::vector<Sub>& subdirs) {
-    const std::string name = item.path().filename().string();
-    struct stat st;
-    if (::lstat(item.path().c_str(), &st) != 0) {
-        if (errno == ENOENT) return;  // gone since the listing
-        throw Error(item.path().string() + ": cannot look at it: " + sysReason());
-    }
-    const bool link = S_ISLNK(st.st_mode);
-    if (leftOut_.has(dirId, name, link ? nullptr : &st)) return;
-    if (link) {
-        if (!options_.followLinks) {
-            linksLeftOut_.push_back(prefix + name);
-            return;
-        }
-        st = follow(item.path());
-        if (leftOut_.has(dirId, name, &st)) return;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        subdirs.push_back({item.path(), name, idOf(st), link});
-    } else if (S_ISREG(st.st_mode)) {
-        checkName(item.path(), name);
-        if (foldCase(name) == "packlist.dat" && options_.warn)
-            options_.warn(item.path().string() + " is packed (as " + prefix + name +
-                          "): a packlist.dat holds keys");
-        filesByFolder_[std::size_t(folderIndex + 1)].push_back(
-            {folderIndex, name, prefix + name, item.path()});
-    } else if (options_.warn) {
-        options_.warn(item.path().string() + ": not a regular file, left out");
-    }
-}
-
-void FolderScan::refuseLoop(const Sub& sub) const {
-    for (const auto& [id, where] : ancestors_)
-        if (id == sub.id)
-            throw Error(sub.link ? sub.disk.string() + ": a symbolic link to " + where.string() +
-                                       ", a folder that holds it: following it would "
-                                       "never end (remove it, or pack without -L)"
-                                 : sub.disk.string() + ": the folder " + where.string() +
-                                       " again, inside itself: packing it would never "
-                                       "end");
 }
 
 // The base pak as planChanges sees it: paths of folders and files (views of the index's own
@@ -548,7 +266,7 @@ void planFiles(const std::shared_ptr<const PakIndex>& pak, const BaseNames& base
 
 PackPlan planFolder(const stdfs::path& root, const PakKey& key, const PackOptions& options) {
     PackPlan plan;
-    FolderScan(plan, options).run(root, plan);
+    scanFolder(root, plan, options);
     checkFolderCase(root, plan);
     if (options.warn)
         if (auto w = windowsNamesWarning(planPaths(plan))) options.warn(*w);

@@ -22,7 +22,7 @@
 namespace pakfs::archive {
 
 // What is to change in a pack, by "/"-joined pack path, each with where it is on disk (for
-// its bytes, and for messages). fs/OverlayLayout.hpp reads one from an overlay folder.
+// its bytes, and for messages). commit/OverlayLayout.hpp reads one from an overlay folder.
 struct ChangeSet {
     std::filesystem::path root;                          // the changes' folder on disk
     std::map<std::string, std::filesystem::path> files;  // added, or replacing what is there

@@ -11,8 +11,8 @@
 namespace pakfs::gbx {
 
 // Whole gbx files of the engine classes that fill the game's packs, written in the layouts the
-// chunk readers read (gbx/ChunksPlug*.cpp, gbx/ChunksControl.cpp), in the shapes the game's own
-// files have. For tests and benchmarks: the project's own files, not the game's data.
+// chunk readers read (gbx/chunks/plug/*.cpp, gbx/chunks/control/Control.cpp), in the shapes the
+// game's own files have. For tests and benchmarks: the project's own files, not the game's data.
 namespace engine {
 
 struct SolidSpec {

@@ -9,8 +9,9 @@
 #include <random>
 #include <string>
 
+#include "archive/entry/EntryReader.hpp"
 #include "archive/write/PakWriter.hpp"
-#include "fs/PackView.hpp"
+#include "fs/view/PackView.hpp"
 #include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
@@ -83,6 +84,14 @@ inline std::string xattr(fs::PackView& f, const std::string& path, const char* n
     std::string v(std::size_t(n), '\0');
     REQUIRE(f.getxattr(ino, name, v.data(), v.size()) == n);
     return v;
+}
+
+// Every entry of the pak (made with the test key) read whole, by path.
+inline std::map<std::string, Bytes> contentsOf(const std::filesystem::path& pak) {
+    auto index = archive::PakIndex::open(pak, testKey());
+    std::map<std::string, Bytes> out;
+    for (const auto& e : index->entries()) out[e.path] = archive::readEntry(index, e);
+    return out;
 }
 
 }  // namespace pakfs::test

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// pak commit: the changes of an overlay folder (fs/OverlayLayout.hpp) applied to a pack, by the
-// library (fs/Commit.hpp, archive::writePlan) and by the pak command: the changes listed, what
-// is copied as encrypted bytes and what is encoded, the errors, and what an interrupted commit
+// pak commit: the changes of an overlay folder (commit/OverlayLayout.hpp) applied to a pack, by the
+// library (commit/OverlayPlan.hpp, archive::writePlan) and by the pak command: the changes listed,
+// what is copied as encrypted bytes and what is encoded, the errors, and what an interrupted commit
 // leaves behind.
 #include <fcntl.h>
 #include <signal.h>
@@ -25,11 +25,11 @@
 #include "archive/entry/EntryKind.hpp"
 #include "archive/entry/EntryReader.hpp"
 #include "archive/pak/PackList.hpp"
-#include "fs/Commit.hpp"
-#include "fs/Drives.hpp"
-#include "fs/OverlayLayout.hpp"
-#include "fs/Sources.hpp"
+#include "commit/OverlayLayout.hpp"
+#include "commit/OverlayPlan.hpp"
 #include "gbx/testing/GbxBuilder.hpp"
+#include "packs/Drives.hpp"
+#include "packs/Sources.hpp"
 #include "tests/fs/DrivesFixture.hpp"
 #include "tests/fs/PakFixture.hpp"
 #include "tests/support/Cli.hpp"
@@ -40,10 +40,6 @@ using namespace pakfs::test;
 namespace stdfs = std::filesystem;
 
 namespace {
-
-Bytes text(const std::string& s) {
-    return Bytes(s.begin(), s.end());
-}
 
 void touch(const stdfs::path& p) {
     writeFile(p, Bytes{});
@@ -65,19 +61,19 @@ Bytes gbxFile(std::uint64_t seed) {
 // The pack the library and command tests start from (and an empty folder, EmptyFolder).
 std::map<std::string, Bytes> packFiles() {
     std::map<std::string, Bytes> f;
-    f["Config/default.xml"] = text("<config>\n  <volume>7</volume>\n</config>\n");
+    f["Config/default.xml"] = bytesOf("<config>\n  <volume>7</volume>\n</config>\n");
     f["Config/extra.txt"] = compressibleText(5000, 21);
     f["Data/r1024.bin"] = randomBytes(1024, 22);
     f["Data/c100k.txt"] = compressibleText(100 * 1024 + 13, 23);
     f["Data/Deep/Er/c1024.txt"] = compressibleText(1024, 24);
-    f["Gone/a.txt"] = text("in a folder the overlay deletes\n");
+    f["Gone/a.txt"] = bytesOf("in a folder the overlay deletes\n");
     f["Gone/Sub/b.txt"] = compressibleText(2000, 25);
     f["Maps/Thing.Challenge.Gbx"] = gbxFile(26);
     f["Media/Sound/s.wav"] = randomBytes(5000, 27);
     f["Media/Sound/t.ogg"] = randomBytes(300, 28);
     f["Media/Texture/a.dds"] = randomBytes(700, 29);
-    f["Old/file.txt"] = text("in a folder a file replaces\n");
-    f["Swap"] = text("a file a folder replaces\n");
+    f["Old/file.txt"] = bytesOf("in a folder a file replaces\n");
+    f["Swap"] = bytesOf("a file a folder replaces\n");
     f["root.txt"] = compressibleText(3000, 30);
     return f;
 }
@@ -137,11 +133,11 @@ Changes changesOf(const archive::ChangePlan& plan) {
 // Returns what the pack holds after the commit.
 std::map<std::string, Bytes> makeOverlay(const stdfs::path& up,
                                          std::map<std::string, Bytes> files) {
-    files["Config/default.xml"] = text("<config>\n  <volume>3</volume>\n</config>\n");
+    files["Config/default.xml"] = bytesOf("<config>\n  <volume>3</volume>\n</config>\n");
     writeFile(up / "Config/default.xml", files["Config/default.xml"]);
     writeFile(up / "Config/extra.txt", files["Config/extra.txt"]);  // the same: no change
     stdfs::create_directories(up / "Data/Deep");  // folders of the pack: they merge
-    files["new.txt"] = text("a new file\n");
+    files["new.txt"] = bytesOf("a new file\n");
     writeFile(up / "new.txt", files["new.txt"]);
     files["New/Nested/Deep/n.bin"] = randomBytes(3000, 40);
     writeFile(up / "New/Nested/Deep/n.bin", files["New/Nested/Deep/n.bin"]);
@@ -156,10 +152,10 @@ std::map<std::string, Bytes> makeOverlay(const stdfs::path& up,
     files["Media/Sound/new.ogg"] = randomBytes(4000, 41);
     writeFile(up / "Media/Sound/new.ogg", files["Media/Sound/new.ogg"]);
     files.erase("Old/file.txt");
-    files["Old"] = text("a file where a folder was\n");
+    files["Old"] = bytesOf("a file where a folder was\n");
     writeFile(up / "Old", files["Old"]);
     files.erase("Swap");
-    files["Swap/inner.txt"] = text("in a folder where a file was\n");
+    files["Swap/inner.txt"] = bytesOf("in a folder where a file was\n");
     writeFile(up / "Swap/inner.txt", files["Swap/inner.txt"]);
     return files;
 }
@@ -393,7 +389,7 @@ TEST_CASE("commit: an opaque folder keeps what the overlay has again at the same
     // A name that differs only in case from one the overlay deletes is no clash.
     const stdfs::path up2 = p.dir->path() / "overlay2/Test";
     touch(up2 / ".wh.root.txt");
-    writeFile(up2 / "ROOT.txt", text("upper case\n"));
+    writeFile(up2 / "ROOT.txt", bytesOf("upper case\n"));
     plan = fs::planCommit(pak, up2);
     CHECK(changesOf(plan) == Changes{{'A', "ROOT.txt"}, {'D', "root.txt"}});
 }
@@ -447,13 +443,13 @@ TEST_CASE("commit: what a pak cannot hold is an error naming the overlay path, n
          ": a socket, which a pak cannot hold"},
         {"backslash in a file name",
          [](const stdfs::path& up) {
-             writeFile(up / "Data/a\\b.txt", text("x"));
+             writeFile(up / "Data/a\\b.txt", bytesOf("x"));
              return up / "Data/a\\b.txt";
          },
          ": a name with a backslash cannot be stored in a pak, so a pak cannot hold it"},
         {"backslash in a folder name",
          [](const stdfs::path& up) {
-             writeFile(up / "x\\y/f.txt", text("x"));
+             writeFile(up / "x\\y/f.txt", bytesOf("x"));
              return up / "x\\y";
          },
          ": a name with a backslash cannot be stored in a pak, so a pak cannot hold it"},
@@ -491,42 +487,42 @@ TEST_CASE("commit: what a pak cannot hold is an error naming the overlay path, n
         {"deleted and present",
          [](const stdfs::path& up) {
              touch(up / ".wh.root.txt");
-             writeFile(up / "root.txt", text("again"));
+             writeFile(up / "root.txt", bytesOf("again"));
              return up / ".wh.root.txt";
          },
          ": root.txt is both deleted and in the overlay"},
         {"folder name differing in case",
          [](const stdfs::path& up) {
-             writeFile(up / "config/new.txt", text("x"));
+             writeFile(up / "config/new.txt", bytesOf("x"));
              return up / "config";
          },
          ": differs only in case from Config in the pack, which the game would not tell apart"},
         {"file name differing in case",
          [](const stdfs::path& up) {
-             writeFile(up / "Config/Default.xml", text("x"));
+             writeFile(up / "Config/Default.xml", bytesOf("x"));
              return up / "Config/Default.xml";
          },
          ": differs only in case from Config/default.xml in the pack, which the game would not "
          "tell apart"},
         {"two new file names differing in case",
          [](const stdfs::path& up) {
-             writeFile(up / "Foo.txt", text("x"));
-             writeFile(up / "foo.txt", text("y"));
+             writeFile(up / "Foo.txt", bytesOf("x"));
+             writeFile(up / "foo.txt", bytesOf("y"));
              return up / "foo.txt";
          },
          ": differs only in case from Foo.txt in the overlay, which the game would not tell "
          "apart"},
         {"two new folder names differing in case",
          [](const stdfs::path& up) {
-             writeFile(up / "Newdir/a.txt", text("x"));
-             writeFile(up / "NEWDIR/b.txt", text("y"));
+             writeFile(up / "Newdir/a.txt", bytesOf("x"));
+             writeFile(up / "NEWDIR/b.txt", bytesOf("y"));
              return up / "Newdir";
          },
          ": differs only in case from NEWDIR in the overlay, which the game would not tell "
          "apart"},
         {"pack folder that is a file",
          [](const stdfs::path& up) {
-             writeFile(up, text("x"));
+             writeFile(up, bytesOf("x"));
              return up;
          },
          ": not a folder"},
@@ -710,7 +706,7 @@ TEST_CASE("commit: pak commit killed with SIGKILL leaves PAK as it was and OUT a
         a[a.size() - 1] ^= 0xFF;
         changed[path] = std::move(a);
     }
-    files["small.txt"] = text("untouched\n");
+    files["small.txt"] = bytesOf("untouched\n");
     Packed p = makePack(3, files, "Test.pak", 1);
     files.clear();
     const stdfs::path overlay = p.dir->path() / "overlay";
@@ -872,7 +868,7 @@ TEST_CASE(
     writeFile(up / "D4" / ".wh.f11.txt", {});
     want.erase("D3/f10.txt");
     want.erase("D4/f11.txt");
-    want["D0/new.txt"] = text("added\n");
+    want["D0/new.txt"] = bytesOf("added\n");
     writeFile(up / "D0/new.txt", want["D0/new.txt"]);
 
     auto pak = archive::PakIndex::open(p.pak, testKey());
@@ -913,7 +909,7 @@ TEST_CASE(
 TEST_CASE("commit: a folder the pack names only in its files' names keeps that form", "[commit]") {
     // A pack whose file is named "A\\B\\c.txt" in the root: folders A and A/B have no row.
     Packed p;
-    writeFile(p.dir->path() / "c.txt", text("c\n"));
+    writeFile(p.dir->path() / "c.txt", bytesOf("c\n"));
     archive::PackPlan written;
     written.files.push_back({-1, "A\\B\\c.txt", "A/B/c.txt", p.dir->path() / "c.txt"});
     written.files.push_back({-1, "top.txt", "top.txt", p.dir->path() / "c.txt"});
@@ -924,8 +920,8 @@ TEST_CASE("commit: a folder the pack names only in its files' names keeps that f
     REQUIRE(pak->entries()[0].path == "A/B/c.txt");
 
     const stdfs::path up = p.dir->path() / "overlay/Test";
-    writeFile(up / "A/B/g.txt", text("g\n"));
-    writeFile(up / "A/B/New/f.txt", text("f\n"));
+    writeFile(up / "A/B/g.txt", bytesOf("g\n"));
+    writeFile(up / "A/B/New/f.txt", bytesOf("f\n"));
     archive::ChangePlan plan = fs::planCommit(pak, up);
     CHECK(changesOf(plan) ==
           Changes{{'A', "A/B/New/"}, {'A', "A/B/New/f.txt"}, {'A', "A/B/g.txt"}});
@@ -935,10 +931,10 @@ TEST_CASE("commit: a folder the pack names only in its files' names keeps that f
     const stdfs::path out = p.dir->path() / "Out.pak";
     writeCommit(plan, out);
     auto after = archive::PakIndex::open(out, testKey());
-    CHECK(contents(after) == std::map<std::string, Bytes>{{"A/B/c.txt", text("c\n")},
-                                                          {"top.txt", text("c\n")},
-                                                          {"A/B/g.txt", text("g\n")},
-                                                          {"A/B/New/f.txt", text("f\n")}});
+    CHECK(contents(after) == std::map<std::string, Bytes>{{"A/B/c.txt", bytesOf("c\n")},
+                                                          {"top.txt", bytesOf("c\n")},
+                                                          {"A/B/g.txt", bytesOf("g\n")},
+                                                          {"A/B/New/f.txt", bytesOf("f\n")}});
     const archive::PakEntry* g = entryAt(*after, "A/B/g.txt");
     REQUIRE(g);
     CHECK(g->folder == -1);
@@ -966,7 +962,7 @@ TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or cop
 
     // Untouched, it is copied as it is.
     const stdfs::path up = p.dir->path() / "overlay/Test";
-    writeFile(up / "new.txt", text("new\n"));
+    writeFile(up / "new.txt", bytesOf("new\n"));
     archive::ChangePlan plan = fs::planCommit(pak, up);
     CHECK(changesOf(plan) == Changes{{'A', "new.txt"}});
     writeCommit(plan, p.dir->path() / "Copied.pak");
@@ -982,7 +978,7 @@ TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or cop
     auto replaced = archive::PakIndex::open(p.dir->path() / "Replaced.pak", testKey());
     auto expected = p.files;
     expected["Data/c100k.txt"] = replacement;
-    expected["new.txt"] = text("new\n");
+    expected["new.txt"] = bytesOf("new\n");
     CHECK(contents(replaced) == expected);
 }
 
@@ -1011,10 +1007,10 @@ void makeDrivesOverlay(const stdfs::path& overlay) {
     stdfs::create_directories(overlay / ".pakfs-work");
     const stdfs::path game = overlay / "Game";
     writeFile(game / "Stadium/Media/Texture/Road.dds", Bytes(300, 'R'));  // Common's: changed
-    writeFile(game / "Shared.txt", text("com"));  // shared.TXT, as Common (loaded last) has it
+    writeFile(game / "Shared.txt", bytesOf("com"));  // shared.TXT, as Common (loaded last) has it
     writeFile(game / "Stadium/Media/Solid/Road.Solid.Gbx", gbxWithRefs());  // a gbx file, as is
     writeFile(game / "New/Deep/n.bin", randomBytes(3000, 70));
-    writeFile(game / "Stadium/Media/notes.txt", text("notes\n"));
+    writeFile(game / "Stadium/Media/notes.txt", bytesOf("notes\n"));
     stdfs::create_directories(game / "Empty");  // a folder alone is nothing a patch can add
 }
 
@@ -1037,7 +1033,7 @@ TEST_CASE("commit --patch: what a drives overlay adds or changes, as a new pack 
     const stdfs::path overlay = f.dir / "overlay";
     makeDrivesOverlay(overlay);
     const auto driveBefore = driveFiles(packs);
-    REQUIRE(driveBefore.at("Game/shared.TXT") == text("com"));
+    REQUIRE(driveBefore.at("Game/shared.TXT") == bytesOf("com"));
     const Bytes listBefore = readFile(packs / "packlist.dat");
     const std::string listLsBefore = run(kPak + " packlist ls " + q(packs / "packlist.dat")).out;
     const stdfs::path patch = packs / "Patch.pak";
@@ -1110,7 +1106,7 @@ TEST_CASE("commit --patch: what a drives overlay adds or changes, as a new pack 
     CHECK(contents(pak) == std::map<std::string, Bytes>{
                                {"New/Deep/n.bin", readFile(overlay / "Game/New/Deep/n.bin")},
                                {"Stadium/Media/Texture/Road.dds", Bytes(300, 'R')},
-                               {"Stadium/Media/notes.txt", text("notes\n")}});
+                               {"Stadium/Media/notes.txt", bytesOf("notes\n")}});
     CHECK(folderPaths(*pak) == std::set<std::string>{"New", "New/Deep", "Stadium", "Stadium/Media",
                                                      "Stadium/Media/Texture"});
     r = run(kPak + " check " + q(patch));  // the key from the packlist beside it
@@ -1128,7 +1124,7 @@ TEST_CASE("commit --patch: what a drives overlay adds or changes, as a new pack 
     auto expected = driveBefore;
     expected["Game/Stadium/Media/Texture/Road.dds"] = Bytes(300, 'R');
     expected["Game/New/Deep/n.bin"] = readFile(overlay / "Game/New/Deep/n.bin");
-    expected["Game/Stadium/Media/notes.txt"] = text("notes\n");
+    expected["Game/Stadium/Media/notes.txt"] = bytesOf("notes\n");
     CHECK(driveFiles(packs) == expected);
 
     // Again: the overlay now equals the drive (no changes), and Patch is taken.
@@ -1168,16 +1164,16 @@ TEST_CASE("commit --patch: version 18 packs, the key of an existing entry or giv
                     {0, "Patch", patchKeyString},
                     {0, "Base", std::string(32, 'B')}};
     archive::writePackList(packs / "packlist.dat", list);
-    writeFile(dir / "src/Resource/r.txt", text("resource\n"));
-    writeFile(dir / "src/Base/a.txt", text("old a\n"));
-    writeFile(dir / "src/Base/Sub/b.txt", text("b\n"));
+    writeFile(dir / "src/Resource/r.txt", bytesOf("resource\n"));
+    writeFile(dir / "src/Base/a.txt", bytesOf("old a\n"));
+    writeFile(dir / "src/Base/Sub/b.txt", bytesOf("b\n"));
     for (const auto& e : list.entries)
         if (e.name != "Patch")
             archive::writePak(dir / "src" / e.name, packs / (e.name + ".Pack.Gbx"), e.key(),
                               packOptions(18));
     const stdfs::path overlay = dir / "overlay";
-    writeFile(overlay / "Game/a.txt", text("new a\n"));
-    writeFile(overlay / "Game/Sub/b.txt", text("b\n"));  // no change
+    writeFile(overlay / "Game/a.txt", bytesOf("new a\n"));
+    writeFile(overlay / "Game/Sub/b.txt", bytesOf("b\n"));  // no change
 
     // The version is the packs': a .Pack.Gbx of version 18.
     archive::ChangePlan plan = fs::planPatch(packsOf(packs), overlay);
@@ -1213,10 +1209,10 @@ TEST_CASE("commit --patch: version 18 packs, the key of an existing entry or giv
                        "over its; --packlist " +
                        listPath + " moves it last\n" + patch.string() +
                        ": patch pack of 1 files in 0 folders\n");
-    CHECK(driveFiles(packs).at("Game/a.txt") == text("old a\n"));
+    CHECK(driveFiles(packs).at("Game/a.txt") == bytesOf("old a\n"));
     auto pak = archive::PakIndex::open(patch, archive::keyFromKeyString(patchKeyString));
     CHECK(pak->version() == 18);
-    CHECK(contents(pak) == std::map<std::string, Bytes>{{"a.txt", text("new a\n")}});
+    CHECK(contents(pak) == std::map<std::string, Bytes>{{"a.txt", bytesOf("new a\n")}});
     pak.reset();
     CHECK(readFile(packs / "packlist.dat") == listBefore);
     stdfs::remove(patch);
@@ -1232,7 +1228,7 @@ TEST_CASE("commit --patch: version 18 packs, the key of an existing entry or giv
     CHECK(r.code == 0);
     CHECK(r.err == out.string() + ": patch pack of 1 files in 0 folders\n");
     CHECK(contents(archive::PakIndex::open(out, testKey())) ==
-          std::map<std::string, Bytes>{{"a.txt", text("new a\n")}});
+          std::map<std::string, Bytes>{{"a.txt", bytesOf("new a\n")}});
 
     // With --packlist: PACKS/Patch.Pack.Gbx with the entry's key, the entry moved last.
     r = run(kPak + " commit --patch Patch " + args);
@@ -1249,11 +1245,11 @@ TEST_CASE("commit --patch: version 18 packs, the key of an existing entry or giv
     CHECK(after.entries[2].keyString == patchKeyString);
     CHECK(readFile(patch) != Bytes{});
     CHECK(contents(archive::PakIndex::open(patch, archive::keyFromKeyString(patchKeyString))) ==
-          std::map<std::string, Bytes>{{"a.txt", text("new a\n")}});
+          std::map<std::string, Bytes>{{"a.txt", bytesOf("new a\n")}});
     CHECK(driveFiles(packs) ==
-          std::map<std::string, Bytes>{{"Game/Sub/b.txt", text("b\n")},
-                                       {"Game/a.txt", text("new a\n")},
-                                       {"Resource/r.txt", text("resource\n")}});
+          std::map<std::string, Bytes>{{"Game/Sub/b.txt", bytesOf("b\n")},
+                                       {"Game/a.txt", bytesOf("new a\n")},
+                                       {"Resource/r.txt", bytesOf("resource\n")}});
 }
 
 TEST_CASE("commit --patch: what a patch pack cannot express is an error naming the path",
@@ -1295,7 +1291,7 @@ TEST_CASE("commit --patch: what a patch pack cannot express is an error naming t
     const std::vector<Case> cases = {
         {"whiteout",
          [](const stdfs::path& ov) {
-             writeFile(ov / "Game/new.txt", text("new\n"));
+             writeFile(ov / "Game/new.txt", bytesOf("new\n"));
              touch(ov / "Game/.wh.shared.TXT");
              return ov / "Game/.wh.shared.TXT";
          },
@@ -1311,14 +1307,14 @@ TEST_CASE("commit --patch: what a patch pack cannot express is an error naming t
         {"opaque folder",
          [](const stdfs::path& ov) {
              touch(ov / "Game/Stadium/Media/.wh..wh..opq");
-             writeFile(ov / "Game/Stadium/Media/x.txt", text("x\n"));
+             writeFile(ov / "Game/Stadium/Media/x.txt", bytesOf("x\n"));
              return ov / "Game/Stadium/Media/.wh..wh..opq";
          },
          deletes("Stadium/Media/.wh..wh..opq", "Game/Stadium/Media", stadium + " and " + common,
                  "Stadium", "Stadium/Media", true)},
         {"Resource file changed",
          [](const stdfs::path& ov) {
-             writeFile(ov / "Game/new.txt", text("new\n"));
+             writeFile(ov / "Game/new.txt", bytesOf("new\n"));
              writeFile(ov / "Resource/Media/Texture/A.dds", Bytes(100, 'A'));
              return ov / "Resource/Media/Texture/A.dds";
          },
@@ -1337,21 +1333,21 @@ TEST_CASE("commit --patch: what a patch pack cannot express is an error naming t
          resource, true},
         {"a pack's folder, not a drive",
          [](const stdfs::path& ov) {
-             writeFile(ov / "Stadium/x.txt", text("x\n"));
+             writeFile(ov / "Stadium/x.txt", bytesOf("x\n"));
              return ov / "Stadium";
          },
          ": not a drive (Game, Resource): --patch takes the overlay folder of a -o drives mount"},
         {"two names differing in case",
          [](const stdfs::path& ov) {
-             writeFile(ov / "Game/New/a.txt", text("a\n"));
-             writeFile(ov / "Game/NEW/b.txt", text("b\n"));
+             writeFile(ov / "Game/New/a.txt", bytesOf("a\n"));
+             writeFile(ov / "Game/NEW/b.txt", bytesOf("b\n"));
              return ov / "Game/New";
          },
          ": differs only in case from NEW in the overlay, which the game would not tell apart"},
         {"two file names differing in case",
          [](const stdfs::path& ov) {
-             writeFile(ov / "Game/a.txt", text("a\n"));
-             writeFile(ov / "Game/A.txt", text("b\n"));
+             writeFile(ov / "Game/a.txt", bytesOf("a\n"));
+             writeFile(ov / "Game/A.txt", bytesOf("b\n"));
              return ov / "Game/a.txt";
          },
          ": differs only in case from A.txt in the overlay, which the game would not tell "
@@ -1391,7 +1387,7 @@ TEST_CASE("commit --patch: what a patch pack cannot express is an error naming t
 
     // Errors of the command: names, folders, options.
     const stdfs::path overlay = f.dir / "overlay-ok";
-    writeFile(overlay / "Game/new.txt", text("new\n"));
+    writeFile(overlay / "Game/new.txt", bytesOf("new\n"));
     const std::string ok = q(packs) + " " + q(overlay);
     auto fails = [&](const std::string& args, const std::string& message) {
         INFO(args);
@@ -1430,7 +1426,7 @@ TEST_CASE("commit --patch: what a patch pack cannot express is an error naming t
     const stdfs::path same = f.dir / "overlay-same";
     stdfs::create_directories(same / ".pakfs-work");
     stdfs::create_directories(same / "Resource");
-    writeFile(same / "Game/shared.TXT", text("com"));
+    writeFile(same / "Game/shared.TXT", bytesOf("com"));
     auto r = run(kPak + " commit --patch Patch " + q(packs) + " " + q(same) + " -n");
     CHECK(r.code == 0);
     CHECK(r.out.empty());
@@ -1520,7 +1516,7 @@ TEST_CASE("commit: every gbx file a version 3 pak cannot plan is named in one ru
     Bytes cut = gbxFile(40);
     cut.resize(20);
     writeFile(overlay / "Test/Maps/Thing.Challenge.Gbx", cut);
-    writeFile(overlay / "Test/Config/default.xml", text("<config/>\n"));
+    writeFile(overlay / "Test/Config/default.xml", bytesOf("<config/>\n"));
     const stdfs::path out = p.dir->path() / "Out.pak";
     auto r = run(kPak + " commit -q " + q(p.pak) + " " + q(overlay) + " " + q(out) + " --key " +
                  kTestKeyHex);

@@ -10,8 +10,8 @@
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/EntryEncoder.hpp"
 #include "archive/write/PakWriter.hpp"
-#include "fs/OverlayRecord.hpp"
-#include "fs/Sources.hpp"
+#include "commit/OverlayRecord.hpp"
+#include "packs/Sources.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
@@ -23,10 +23,6 @@ namespace stdfs = std::filesystem;
 namespace {
 
 const std::string kKeyString = "0123456789ABCDEF0123456789ABCDEF";
-
-Bytes text(const std::string& s) {
-    return Bytes(s.begin(), s.end());
-}
 
 const archive::PakEntry* entryAt(const archive::PakIndex& pak, const std::string& path) {
     for (const auto& e : pak.entries())
@@ -80,7 +76,7 @@ TEST_CASE("commit safety: an edited shader keeps its class ID and flags, a renam
     writeFile(up / "Media/Font/Renamed.Font.Gbx", fontBytes);  // mv through the mount
     writeFile(up / "Media/Font/.wh.Arial.Font.Gbx", Bytes{});
     // A new shader gets the class the end of its name gives, as pak pack does.
-    writeFile(up / "Media/Text/Vsh/New.vsh.txt", text("new\n"));
+    writeFile(up / "Media/Text/Vsh/New.vsh.txt", bytesOf("new\n"));
 
     auto r = run(kPak + " commit -q " + q(real) + " " + q(dir / "overlay") + " " +
                  q(dir / "Resource.pak") + " --key " + keyHex);
@@ -155,7 +151,8 @@ TEST_CASE(
     "was committed in place",
     "[commit]") {
     TempDir dir;
-    const stdfs::path a = makePack(dir, "Alpha", {{"x.txt", text("x\n")}, {"y.txt", text("y\n")}});
+    const stdfs::path a =
+        makePack(dir, "Alpha", {{"x.txt", bytesOf("x\n")}, {"y.txt", bytesOf("y\n")}});
     const stdfs::path ov = dir / "ov";
     stdfs::create_directories(ov);
     recordMount(ov, a);
@@ -178,12 +175,12 @@ TEST_CASE(
     CHECK_FALSE(stdfs::exists(dir / "Out.pak"));
 
     // Changes made over Alpha, committed onto another pak of the same pack name: refused.
-    writeFile(ov / "Alpha/x.txt", text("changed\n"));
+    writeFile(ov / "Alpha/x.txt", bytesOf("changed\n"));
     stdfs::create_directories(dir / "other");
     const stdfs::path other = dir / "other/Alpha.pak";
     {
         TempDir d2;
-        const stdfs::path b = makePack(d2, "Alpha", {{"x.txt", text("x\n")}});
+        const stdfs::path b = makePack(d2, "Alpha", {{"x.txt", bytesOf("x\n")}});
         stdfs::copy_file(b, other);
         stdfs::copy_file(d2 / "packlist.dat", dir / "other/packlist.dat");
     }
@@ -238,7 +235,7 @@ TEST_CASE(
 
 TEST_CASE("commit safety: a damaged record is an error naming the file and line", "[commit]") {
     TempDir dir;
-    writeFile(dir / ".pakfs-packs", text("# comment\nAlpha\tlost\tv3:md5:00\t/x.pak\n"));
+    writeFile(dir / ".pakfs-packs", bytesOf("# comment\nAlpha\tlost\tv3:md5:00\t/x.pak\n"));
     try {
         fs::readOverlayRecords(dir.path());
         FAIL("no error");
@@ -251,8 +248,8 @@ TEST_CASE("commit safety: a damaged record is an error naming the file and line"
 
 TEST_CASE("commit safety: a pak written under a new name says how it opens", "[commit]") {
     TempDir dir;
-    const stdfs::path a = makePack(dir, "Alpha", {{"x.txt", text("x\n")}});
-    writeFile(dir / "ov/Alpha/x.txt", text("changed\n"));
+    const stdfs::path a = makePack(dir, "Alpha", {{"x.txt", bytesOf("x\n")}});
+    writeFile(dir / "ov/Alpha/x.txt", bytesOf("changed\n"));
     const std::string keyHex = hexString(archive::keyFromKeyString(kKeyString));
     auto r = run(kPak + " commit -q " + q(a) + " " + q(dir / "ov") + " " + q(dir / "Beta.pak"));
     CHECK(r.code == 0);
@@ -272,7 +269,7 @@ TEST_CASE("commit safety: a pak written under a new name says how it opens", "[c
     CHECK(r.code == 0);
     CHECK(r.out == "changed\n");
     // Listed now: no note.
-    writeFile(dir / "ov/Alpha/y.txt", text("new\n"));
+    writeFile(dir / "ov/Alpha/y.txt", bytesOf("new\n"));
     r = run(kPak + " commit -q " + q(a) + " " + q(dir / "ov") + " " + q(dir / "Beta.pak"));
     CHECK(r.code == 0);
     CHECK(r.err.find("note") == std::string::npos);

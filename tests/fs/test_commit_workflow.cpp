@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The commit workflow as a library call (fs/CommitWorkflow.hpp), without the CLI: what it
+// The commit workflow as a library call (commit/CommitPak.hpp), without the CLI: what it
 // plans and writes, the locks it takes, the record it keeps, and the commit at unmount.
 #include <catch2/catch.hpp>
 
@@ -8,10 +8,10 @@
 
 #include "archive/entry/EntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "commit/CommitPak.hpp"
+#include "commit/OverlayRecord.hpp"
 #include "common/FileLock.hpp"
-#include "fs/CommitWorkflow.hpp"
-#include "fs/OverlayRecord.hpp"
-#include "fs/Sources.hpp"
+#include "packs/Sources.hpp"
 #include "tests/fs/PakFixture.hpp"
 
 using namespace pakfs;
@@ -19,17 +19,6 @@ using namespace pakfs::test;
 namespace stdfs = std::filesystem;
 
 namespace {
-
-Bytes bytesOf(const std::string& s) {
-    return Bytes(s.begin(), s.end());
-}
-
-std::map<std::string, Bytes> contentsOf(const stdfs::path& pak) {
-    auto index = archive::PakIndex::open(pak, testKey());
-    std::map<std::string, Bytes> out;
-    for (const auto& e : index->entries()) out[e.path] = archive::readEntry(index, e);
-    return out;
-}
 
 fs::CommitRequest requestFor(const TestPack& t, const stdfs::path& overlay) {
     fs::CommitRequest r;

@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "fs/PackView.hpp"
+#include "fs/view/PackView.hpp"
 #include "tests/fs/MountFixture.hpp"
 #include "tests/support/CounterPack.hpp"
 #include "tests/support/TestUtil.hpp"

@@ -13,8 +13,8 @@
 
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
-#include "fs/Drives.hpp"
-#include "fs/Sources.hpp"
+#include "packs/Drives.hpp"
+#include "packs/Sources.hpp"
 #include "tests/fs/DrivesFixture.hpp"
 #include "tests/fs/MountFixture.hpp"
 

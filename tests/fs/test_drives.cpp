@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "archive/entry/GbxEntry.hpp"
-#include "fs/Drives.hpp"
-#include "fs/PackView.hpp"
-#include "fs/Sources.hpp"
+#include "fs/view/PackView.hpp"
+#include "packs/Drives.hpp"
+#include "packs/Sources.hpp"
 #include "tests/fs/DrivesFixture.hpp"
 #include "tests/support/Cli.hpp"
 

@@ -16,7 +16,7 @@
 #include <thread>
 
 #include "archive/pak/PackList.hpp"
-#include "fs/OverlayRecord.hpp"
+#include "commit/OverlayRecord.hpp"
 #include "tests/fs/DrivesFixture.hpp"
 #include "tests/fs/MountFixture.hpp"
 #include "tests/fs/OverlayFixture.hpp"

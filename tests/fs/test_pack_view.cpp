@@ -13,9 +13,9 @@
 #include "archive/pak/PackList.hpp"
 #include "archive/write/PackPlanner.hpp"
 #include "archive/write/PakWriter.hpp"
-#include "fs/Overlay.hpp"
-#include "fs/Sources.hpp"
+#include "fs/overlay/Overlay.hpp"
 #include "gbx/testing/GbxBuilder.hpp"
+#include "packs/Sources.hpp"
 #include "tests/fs/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 

@@ -11,8 +11,8 @@
 #include <set>
 #include <thread>
 
-#include "archive/entry/Diff.hpp"
 #include "archive/entry/EntryReader.hpp"
+#include "archive/ops/Diff.hpp"
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "common/FileLock.hpp"
@@ -29,17 +29,6 @@ const std::string kPakBinary = PAKFS_PAK_BINARY;
 
 std::string quoted(const stdfs::path& p) {
     return "'" + p.string() + "'";
-}
-
-Bytes bytesOf(const std::string& s) {
-    return Bytes(s.begin(), s.end());
-}
-
-std::map<std::string, Bytes> contentsOf(const stdfs::path& pak) {
-    auto index = archive::PakIndex::open(pak, testKey());
-    std::map<std::string, Bytes> out;
-    for (const auto& e : index->entries()) out[e.path] = archive::readEntry(index, e);
-    return out;
 }
 
 const archive::PakEntry* entryAt(const archive::PakIndex& pak, const std::string& path) {

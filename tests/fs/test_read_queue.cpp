@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "fs/ReadQueue.hpp"
+#include "fs/view/ReadQueue.hpp"
 
 using pakfs::fs::ReadQueue;
 

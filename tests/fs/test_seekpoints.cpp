@@ -8,8 +8,8 @@
 
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
-#include "archive/entry/SeekPoints.hpp"
-#include "fs/SeekIndexFile.hpp"
+#include "archive/stream/SeekPoints.hpp"
+#include "fs/view/SeekIndexFile.hpp"
 #include "tests/fs/PakFixture.hpp"
 #include "tests/support/TestUtil.hpp"
 

@@ -11,9 +11,9 @@
 #include "archive/entry/EntryReader.hpp"
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "commit/OverlayRecord.hpp"
 #include "common/FileLock.hpp"
-#include "fs/OverlayRecord.hpp"
-#include "fs/Sources.hpp"
+#include "packs/Sources.hpp"
 #include "tests/fs/MountFixture.hpp"
 #include "tests/support/Cli.hpp"
 
@@ -25,15 +25,11 @@ namespace {
 
 const std::string kKeyString = "00112233445566778899AABBCCDDEEFF";
 
-Bytes text(const std::string& s) {
-    return Bytes(s.begin(), s.end());
-}
-
 // DIR/NAME.pak holding `files`, its key in DIR/packlist.dat.
 stdfs::path makePack(const stdfs::path& dir, const std::string& name,
                      const std::map<std::string, std::string>& files) {
     const stdfs::path src = dir / ("src-" + name);
-    for (const auto& [path, data] : files) writeFile(src / path, text(data));
+    for (const auto& [path, data] : files) writeFile(src / path, bytesOf(data));
     REQUIRE(run(kPak + " packlist add " + q(dir / "packlist.dat") + " " + name + " --key-string " +
                 kKeyString)
                 .code == 0);
@@ -86,7 +82,8 @@ TEST_CASE("locks: two pak commit --in-place at once never both exit 0 with one c
         for (const char* ov : {"ovA", "ovB"}) {
             stdfs::create_directories(dir / ov);
             recordMount(dir / ov, pak);
-            writeFile(dir / ov / "P" / (std::string(ov) + ".bin"), text(std::string(20000, 'x')));
+            writeFile(dir / ov / "P" / (std::string(ov) + ".bin"),
+                      bytesOf(std::string(20000, 'x')));
         }
         const std::string cmd = kPak + " commit -q " + q(pak) + " ";
         auto r = run("cd " + q(dir.path()) + " && { (" + cmd +
@@ -123,7 +120,8 @@ TEST_CASE("locks: with --wait, two commits of overlays without a record both lan
         TempDir dir;
         const stdfs::path pak = makePack(dir.path(), "P", {{"base.txt", "base\n"}});
         for (const char* ov : {"ovA", "ovB"})
-            writeFile(dir / ov / "P" / (std::string(ov) + ".bin"), text(std::string(20000, 'y')));
+            writeFile(dir / ov / "P" / (std::string(ov) + ".bin"),
+                      bytesOf(std::string(20000, 'y')));
         const std::string cmd = kPak + " commit -q --wait " + q(pak) + " ";
         auto r =
             run("cd " + q(dir.path()) + " && { (" + cmd + "ovA --in-place; echo $? > rcA) & (" +
@@ -141,8 +139,8 @@ TEST_CASE("locks: a pak, packlist or OUT another command holds is refused at onc
           "[commit][locks]") {
     TempDir dir;
     const stdfs::path pak = makePack(dir.path(), "P", {{"base.txt", "base\n"}});
-    writeFile(dir / "ov/P/new.txt", text("new\n"));
-    writeFile(dir / "src/a.txt", text("a\n"));
+    writeFile(dir / "ov/P/new.txt", bytesOf("new\n"));
+    writeFile(dir / "src/a.txt", bytesOf("a\n"));
     {
         const WriterLock held = WriterLock::acquire(pak, false);
         auto r = run(kPak + " commit -q " + q(pak) + " " + q(dir / "ov") + " --in-place");
@@ -179,7 +177,7 @@ TEST_CASE("locks: a pak or packlist behind a symbolic link is written through, t
     stdfs::create_directories(dir / "work");
     stdfs::create_symlink("../game/Resource.pak", dir / "work/Resource.pak");
     stdfs::create_symlink("../game/packlist.dat", dir / "work/packlist.dat");
-    writeFile(dir / "ov/Resource/added.txt", text("added\n"));
+    writeFile(dir / "ov/Resource/added.txt", bytesOf("added\n"));
     auto r = run(kPak + " commit -q " + q(dir / "work/Resource.pak") + " " + q(dir / "ov") +
                  " --in-place");
     REQUIRE(r.code == 0);
@@ -212,7 +210,7 @@ TEST_CASE("locks: an extracted tree given as the overlay folder is refused, nami
           "[commit][locks]") {
     TempDir dir;
     const stdfs::path pak = makePack(dir.path(), "P", {{"Media/base.txt", "base\n"}});
-    writeFile(dir / "ov/Media/base.txt", text("edited\n"));
+    writeFile(dir / "ov/Media/base.txt", bytesOf("edited\n"));
     auto r = run(kPak + " commit -q " + q(pak) + " " + q(dir / "ov") + " --in-place");
     CHECK(r.code == 1);
     CHECK(r.err == "pak: " + (dir / "ov").string() + ": holds no folder P for " + pak.string() +
@@ -228,7 +226,7 @@ TEST_CASE("locks: a live writable mount owns its overlay folder", "[commit][lock
     stdfs::create_directories(dir / "ov");
     Mount first({pak.string(), "-o", "overlay=" + (dir / "ov").string()}, dir / "mnt", dir);
     REQUIRE(first.waitMounted());
-    writeFile(first.path() / "P/kept.txt", text("kept while open\n"));
+    writeFile(first.path() / "P/kept.txt", bytesOf("kept while open\n"));
     // A file deleted while open is kept in the overlay's work folder for its reader.
     const int fd = ::open((first.path() / "P/kept.txt").c_str(), O_RDONLY);
     REQUIRE(fd >= 0);
@@ -271,8 +269,8 @@ TEST_CASE("locks: a live writable mount owns its overlay folder", "[commit][lock
     const std::string served = "pak: " + pak.string() + " is served by the writable mount at " +
                                mnt + ", whose changes are made over it: unmount " + mnt +
                                " first (fusermount3 -u " + mnt + ")\n";
-    writeFile(dir / "ov2/P/other.txt", text("other\n"));
-    writeFile(dir / "src/other.txt", text("other\n"));
+    writeFile(dir / "ov2/P/other.txt", bytesOf("other\n"));
+    writeFile(dir / "src/other.txt", bytesOf("other\n"));
     for (const std::string& args :
          {"commit -q " + q(pak) + " " + q(dir / "ov2") + " --in-place",
           "add -q " + q(pak) + " " + q(dir / "src/other.txt"), "rm -q " + q(pak) + " base.txt",
@@ -321,7 +319,7 @@ TEST_CASE("locks: a pak is replaced right after its writable mount was unmounted
     skipUnlessFuse();
     TempDir dir;
     const stdfs::path pak = makePack(dir.path(), "P", {{"base.txt", "base\n"}});
-    writeFile(dir / "in/new.txt", text("new\n"));
+    writeFile(dir / "in/new.txt", bytesOf("new\n"));
     stdfs::create_directories(dir / "ov");
     for (int i = 0; i < 3; ++i) {
         INFO("round " << i);
@@ -371,7 +369,7 @@ TEST_CASE("locks: -o commit commits at unmount and empties the overlay, or keeps
         Mount m({pak.string(), "-o", "overlay=" + (dir / "ov").string() + ",commit"}, dir / "mnt",
                 dir);
         REQUIRE(m.waitMounted());
-        writeFile(m.path() / "P/new.txt", text("new\n"));
+        writeFile(m.path() / "P/new.txt", bytesOf("new\n"));
         REQUIRE(::unlink((m.path() / "P/gone.txt").c_str()) == 0);
         REQUIRE(run("fusermount3 -u " + q(m.path())).code == 0);
         CHECK(m.waitExit(std::chrono::seconds(30)) == 0);
@@ -382,7 +380,7 @@ TEST_CASE("locks: -o commit commits at unmount and empties the overlay, or keeps
     CHECK(namesOf(dir / "ov/P").empty());
 
     // Changes over another pak: not committed, the folder kept, exit status 3.
-    writeFile(dir / "ov/P/late.txt", text("late\n"));
+    writeFile(dir / "ov/P/late.txt", bytesOf("late\n"));
     auto records = fs::readOverlayRecords(dir / "ov");
     REQUIRE(records.size() == 1);
     records[0].state = "mounted";
@@ -442,7 +440,7 @@ TEST_CASE("locks: a named pipe as the overlay's record is refused at once, by co
     skipUnlessFuse();
     TempDir dir;
     const stdfs::path pak = makePack(dir.path(), "P", {{"base.txt", "base\n"}});
-    writeFile(dir / "ov/P/new.txt", text("new\n"));
+    writeFile(dir / "ov/P/new.txt", bytesOf("new\n"));
     REQUIRE(::mkfifo((dir / "ov/.pakfs-packs").c_str(), 0644) == 0);
     const std::string refusal = (dir / "ov/.pakfs-packs").string() + ": not a regular file\n";
     auto r =
@@ -481,7 +479,7 @@ TEST_CASE("locks: without syslog, a background mount's -o commit failure is in t
     auto r = run(kPakfs + " " + q(pak) + " " + q(dir / "mnt") + " -o overlay=" + q(dir / "ov") +
                  ",commit");
     REQUIRE(r.code == 0);
-    writeFile(dir / "mnt/P/new.txt", text("new\n"));
+    writeFile(dir / "mnt/P/new.txt", bytesOf("new\n"));
     // Another pak put in its place by a writer that takes no lock (mv): the commit at
     // unmount refuses the changes made over the old one.
     REQUIRE(::rename(other.c_str(), pak.c_str()) == 0);

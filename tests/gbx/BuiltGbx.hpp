@@ -114,7 +114,7 @@ inline std::string failureOf(const gbx::GbxFile& f) {
     return f.failure->message;
 }
 
-// A ghost's validation inputs after the events duration (gbx/ChunksGhost.cpp,
+// A ghost's validation inputs after the events duration (gbx/chunks/game/Ghost.cpp,
 // ghostValidationInputs): an int, one input name, one 9-byte input, then the exe version, 12
 // bytes and the race settings.
 inline void validationInputs(gbx::BodyWriter& w, const std::string& exe,

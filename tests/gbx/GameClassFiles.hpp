@@ -8,7 +8,7 @@
 namespace pakfs::test {
 
 // A Sunrise-style block info: collector ident, the old block info chunk with a unit info and a
-// scene mobil holding its CHmsItem inline, then a later chunk (gbx/ChunksBlockInfo.cpp).
+// scene mobil holding its CHmsItem inline, then a later chunk (gbx/chunks/game/BlockInfo.cpp).
 inline Bytes builtBlockInfo() {
     gbx::BodyWriter w;
     w.chunk(0x0301A002);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Crystals (CPlugCrystal 09003000, gbx/ChunksCrystal.cpp) written by BodyWriter in each version
-// and layer kind GBX.NET describes and read back: each must take exactly its bytes, and what no
-// source describes (or describes two ways) must stop with the reason.
+// Crystals (CPlugCrystal 09003000, gbx/chunks/plug/Crystal.cpp) written by BodyWriter in each
+// version and layer kind GBX.NET describes and read back: each must take exactly its bytes, and
+// what no source describes (or describes two ways) must stop with the reason.
 #include <catch2/catch.hpp>
 
 #include <functional>
@@ -154,9 +154,9 @@ void crystalFaces(BodyWriter& w, const Geometry& g) {
     }
 }
 
-// What follows the faces, as gbx/ChunksCrystal.cpp's crystalTail reads it: the embedded form's
-// ints per face (< 30) and per position (< 29) or the editable form's three per face, an int,
-// (7 to 31) crystal links and what follows them, (< 36) the three counts and their ints, and
+// What follows the faces, as gbx/chunks/plug/Crystal.cpp's crystalTail reads it: the embedded
+// form's ints per face (< 30) and per position (< 29) or the editable form's three per face, an
+// int, (7 to 31) crystal links and what follows them, (< 36) the three counts and their ints, and
 // (editable) the face properties.
 struct Tail {
     bool embedded;
@@ -215,8 +215,8 @@ void elementPool(BodyWriter& w, std::uint32_t used, std::uint32_t free,
     w.u32(used ? (damage == D::usedShort ? n - 2 : n - 1) : kEnd);
 }
 
-// The editable geometry in the layout gbx/ChunksCrystal.cpp reads (GBX.NET's crystal branch as
-// the game's files correct it) for versions 29 to 35, from the pools to the face properties.
+// The editable geometry in the layout gbx/chunks/plug/Crystal.cpp reads (GBX.NET's crystal branch
+// as the game's files correct it) for versions 29 to 35, from the pools to the face properties.
 void editableCrystal(BodyWriter& w, std::uint32_t v, const Editable& e) {
     elementPool(w, e.vertices, e.freeVertices, e.vertexPool);
     elementPool(w, e.edges, e.freeEdges);

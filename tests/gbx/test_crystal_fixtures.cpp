@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The game-written crystals and the items and blocks made of them (../shared/fixtures/assets2
-// and gbx) through `pak gbx info --nodes` (gbx/ChunksCrystal.cpp): how far each reads, and for
-// those read whole, that a pak holding them with their bodies stored calls them parsed (exact
+// and gbx) through `pak gbx info --nodes` (gbx/chunks/plug/Crystal.cpp): how far each reads, and
+// for those read whole, that a pak holding them with their bodies stored calls them parsed (exact
 // where skippable chunks no reader knows are skipped by size).
 #include <catch2/catch.hpp>
 

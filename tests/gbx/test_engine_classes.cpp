@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The engine-class chunk readers (gbx/ChunksPlug*.cpp, gbx/ChunksControl.cpp) on files the
-// project generates in the game's shapes (gbx/EngineBuilder): whole parses, the values they
+// The engine-class chunk readers (gbx/chunks/plug/*.cpp, gbx/chunks/control/Control.cpp) on files
+// the project generates in the game's shapes (gbx/EngineBuilder): whole parses, the values they
 // note, and exact errors on the branches no source describes. The same readers on the game's
 // own files: tests/archive/pak/test_real_pack.cpp.
 #include <catch2/catch.hpp>

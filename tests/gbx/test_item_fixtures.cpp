@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // ManiaPlanet and Trackmania 2020 items and macroblocks of ../shared/fixtures/assets2 through
-// `pak gbx info --nodes` (gbx/ChunksItem.cpp, gbx/ChunksMacroBlock.cpp): how far each reads, and
-// for those read whole, that a pak holding them with their bodies stored calls them parsed.
+// `pak gbx info --nodes` (gbx/chunks/gamedata/Item.cpp, gbx/chunks/game/MacroBlock.cpp): how far
+// each reads, and for those read whole, that a pak holding them with their bodies stored calls them
+// parsed.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

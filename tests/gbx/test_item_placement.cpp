@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The classes items and block infos hold that are read without chunk IDs
-// (gbx/ChunksItemPlacement.cpp): the placement class of the Trackmania 2020 item fixtures, and
-// crafted bodies for what no fixture holds: each version of the placement class, a block item's
+// (gbx/chunks/plug/ItemPlacement.cpp): the placement class of the Trackmania 2020 item fixtures,
+// and crafted bodies for what no fixture holds: each version of the placement class, a block item's
 // and an entity model's static object model, a mobil's dyna links, with back and external
 // references, and the exact reason where a reader stops.
 #include <catch2/catch.hpp>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Crafted bodies for the versions of the item and block info chunks no fixture holds
-// (gbx/ChunksBlockInfoVariant.cpp, gbx/ChunksItemEntity.cpp, gbx/ChunksItem.cpp): each version
-// and branch GBX.NET describes reads to the end of the body, and what it does not describe stops
-// with the reason.
+// (gbx/chunks/game/BlockInfoVariant.cpp, gbx/chunks/gamedata/ItemEntity.cpp,
+// gbx/chunks/gamedata/Item.cpp): each version and branch GBX.NET describes reads to the end of the
+// body, and what it does not describe stops with the reason.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

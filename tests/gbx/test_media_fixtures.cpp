@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The game-written map, clip, ghosts and replays of ../shared/fixtures/gbx that the later media
-// blocks and ghost chunks (gbx/ChunksMediaLater.cpp, ChunksGhostLater.cpp) now read whole with
-// `pak gbx info --nodes`, and the proof that follows: in a version 6 pack a stored file of these
-// classes is planned from the chunk readers (no node scan) and `pak check` calls it parsed.
+// blocks and ghost chunks (gbx/chunks/game/Media.cpp, chunks/game/Ghost.cpp) now read
+// whole with `pak gbx info --nodes`, and the proof that follows: in a version 6 pack a stored file
+// of these classes is planned from the chunk readers (no node scan) and `pak check` calls it
+// parsed.
 #include <catch2/catch.hpp>
 
 #include <filesystem>

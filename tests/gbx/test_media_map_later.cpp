@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The later games' media blocks (gbx/ChunksMediaLater.cpp), ghost chunks (ChunksGhost.cpp,
-// ChunksGhostLater.cpp) and map chunks (block data 0304301F, items 03043040, anchored objects,
-// ChunksMapLater.cpp) in the versions and branches GBX.NET describes that no fixture here holds,
-// written by BodyWriter: whole reads of exactly the layout's bytes (every shorter prefix stops
-// with an error), and the reason where a reader stops.
+// The later games' media blocks (gbx/chunks/game/Media.cpp), ghost chunks
+// (chunks/game/Ghost.cpp) and map chunks (block data 0304301F, items
+// 03043040, anchored objects, chunks/game/Challenge.cpp) in the versions and branches GBX.NET
+// describes that no fixture here holds, written by BodyWriter: whole reads of exactly the layout's
+// bytes (every shorter prefix stops with an error), and the reason where a reader stops.
 #include <catch2/catch.hpp>
 
 #include <functional>

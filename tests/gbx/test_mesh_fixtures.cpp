@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // ManiaPlanet and Trackmania 2020 meshes, material instances and shapes with skeletons of
-// ../shared/fixtures (gbx/ChunksPlugMesh.cpp, gbx/ChunksPlugMaterialInst.cpp,
-// gbx/ChunksPlugSkel.cpp) through `pak gbx info --nodes`: each reads whole, and a pak holding
+// ../shared/fixtures (gbx/chunks/plug/Mesh.cpp, gbx/chunks/plug/MaterialInst.cpp,
+// gbx/chunks/plug/Skel.cpp) through `pak gbx info --nodes`: each reads whole, and a pak holding
 // it with its body stored calls it parsed.
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The Plug engine's chunk readers (gbx/ChunksPlug*.cpp) on the solids of the older games in
+// The Plug engine's chunk readers (gbx/chunks/plug/*.cpp) on the solids of the older games in
 // ../shared/fixtures/assets: TrackMania Sunrise, TMSX, Nations ESWC, Forever and ManiaPlanet 4.
 // Each must read whole: every node, every chunk known, every node slot filled, and the main node
 // ending exactly at the end of the (LZO-decompressed or stored) body.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The Plug engine's chunk readers (gbx/ChunksPlug*.cpp) on the chunk versions that no fixture
+// The Plug engine's chunk readers (gbx/chunks/plug/*.cpp) on the chunk versions that no fixture
 // here holds but the public layouts describe (TrackMania 1.0's visual and tree chunks, skinned
 // and streamed visuals, the later surface shapes), written by the project's BodyWriter: whole
 // reads of exactly the bytes the layout takes (and an error for every shorter prefix), and the

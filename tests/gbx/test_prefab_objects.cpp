@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Prefabs and the classes read without chunk IDs (gbx/ChunksPlugPrefab.cpp,
-// gbx/ChunksPlugObject.cpp), lights (gbx/ChunksPlugLight.cpp, gbx/ChunksFunc.cpp), the train
-// wagon and the bitmap font of the fixtures: how far the fixtures read,
-// that those read whole are parsed stored in a pak, and bodies written by the project's
-// BodyWriter for the branches no fixture holds (whole reads of exactly the bytes the layout
-// takes, and an error for every shorter prefix), with the reason where a reader stops.
+// Prefabs and the classes read without chunk IDs (gbx/chunks/plug/Prefab.cpp,
+// gbx/chunks/plug/Object.cpp), lights (gbx/chunks/plug/Light.cpp, gbx/chunks/function/Func.cpp),
+// the train wagon and the bitmap font of the fixtures: how far the fixtures read, that those read
+// whole are parsed stored in a pak, and bodies written by the project's BodyWriter for the branches
+// no fixture holds (whole reads of exactly the bytes the layout takes, and an error for every
+// shorter prefix), with the reason where a reader stops.
 #include <catch2/catch.hpp>
 
 #include <filesystem>

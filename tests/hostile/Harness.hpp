@@ -17,8 +17,8 @@
 #include <string>
 
 #include "archive/entry/EntryReader.hpp"
-#include "archive/entry/Extract.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
+#include "archive/ops/Extract.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "tests/hostile/Generators.hpp"
 

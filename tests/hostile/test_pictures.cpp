@@ -7,10 +7,10 @@
 #include <random>
 
 #include "common/ByteSource.hpp"
-#include "gbx/Jpeg.hpp"
 #include "gbx/MapFacts.hpp"
-#include "gbx/Pictures.hpp"
-#include "gbx/Webp.hpp"
+#include "gbx/pictures/Jpeg.hpp"
+#include "gbx/pictures/Pictures.hpp"
+#include "gbx/pictures/Webp.hpp"
 #include "gbx/testing/GbxBuilder.hpp"
 #include "tests/hostile/Harness.hpp"
 #include "tests/support/Pictures.hpp"

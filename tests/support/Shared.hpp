@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The ../shared fixtures folder for the tests that need it, and the skip when it is absent.
 #pragma once
 
 #include <cstdio>

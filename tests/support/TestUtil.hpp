@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// What the test programs share: digests, seeded test data, temporary folders, files read and
+// written whole, and running the programs.
 #pragma once
 
 #include <crypto++/sha.h>
@@ -8,6 +10,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/Bytes.hpp"
@@ -18,6 +21,11 @@ inline std::string sha256Hex(ByteSpan data) {
     std::uint8_t digest[32];
     CryptoPP::SHA256().CalculateDigest(digest, data.data(), data.size());
     return hexString(digest);
+}
+
+// The bytes of a text.
+inline Bytes bytesOf(std::string_view s) {
+    return Bytes(s.begin(), s.end());
 }
 
 // Test data, the same for the same seed.

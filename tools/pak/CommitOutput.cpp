@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// What a commit or a one-step edit prints: the changes of a plan, and the summary of a write.
+// What a commit or a one-step edit prints: the changes of a plan, and the summary of a write
+// (of a patch pack too).
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "packs/Drives.hpp"
 #include "tools/pak/Commands.hpp"
 
 namespace pakfs::cli {
@@ -38,6 +40,26 @@ void printWritten(const fs::CommitResult& r, const std::string& given, bool json
                      "%zu changes\n",
                      dest.c_str(), r.pack.files, r.pack.folders, r.pack.copiedFromBase, encoded,
                      r.plan.changes.size());
+    }
+}
+
+void printPatch(const fs::PatchResult& r, const std::string& overlay, const std::string& packList,
+                bool dryRun, bool json) {
+    if (dryRun) {
+        printChanges(r.plan, r.target.string(),
+                     (std::filesystem::path(overlay) / fs::kGameDrive).string(), json);
+        return;
+    }
+    if (json) {
+        nlohmann::json j = {{"out", r.target.string()},
+                            {"files", r.pack.files},
+                            {"folders", r.pack.folders},
+                            {"changes", r.plan.changes.size()}};
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::fprintf(stderr, "%s: patch pack of %zu files in %zu folders%s\n", r.target.c_str(),
+                     r.pack.files, r.pack.folders,
+                     r.listed ? (", listed last in " + packList).c_str() : "");
     }
 }
 

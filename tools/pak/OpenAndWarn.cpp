@@ -2,8 +2,8 @@
 // Opening a pak and finding its entries, as every command that reads one does.
 #include <cstdio>
 
-#include "archive/entry/HashedNames.hpp"
-#include "archive/entry/PakOpener.hpp"
+#include "archive/ops/HashedNames.hpp"
+#include "archive/ops/PakOpener.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/Output.hpp"
 

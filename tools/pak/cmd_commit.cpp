@@ -3,10 +3,8 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 
-#include "fs/CommitWorkflow.hpp"
-#include "fs/Drives.hpp"
+#include "commit/CommitPak.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
 #include "tools/pak/Output.hpp"
@@ -14,27 +12,6 @@
 namespace pakfs::cli {
 
 namespace {
-
-// pak commit --patch NAME PACKS OVERLAY [OUT]
-void printPatch(const fs::PatchResult& r, const std::string& overlay, const std::string& packList,
-                bool dryRun, bool json) {
-    if (dryRun) {
-        printChanges(r.plan, r.target.string(),
-                     (std::filesystem::path(overlay) / fs::kGameDrive).string(), json);
-        return;
-    }
-    if (json) {
-        nlohmann::json j = {{"out", r.target.string()},
-                            {"files", r.pack.files},
-                            {"folders", r.pack.folders},
-                            {"changes", r.plan.changes.size()}};
-        std::cout << j.dump(2) << "\n";
-    } else {
-        std::fprintf(stderr, "%s: patch pack of %zu files in %zu folders%s\n", r.target.c_str(),
-                     r.pack.files, r.pack.folders,
-                     r.listed ? (", listed last in " + packList).c_str() : "");
-    }
-}
 
 // What `pak commit` is given.
 struct CommitArgs {

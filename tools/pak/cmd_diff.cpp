@@ -4,7 +4,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "archive/entry/Diff.hpp"
+#include "archive/ops/Diff.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
 #include "tools/pak/Output.hpp"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// pak add, pak rm, pak mv: one-step edits of a pak without a mount (fs/PakEdits.hpp).
+// pak add, pak rm, pak mv: one-step edits of a pak without a mount (commit/PakEdits.hpp).
 #include <cstdio>
 #include <memory>
 
-#include "fs/PakEdits.hpp"
+#include "commit/PakEdits.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
 #include "tools/pak/Output.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "archive/entry/Extract.hpp"
+#include "archive/ops/Extract.hpp"
 #include "common/Cpus.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/EntryArgs.hpp"

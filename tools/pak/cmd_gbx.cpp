@@ -17,7 +17,7 @@
 #include "gbx/Describe.hpp"
 #include "gbx/GbxFile.hpp"
 #include "gbx/MapFacts.hpp"
-#include "gbx/Pictures.hpp"
+#include "gbx/pictures/Pictures.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
 #include "tools/pak/Output.hpp"
@@ -135,24 +135,7 @@ int runGbxThumbnail(const ThumbnailArgs& args) {
     } catch (const Error& e) {
         throw Error(args.file + ": " + e.what());
     }
-    if (!picture) {
-        std::string why;
-        if (gbx::isMap(header, classes)) {
-            bool chunk = false;
-            for (const auto& c : header.chunks)
-                chunk = chunk || classes.generalize(c.id) == 0x03043007;
-            why = chunk ? "the map has no thumbnail (its header chunk 03043007 holds none)"
-                        : "the map has no thumbnail (no header chunk 03043007)";
-        } else if (classes.ofClassOrAncestor(0x2E001000, header.classId) ||
-                   classes.ofClassOrAncestor(0x0301A000, header.classId)) {
-            why = "no icon in its header";
-        } else {
-            why = "a " + gbx::describeClass(header.classId) +
-                  " has no thumbnail or icon (maps have a thumbnail; items, blocks, "
-                  "macroblocks and other collectors an icon)";
-        }
-        throw Error(args.file + ": " + why);
-    }
+    if (!picture) throw Error(args.file + ": " + gbx::whyNoPicture(header, classes));
     gbx::PictureFile file;
     try {
         file = args.asStored ? gbx::storedPicture(*picture) : gbx::uprightPicture(*picture);

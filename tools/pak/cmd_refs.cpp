@@ -7,8 +7,8 @@
 
 #include "archive/entry/EntryKind.hpp"
 #include "archive/entry/GbxEntry.hpp"
-#include "fs/Drives.hpp"
-#include "fs/Sources.hpp"
+#include "packs/Drives.hpp"
+#include "packs/Sources.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
 #include "tools/pak/Output.hpp"

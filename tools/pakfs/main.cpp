@@ -18,18 +18,18 @@
 #include <string_view>
 #include <vector>
 
-#include "archive/entry/HashedNames.hpp"
+#include "archive/ops/HashedNames.hpp"
+#include "commit/CommitPak.hpp"
+#include "commit/OverlayLayout.hpp"
+#include "commit/OverlayRecord.hpp"
 #include "common/Error.hpp"
 #include "common/FileLock.hpp"
-#include "fs/CommitWorkflow.hpp"
-#include "fs/Drives.hpp"
 #include "fs/FuseOps.hpp"
-#include "fs/MountPaths.hpp"
-#include "fs/Overlay.hpp"
-#include "fs/OverlayLayout.hpp"
-#include "fs/OverlayRecord.hpp"
-#include "fs/SeekIndexFile.hpp"
-#include "fs/Sources.hpp"
+#include "fs/overlay/Overlay.hpp"
+#include "fs/view/SeekIndexFile.hpp"
+#include "packs/Drives.hpp"
+#include "packs/MountPaths.hpp"
+#include "packs/Sources.hpp"
 
 namespace {
 
@@ -185,6 +185,16 @@ bool parseSize(std::string_view text, std::uint64_t& out) {
     return true;
 }
 
+// The size of `-o NAME=SIZE` (`opt`), or an Error saying what a size is (`example`: two ways of
+// writing one size).
+std::uint64_t sizeOption(const std::string& opt, const std::string& name, const char* example) {
+    std::uint64_t size = 0;
+    if (!parseSize(std::string_view(opt).substr(name.size() + 1), size))
+        throw pakfs::Error("-o " + name + "= takes a size such as " + example + " or 1G, got \"" +
+                           opt.substr(name.size() + 1) + "\"");
+    return size;
+}
+
 struct CommandLine {
     std::vector<std::string> positional;
     std::vector<std::string> fuseArgs;
@@ -255,19 +265,9 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
         } else if (opt == "drives") {
             cl.fsOptions.drives = true;
         } else if (opt.rfind("cache_size=", 0) == 0) {
-            std::uint64_t size = 0;
-            if (!parseSize(std::string_view(opt).substr(11), size))
-                throw pakfs::Error(
-                    "-o cache_size= takes a size such as 67108864, 64M or 1G, got \"" +
-                    opt.substr(11) + "\"");
-            cl.fsOptions.cacheBytes = size;
+            cl.fsOptions.cacheBytes = sizeOption(opt, "cache_size", "67108864, 64M");
         } else if (opt.rfind("seek_memory=", 0) == 0) {
-            std::uint64_t size = 0;
-            if (!parseSize(std::string_view(opt).substr(12), size))
-                throw pakfs::Error(
-                    "-o seek_memory= takes a size such as 33554432, 32M or 1G, got \"" +
-                    opt.substr(12) + "\"");
-            cl.fsOptions.seekMemory = size;
+            cl.fsOptions.seekMemory = sizeOption(opt, "seek_memory", "33554432, 32M");
         } else if (opt.rfind("read_ahead=", 0) == 0) {
             std::string n = opt.substr(11);
             if (n.empty() || n.size() > 4 || n.find_first_not_of("0123456789") != std::string::npos)

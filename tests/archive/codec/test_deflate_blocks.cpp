@@ -7,7 +7,7 @@
 #include <zlib.h>
 
 #include "archive/codec/DeflateBlocks.hpp"
-#include "archive/entry/SpeculativeInflate.hpp"
+#include "archive/stream/SpeculativeInflate.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;

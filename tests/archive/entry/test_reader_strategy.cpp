@@ -6,9 +6,9 @@
 
 #include <zlib.h>
 
-#include "archive/entry/DecryptStage.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "archive/stream/DecryptStage.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "tests/support/CounterPack.hpp"
 #include "tests/support/TestUtil.hpp"

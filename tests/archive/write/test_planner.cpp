@@ -15,10 +15,6 @@ namespace stdfs = std::filesystem;
 
 namespace {
 
-Bytes text(const std::string& s) {
-    return Bytes(s.begin(), s.end());
-}
-
 // The base every test plans over: folders Data, Data/Deep and Text (in this order: depth
 // first), files in folder order.
 struct Base {
@@ -26,11 +22,11 @@ struct Base {
     std::shared_ptr<const PakIndex> pak;
 
     Base() {
-        test::writeFile(dir / "src/root.txt", text("the root\n"));
+        test::writeFile(dir / "src/root.txt", test::bytesOf("the root\n"));
         test::writeFile(dir / "src/Data/x.bin", test::randomBytes(300, 1));
         test::writeFile(dir / "src/Data/Deep/y.bin", test::randomBytes(700, 2));
-        test::writeFile(dir / "src/Text/a.txt", text("alpha\n"));
-        test::writeFile(dir / "src/Text/b.txt", text("beta\n"));
+        test::writeFile(dir / "src/Text/a.txt", test::bytesOf("alpha\n"));
+        test::writeFile(dir / "src/Text/b.txt", test::bytesOf("beta\n"));
         writePak(dir / "src", dir / "Base.pak", test::testKey(), {});
         pak = PakIndex::open(dir / "Base.pak", test::testKey());
     }
@@ -91,9 +87,9 @@ TEST_CASE("planner: base + changes -> kept, changed, deleted, renamed and added 
     c.folder("Data");
     c.folder("New");
     c.folder("Text");
-    c.file("New/n.txt", text("new\n"));
-    c.file("Text/a.txt", text("alpha, changed\n"));
-    c.file("Text/b.txt", text("beta\n"));                 // as the base has it
+    c.file("New/n.txt", test::bytesOf("new\n"));
+    c.file("Text/a.txt", test::bytesOf("alpha, changed\n"));
+    c.file("Text/b.txt", test::bytesOf("beta\n"));        // as the base has it
     c.file("Text/moved.bin", test::randomBytes(700, 2));  // the bytes of Data/Deep/y.bin
     c.set.whiteouts.emplace("Data/Deep", c.set.root / "Data/.wh.Deep");
 
@@ -153,7 +149,7 @@ TEST_CASE("planner: an opaque folder hides the base's contents, a file again the
     Changes c(base.dir / "overlay");
     c.folder("Text");
     c.set.opaque.emplace("Text", c.set.root / "Text/.wh..wh..opq");
-    c.file("Text/b.txt", text("beta again\n"));
+    c.file("Text/b.txt", test::bytesOf("beta again\n"));
     const ChangePlan plan = planChanges(base.pak, c.set);
     CHECK(listed(plan) == Listed{{'D', "Text/a.txt"}, {'M', "Text/b.txt"}});
     CHECK(foldersOf(plan.plan) == std::vector<std::pair<std::int32_t, std::string>>{
@@ -187,7 +183,7 @@ TEST_CASE("planner: refuses whiteouts of nothing, deleted-and-changed and case t
     {
         Changes c(base.dir / "o2");
         c.folder("Text");
-        c.file("Text/a.txt", text("x"));
+        c.file("Text/a.txt", test::bytesOf("x"));
         c.set.whiteouts.emplace("Text/a.txt", c.set.root / "Text/.wh.a.txt");
         REQUIRE_THROWS_WITH(planChanges(base.pak, c.set),
                             (c.set.root / "Text/.wh.a.txt").string() +
@@ -196,7 +192,7 @@ TEST_CASE("planner: refuses whiteouts of nothing, deleted-and-changed and case t
     {
         Changes c(base.dir / "o3");
         c.folder("Text");
-        c.file("Text/A.txt", text("x"));
+        c.file("Text/A.txt", test::bytesOf("x"));
         REQUIRE_THROWS_WITH(planChanges(base.pak, c.set),
                             (c.set.root / "Text/A.txt").string() +
                                 ": differs only in case from Text/a.txt in the pack, which the "
@@ -210,9 +206,9 @@ TEST_CASE("planner: a patch holds what it adds or changes, under folders of its 
     c.folder("New");
     c.folder("New/Deep");
     c.folder("Text");
-    c.file("New/Deep/n.txt", text("new\n"));
-    c.file("Text/a.txt", text("alpha, changed\n"));
-    c.file("Text/b.txt", text("beta\n"));  // what the view shows: no change
+    c.file("New/Deep/n.txt", test::bytesOf("new\n"));
+    c.file("Text/a.txt", test::bytesOf("alpha, changed\n"));
+    c.file("Text/b.txt", test::bytesOf("beta\n"));  // what the view shows: no change
     auto shown = [&](const std::string& path) -> std::optional<ShownEntry> {
         for (const auto& e : base.pak->entries())
             if (e.path == path) return ShownEntry{base.pak, &e};
@@ -244,10 +240,10 @@ TEST_CASE("planner: a patch holds what it adds or changes, under folders of its 
 TEST_CASE("planner: a folder -> folders depth first, files in folder order, base candidates") {
     Base base;
     test::TempDir tree;
-    test::writeFile(tree / "z.txt", text("z"));
-    test::writeFile(tree / "Text/a.txt", text("alpha\n"));
-    test::writeFile(tree / "B/C/c.txt", text("c"));
-    test::writeFile(tree / "B/b.txt", text("b"));
+    test::writeFile(tree / "z.txt", test::bytesOf("z"));
+    test::writeFile(tree / "Text/a.txt", test::bytesOf("alpha\n"));
+    test::writeFile(tree / "B/C/c.txt", test::bytesOf("c"));
+    test::writeFile(tree / "B/b.txt", test::bytesOf("b"));
     PackOptions options;
     PackPlan plain = planFolder(tree.path(), test::testKey(), options);
     CHECK(plain.base == nullptr);

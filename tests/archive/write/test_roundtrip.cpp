@@ -6,8 +6,8 @@
 
 #include "archive/codec/Streams.hpp"
 #include "archive/entry/EntryReader.hpp"
-#include "archive/entry/Extract.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
+#include "archive/ops/Extract.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "tests/support/TestKey.hpp"

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "commit/OverlayPlan.hpp"
+
+#include <optional>
+
+#include "commit/OverlayLayout.hpp"
+#include "packs/Drives.hpp"
+
+namespace stdfs = std::filesystem;
+
+namespace pakfs::fs {
+
+namespace {
+
+// The first thing in `dir` in name order, depth first: a file (or whiteout) when there is
+// one, else the first folder; nullopt when `dir` is absent or empty.
+std::optional<stdfs::path> firstUnder(const stdfs::path& dir) {
+    std::error_code ec;
+    if (!stdfs::is_directory(stdfs::symlink_status(dir, ec))) {
+        if (stdfs::exists(stdfs::symlink_status(dir, ec))) return dir;
+        return std::nullopt;
+    }
+    std::optional<stdfs::path> folder;
+    for (const auto& name : sortedNames(dir)) {
+        const stdfs::path item = dir / name;
+        if (!stdfs::is_directory(stdfs::symlink_status(item, ec))) return item;
+        auto inner = firstUnder(item);
+        if (inner && !stdfs::is_directory(stdfs::symlink_status(*inner, ec))) return inner;
+        if (!folder) folder = inner ? inner : item;
+    }
+    return folder;
+}
+
+}  // namespace
+
+archive::ChangePlan planCommit(const std::shared_ptr<const archive::PakIndex>& pak,
+                               const stdfs::path& packOverlay) {
+    std::error_code ec;
+    if (stdfs::exists(packOverlay, ec) && !stdfs::is_directory(packOverlay, ec))
+        throw Error(packOverlay.string() + ": not a folder");
+    return archive::planChanges(pak, readOverlayChanges(packOverlay));
+}
+
+archive::ChangePlan planPatch(const std::vector<Pack>& packs, const stdfs::path& overlayRoot) {
+    // Only the drives of a -o drives mount, and its own names, belong in its overlay folder.
+    for (const auto& name : sortedNames(overlayRoot))
+        if (name != kResourceDrive && name != kGameDrive && !isOverlayOwnName(name))
+            throw Error((overlayRoot / name).string() +
+                        ": not a drive (Game, Resource): --patch takes the overlay folder of a "
+                        "-o drives mount");
+    const stdfs::path resource = overlayRoot / std::string(kResourceDrive);
+    if (auto first = firstUnder(resource))
+        throw Error(first->string() +
+                    ": changes to the Resource drive cannot go into a patch pack (the game loads "
+                    "Resource.pak on its own): commit them with pak commit Resource.pak " +
+                    overlayRoot.string() + " --in-place");
+    const archive::ChangeSet changes = readOverlayChanges(overlayRoot / std::string(kGameDrive));
+    const Drives drives(packs);
+    // A pack loaded later only adds and replaces files: a deletion (from a mount older than the
+    // refusal at rm time) can only be made in the pack that holds the file.
+    auto refuse = [&](const stdfs::path& marker, const std::string& path, const char* what) {
+        const std::string drivePath = std::string(kGameDrive) + (path.empty() ? "" : "/" + path);
+        const std::string advice = drives.deletionAdvice(drivePath);
+        throw Error(marker.string() + ": a patch pack cannot " + what +
+                    " (a pack loaded later only adds and replaces files): remove " +
+                    marker.string() +
+                    (advice.empty() ? ", no pack holds " + drivePath : "; " + advice));
+    };
+    for (const auto& [path, marker] : changes.whiteouts) refuse(marker, path, "delete");
+    for (const auto& [path, marker] : changes.opaque)
+        refuse(marker, path, "hide the files of a folder");
+    auto shown = [&](const std::string& path) -> std::optional<archive::ShownEntry> {
+        const DriveFile* file = drives.find(std::string(kGameDrive) + "/" + path);
+        if (!file) return std::nullopt;
+        return archive::ShownEntry{drives.packs()[std::size_t(file->pack)].pak, file->entry};
+    };
+    // The version of the packs it joins (the last Game pack's), version 3 for none.
+    std::uint32_t version = 3;
+    for (const auto& pack : packs)
+        if (!isResourcePack(pack)) version = pack.pak->version();
+    return archive::planPatch(changes, shown, version);
+}
+
+}  // namespace pakfs::fs

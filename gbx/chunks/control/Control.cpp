@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// CControlStyle (07017000), the look of the game's menus, and CFuncEnum (0500E000), the icon
+// lists it holds. Layouts from GBX.NET (Engines/Control/CControlStyle.chunkl,
+// Engines/Function/CFuncEnum.chunkl); proven on Default.ControlStyle.Gbx of the game's
+// Resource.pak, whose parse ends exactly at the body's end with all 11 node slots filled.
+#include "gbx/chunks/ChunkReaders.hpp"
+
+namespace pakfs::gbx::chunks {
+namespace {
+
+void nodeRefs(NodeReader& r, int n) {
+    for (int i = 0; i < n; ++i) r.nodeRef();
+}
+
+// Notes a node reference under key when it is not null.
+void noteRef(NodeReader& r, const std::string& key) {
+    NodeRef ref = r.nodeRef();
+    if (ref.kind != RefKind::Null) r.note(key, "node " + std::to_string(ref.index));
+}
+
+void quad(NodeReader& r) {  // lines?, fill?, z, z of lines, two gradient colours
+    r.boolean();
+    r.boolean();
+    floats(r, 2 + 4 + 4);
+}
+
+void textSettings(NodeReader& r) {  // two ints, four reals, the characters
+    r.skip(8);
+    floats(r, 4);
+    r.string("text characters");
+}
+
+void enumList(NodeReader& r, bool forced) {  // 0701700D / 07017010
+    r.nodeRef();                             // sound
+    r.nodeRef();                             // list shader
+    r.u32();                                 // most elements shown
+    floats(r, 2);                            // icon size
+    if (!forced) return;
+    r.u32();      // forced display type
+    r.nodeRef();  // forced icons
+}
+
+}  // namespace
+
+void registerControl(ChunkRegistry& reg) {
+    // CControlStyle
+    reg.add(0x07017000, false, [](NodeReader& r) { nodeRefs(r, 5); });  // scripts, sound, nodes
+    reg.add(0x07017004, false, [](NodeReader& r) { r.nodeRef(); });     // entry sound
+    reg.add(0x07017009, false, [](NodeReader& r) { noteRef(r, "default shader"); });
+    reg.add(0x0701700B, false, [](NodeReader& r) {  // fit text size, two ints
+        r.boolean();
+        r.skip(8);
+    });
+    reg.add(0x0701700C, false, [](NodeReader& r) { r.lookback(); });
+    reg.add(0x0701700D, false, [](NodeReader& r) { enumList(r, false); });
+    reg.add(0x0701700E, false, [](NodeReader& r) {  // action sound, icon size, default icons
+        r.nodeRef();
+        floats(r, 2);
+        noteRef(r, "button icons");
+    });
+    reg.add(0x07017010, false, [](NodeReader& r) { enumList(r, true); });
+    reg.add(0x07017014, false, [](NodeReader& r) {
+        quad(r);
+        floats(r, 4);  // lines colour
+    });
+    reg.add(0x07017015, false, [](NodeReader& r) {
+        quad(r);
+        floats(r, 4);  // UV rectangle
+    });
+    reg.add(0x07017016, false, [](NodeReader& r) { r.nodeRef(); });  // effect master
+    reg.add(0x07017017, false, [](NodeReader& r) {
+        quad(r);
+        floats(r, 4 + 1);  // UV rectangle, skew
+    });
+    reg.add(0x07017018, false, [](NodeReader& r) { floats(r, 8); });  // line gradient colours
+    reg.add(0x0701701B, false, [](NodeReader& r) {                    // font and text colours
+        noteRef(r, "font");
+        floats(r, 2);
+        for (int i = 0; i < 3; ++i) textSettings(r);
+    });
+    reg.add(0x0701701C, false, [](NodeReader& r) {  // slider sizes, sound, icons
+        floats(r, 4);
+        nodeRefs(r, 3);
+    });
+    reg.add(0x0701701D, false, [](NodeReader& r) {  // focus area
+        r.boolean();
+        noteRef(r, "focus material");
+        noteRef(r, "focus material read-only");
+        noteRef(r, "focus material selected");
+        noteRef(r, "focus material focused");
+        floats(r, 4);
+        r.nodeRef();  // solid
+        floats(r, 1);
+    });
+    reg.add(0x0701701E, false, [](NodeReader& r) { r.lookback(); });  // default icon ID
+
+    // CControlBase, CControlContainer, CControlList ([G] Engines/Control/CControlBase.chunkl,
+    // CControlContainer.chunkl, CControlList.chunkl): the controls of a media block's interface.
+    reg.add(0x0700100C, false, [](NodeReader& r) {
+        r.skip(16);
+        r.string("stack text");
+    });
+    reg.add(0x0700100E, false, [](NodeReader& r) {
+        floats(r, 6);  // aligned box
+        r.nodeRef();   // layout
+        r.skip(8);
+    });
+    reg.add(0x0700100F, false, [](NodeReader& r) { r.string(); });
+    reg.add(0x07001010, false, [](NodeReader& r) {
+        if (r.nodeRef().kind == RefKind::Null) r.u32();
+    });
+    reg.add(0x07002005, false, [](NodeReader& r) {
+        r.boolean();  // accept own controls
+        r.boolean();  // use script
+        r.skip(12);
+    });
+    reg.add(0x0700F007, false, [](NodeReader& r) {
+        r.skip(28);
+        std::uint32_t n = r.count(20);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            r.string();
+            r.f32();
+            r.nodeRef();
+            r.lookback();
+            r.boolean();
+        }
+    });
+    reg.add(0x0700F00A, false, [](NodeReader& r) {
+        floats(r, 3);
+        r.u32();
+        r.boolean();
+        if (r.decidingLookback("follows the control's style").empty()) r.nodeRef();
+        floats(r, 2);
+        r.boolean();
+    });
+
+    // CFuncEnum
+    reg.add(0x0500E005, false, [](NodeReader& r) {
+        r.u32();  // wanted count
+        std::uint32_t n = r.count(4);
+        for (std::uint32_t i = 0; i < n; ++i) r.nodeRef();
+        r.lookback();    // name
+        r.skip(8);       // atlas size
+        r.skipArray(4);  // atlas position of each value
+        floats(r, 4);    // texture coordinates, min and max
+        r.note("values", std::to_string(n));
+    });
+    reg.add(0x0500E006, false, [](NodeReader& r) { r.nodeRef(); });   // icon indexes
+    reg.add(0x0500E007, false, [](NodeReader& r) { floats(r, 2); });  // texture size
+}
+
+}  // namespace pakfs::gbx::chunks
