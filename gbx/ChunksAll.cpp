@@ -32,6 +32,8 @@ void registerAll(ChunkRegistry& reg) {
     registerItemPlacement(reg);
     registerPlugLight(reg);
     registerFunc(reg);
+    registerPlugSound(reg);
+    registerPlugMaterialCustom(reg);
 }
 
 void registerAllHeader(ChunkRegistry& reg) {
