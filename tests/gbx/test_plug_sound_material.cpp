@@ -280,3 +280,37 @@ TEST_CASE("custom materials: the constants of 0903A00A are checked against the f
     w.endNode();
     CHECK_THAT(test::readError(test::builtFile(0x0903A000, w)), Catch::Contains("chunk data"));
 }
+
+TEST_CASE("materials: device shaders by file reference in 0907900D, as GBX.NET reads them",
+          "[gbx][plug][material]") {
+    auto body = [](std::uint32_t chunk) {
+        BodyWriter w;
+        w.chunk(chunk);
+        w.nullRef();  // no model: the device materials follow
+        w.u32(1);
+        w.u16(3);
+        w.u16(0);
+        w.boolean(true);  // shaders by file reference
+        w.ref(1);
+        w.ref(1);
+        w.ref(1);
+        w.u32(1);  // formats
+        w.u32(1);
+        w.endNode();
+        return w;
+    };
+    RefTable refs;
+    ExternalRef e;
+    e.name = "Sample.Shader.Gbx";
+    e.nodeIndex = 1;
+    e.folderIndex = 0;
+    refs.externals.push_back(e);
+    GbxFile f = test::readMain(0x09079000, 2, body(0x0907900D), refs);
+    INFO((f.failure ? f.failure->message : std::string("ok")));
+    CHECK(f.nodesComplete);
+    CHECK(f.trailingBytes == 0);
+    CHECK(test::summarize(f).values["0:device shaders"] == "1");
+    // No source gives 0907900C the flag: it still stops there.
+    CHECK_THAT(test::failureOf(test::readMain(0x09079000, 2, body(0x0907900C), refs)),
+               Catch::Contains("device shader by file reference: its layout is not known"));
+}
