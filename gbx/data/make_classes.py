@@ -34,15 +34,25 @@ def main():
     out.write("# specific\tNEW\tOLD  (the remap read right to left)\n")
     seen = set()
     classes = list(rows(hierarchy))
+    # A later class whose source says "replaces" takes the ID of a TMF class the later games
+    # renamed and moved in the tree (its row wins); any other duplicate is a mistake.
+    replacing = {}
     if later:
         # Later classes: ID, name, parent ID, parent name, source; the source stays in that file.
-        classes += [cols[:4] for cols in rows(later)]
+        for cols in rows(later):
+            if cols[4].startswith("replaces"):
+                replacing[int(cols[0], 16)] = cols[:4]
+            else:
+                classes.append(cols[:4])
     for cid, name, parent, _pname in classes:
         c = int(cid, 16)
         if c in seen:
             raise SystemExit(f"duplicate class {cid}")
         seen.add(c)
+        cid, name, parent, _pname = replacing.pop(c, (cid, name, parent, _pname))
         out.write(f"class\t{c:08X}\t{int(parent, 16):08X}\t{name}\n")
+    if replacing:
+        raise SystemExit(f"replaces a class the tree does not hold: {sorted(replacing)}")
     reverse = {}
     for old, new, _name in rows(remap):
         o, n = int(old, 16), int(new, 16)

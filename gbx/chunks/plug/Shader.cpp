@@ -28,8 +28,18 @@ void materialDevices(NodeReader& r) {  // 09079008/9/C/D
     std::uint32_t n = r.count(12);
     for (std::uint32_t i = 0; i < n; ++i) {
         r.u32();  // device, sub-device, quality
-        if (r.boolean())
-            r.fail("CPlugMaterial device shader by file reference: its layout is not known");
+        if (r.boolean()) {
+            // [G] gives 009 and 00D this flag with the same fields after it: the shader and
+            // (009, 00D) the day and night shaders as node references (ManiaPlanet's are
+            // references to shader files). [T] has no layout for it, nor does any source for 008
+            // and 00C.
+            if (id != 0x09079009 && id != 0x0907900D)
+                r.fail("CPlugMaterial device shader by file reference: its layout is not known");
+            r.nodeRef();
+            r.nodeRef();
+            r.nodeRef();
+            continue;
+        }
         r.nodeRef();  // shader
         if (shaderFids) {
             // Day and night shaders by file reference: only the empty one (-1) is known.
