@@ -285,7 +285,12 @@ std::uint32_t classIdForExtension(const std::string& fileName) {
 
 void encryptSegments(Bytes& data, std::uint64_t iv,
                      const std::vector<std::uint64_t>& ivXorPerSegment, const Blowfish& cipher) {
-    for (std::size_t k = 0, at = 0; at < data.size(); ++k, at += kSegmentSize) {
+    encryptSegments(data, 0, iv, ivXorPerSegment, cipher);
+}
+
+void encryptSegments(Bytes& data, std::size_t from, std::uint64_t iv,
+                     const std::vector<std::uint64_t>& ivXorPerSegment, const Blowfish& cipher) {
+    for (std::size_t k = 0, at = from; at < data.size(); ++k, at += kSegmentSize) {
         if (k < ivXorPerSegment.size()) iv ^= ivXorPerSegment[k];
         std::size_t n = std::min(kSegmentSize, data.size() - at);
         cipher.cbcEncrypt(data.data() + at, n, iv);

@@ -16,6 +16,10 @@ namespace pakfs::archive {
 struct CopiedSlot {
     std::uint64_t offset = 0;
     std::uint64_t size = 0;
+    // Version 14+: the base's slot MD5, when it covers exactly the slot as the writer lays it
+    // out (the IV, the data and the base's own padding up to a multiple of 64) and the base's
+    // contents checksum held on open; the writer then copies those bytes and reuses it.
+    std::optional<Md5Digest> md5;
 };
 
 // One entry ready to be written: its data blob and its file table fields.
@@ -67,6 +71,9 @@ bool matchesAnyGlob(const std::vector<std::string>& globs, const std::string& pa
 // Encrypts plaintext (a multiple of 8 bytes) in place as the game's reader will decode it:
 // CBC from `iv`, xoring ivXorPerSegment[k] into the chaining value at the start of segment k.
 void encryptSegments(Bytes& data, std::uint64_t iv,
+                     const std::vector<std::uint64_t>& ivXorPerSegment, const Blowfish& cipher);
+// The same for the bytes of `data` from `from` on (a slot's payload after its IV).
+void encryptSegments(Bytes& data, std::size_t from, std::uint64_t iv,
                      const std::vector<std::uint64_t>& ivXorPerSegment, const Blowfish& cipher);
 
 // The flag bits a new encoding of a file sets itself (compression, cipher mode, the per-node
