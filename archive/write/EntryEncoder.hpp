@@ -86,6 +86,14 @@ std::uint64_t encodingFlagBits(std::uint32_t version);
 // encodes for a version 3 pak.
 inline constexpr std::uint64_t kFlagV3Game = 0x02;
 
+// Version 18: whether the game leaves files of this class in the clear ("force no crypt", bit
+// 50): the writer does the same (doc/FORMAT.md §3.4; from the game's pack alone).
+bool leftInClearByGame(std::uint32_t classId);
+
+// Version 18: files of at most this many bytes are stored, not compressed, as in the game's
+// pack (where no larger file is stored; doc/FORMAT.md §6.5).
+inline constexpr std::size_t kGameStoredUpTo = 2048;
+
 // A file class of the game's class tree and the end of a file name that gives it.
 struct FileClass {
     std::string_view suffix;  // lower case, from its dot: ".vhlsl.txt"

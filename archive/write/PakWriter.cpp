@@ -22,6 +22,9 @@ namespace pakfs::archive {
 
 namespace {
 
+// Version 18: the header's maximum size (where the data starts) of the game's pack.
+constexpr std::uint64_t kGameHeaderMaxSize = 1 << 20;
+
 void writeAuthor(ByteWriter& w, const PackHeaderFields& h) {
     w.u32(0);  // author info version
     w.string(h.authorLogin);
@@ -310,8 +313,10 @@ PackResult writePackGbx(const PackPlan& plan, const fs::path& output, const PakK
     Bytes pub = packGbxPublicHeader(version, options.header, 0);
     const std::uint64_t privSize = packGbxPrivateSize(plan, options);
     const std::uint64_t headerEnd = pub.size() + (crypted ? 8 : 0) + roundUp8(privSize);
-    // Where file data starts (v15+: the header's max size): the header rounded up to 4 KiB.
-    const std::uint64_t dataStart = (headerEnd + 0xFFF) & ~std::uint64_t(0xFFF);
+    // Where file data starts (v15+: the header's max size): the header rounded up to 4 KiB;
+    // version 18 rounds up to 1 MiB, as the game's pack (doc/FORMAT.md §3.2).
+    const std::uint64_t align = version >= 18 ? kGameHeaderMaxSize : 0x1000;
+    const std::uint64_t dataStart = (headerEnd + align - 1) / align * align;
     if (dataStart > 0xFFFFFFFFu) throw Error(output.string() + ": header too large");
     pub = packGbxPublicHeader(version, options.header, std::uint32_t(dataStart));
 

@@ -104,7 +104,8 @@ EncodedEntry produceEntry(const PackPlan& plan, const PlanFile& f, const Blowfis
         ++result.copiedFromBase;
         EncodedEntry e = copiedEntry(*plan.base, *f.copy, slotBytes);
         // Under a new name (a renamed file), the name is stored as given, not as a hash.
-        if (plan.base->version() >= 6 && f.name != f.copy->name) e.flags &= ~kFlagHashedName;
+        if (plan.base->version() >= 6 && f.name != f.copy->name)
+            e.flags = (e.flags & ~kFlagHashedName) | kFlagPublished;
         return e;
     }
     Bytes content = readWholeFile(f.disk);
