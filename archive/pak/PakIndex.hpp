@@ -25,6 +25,9 @@ inline constexpr std::uint64_t kFlagsCompressionMask = 0x7C;  // the game tests 
 inline constexpr std::uint64_t kFlagZlib = 0x04;              // what pakfs writes
 // Version 6+ file flags (doc/FORMAT.md §3.4).
 inline constexpr std::uint64_t kFlagHashedName = 1ull << 0;
+// "Published" in GBX.NET; in the game's version 18 pack set on exactly the files stored under
+// their real name (doc/FORMAT.md §3.4).
+inline constexpr std::uint64_t kFlagPublished = 1ull << 1;
 inline constexpr std::uint64_t kFlagsCompressionMaskV6 = 0x3C;       // bits 2..5
 inline constexpr std::uint64_t kFlagSeekable = 1ull << 6;            // counter mode when encrypted
 inline constexpr std::uint64_t kFlagDontUseDummyWrite = 1ull << 32;  // no per-node ivXor

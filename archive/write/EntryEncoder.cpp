@@ -6,11 +6,13 @@
 #include <libdeflate.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "archive/codec/Lz4.hpp"
 #include "archive/codec/Streams.hpp"
 #include "archive/entry/GbxEntry.hpp"
+#include "archive/ops/HashedNames.hpp"
 #include "archive/pak/Metadata.hpp"
 #include "common/Error.hpp"
 #include "gbx/Classes.hpp"
@@ -130,7 +132,9 @@ Bytes compressedPayload(EncodedEntry& e, ByteSpan content, bool gbx, const std::
     const bool incompressible = !gbx && !lz4 && options.level > 0 && content.size() > 8 * kProbe &&
                                 !shrinks(0) && !shrinks(content.size() / 2 - kProbe / 2) &&
                                 !shrinks(content.size() - kProbe);
-    if (options.level > 0 && !incompressible) {
+    // Version 18: the game's pack stores small files (doc/FORMAT.md §6.5).
+    const bool storedAsGame = lz4 && content.size() <= kGameStoredUpTo;
+    if (options.level > 0 && !incompressible && !storedAsGame) {
         Bytes z = compress();
         if (roundUp8(z.size()) < roundUp8(content.size())) {
             e.compressed = true;
@@ -154,7 +158,7 @@ std::optional<GbxEncoding> planGbx(EncodedEntry& e, ByteSpan content, Bytes& pay
             payload = zlibCompress(content, options.level, packPath, options.syncFlushEvery);
             e.compressed = true;
             e.compressedSize = std::uint32_t(payload.size());
-            e.flags = kFlagZlib;
+            e.flags |= kFlagZlib;
             g = planGbxEntry(content, payload, true, packPath, options.gbxRules);
         }
         return g;
@@ -215,17 +219,37 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
     const bool v6 = options.version >= 6;
     const bool inClear = v6 && matchesAnyGlob(options.publicGlobs, packPath);
     e.classId = classIdForExtension(name);
+    // Version 18: a file of a class the game's pack leaves in the clear is left so.
+    bool gameClear = false;
+    if (options.version >= 18 && !inClear) {
+        std::uint32_t classId = e.classId;
+        if (gbx) {
+            EncodedEntry header;
+            headerOnly(header, content, packPath);
+            classId = header.classId;
+        }
+        gameClear = leftInClearByGame(classId);
+    }
 
     Bytes payload = compressedPayload(e, content, gbx, packPath, options);
-    e.compressedSize = std::uint32_t(e.compressed ? payload.size()
-                                     : inClear    ? content.size()
-                                                  : roundUp8(content.size()));
+    e.compressedSize = std::uint32_t(e.compressed           ? payload.size()
+                                     : inClear || gameClear ? content.size()
+                                                            : roundUp8(content.size()));
     e.flags = e.compressed ? kFlagZlib : 0;
 
-    if (inClear) {
-        // Public: no cipher, so nothing for node reads to mix.
+    // Bit 0 or 1 as the game's pack sets them: a name that looks hashed (34 hex digits, as a
+    // pack extracted without its real names gives) is taken for one, any other is published.
+    if (v6) e.flags |= looksHashed(name) ? kFlagHashedName : kFlagPublished;
+    // The record field: the writer makes no gbx headers section, so no file has a record
+    // there; the game's pack says so with FFFFFFFF, as version 3 does.
+    if (v6) e.unknown = kNoMetadataRecord;
+    if (inClear || gameClear) {
+        // In the clear (public, or "force no crypt" as the game flags its own): no cipher, so
+        // nothing for node reads to mix. A stored file in the clear is flagged seekable, as in
+        // the game's pack (no counter mode without a cipher).
         if (gbx) headerOnly(e, content, packPath);
-        e.flags |= kFlagPublicFile;
+        e.flags |=
+            (inClear ? kFlagPublicFile : kFlagForceNoCrypt) | (e.compressed ? 0 : kFlagSeekable);
         e.blob = std::move(payload);
         return e;
     }
@@ -235,13 +259,35 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
     // The IV comes from the path and content: the same files make the same pak (any -j).
     std::uint8_t ivBytes[8];
     storeLE64(ivBytes, ivFor(packPath, content));
-    Bytes cipherText = std::move(payload);
-    cipherText.resize(roundUp8(cipherText.size()), 0);
-    encryptSegments(cipherText, loadLE64(ivBytes), ivXor, cipher);
+    // The slot built in place (IV, then the payload encrypted where it lies): one buffer, not
+    // a copy of a large file's bytes.
+    e.blob.reserve(8 + roundUp8(payload.size()));
     e.blob.assign(ivBytes, ivBytes + 8);
-    e.blob.insert(e.blob.end(), cipherText.begin(), cipherText.end());
+    e.blob.insert(e.blob.end(), payload.begin(), payload.end());
+    payload = Bytes();
+    e.blob.resize(8 + roundUp8(e.blob.size() - 8), 0);
+    encryptSegments(e.blob, 8, loadLE64(ivBytes), ivXor, cipher);
     if (!v6) e.flags |= kFlagV3Game;
     return e;
+}
+
+bool leftInClearByGame(std::uint32_t classId) {
+    // The eleven classes of the files the game's version 18 pack leaves in the clear (bit 50);
+    // no file of them is encrypted there (doc/FORMAT.md §3.4).
+    constexpr std::uint32_t kClasses[] = {
+        0x09005000,  // CPlugSolid
+        0x0900C000,  // CPlugSurface
+        0x09011000,  // CPlugBitmap
+        0x09024000,  // CPlugFileDds
+        0x09026000,  // CPlugShader
+        0x09031000,  // CPlugFileWav
+        0x09040000,  // CPlugFileGPU
+        0x09068000,  // CPlugShaderSprite
+        0x09074000,  // CPlugFileVHlsl
+        0x09077000,  // CPlugFilePHlsl
+        0x090BB000,  // CPlugSolid2Model
+    };
+    return std::find(std::begin(kClasses), std::end(kClasses), classId) != std::end(kClasses);
 }
 
 std::uint64_t encodingFlagBits(std::uint32_t version) {
@@ -305,7 +351,12 @@ std::uint32_t classIdForExtension(const std::string& fileName) {
 
 void encryptSegments(Bytes& data, std::uint64_t iv,
                      const std::vector<std::uint64_t>& ivXorPerSegment, const Blowfish& cipher) {
-    for (std::size_t k = 0, at = 0; at < data.size(); ++k, at += kSegmentSize) {
+    encryptSegments(data, 0, iv, ivXorPerSegment, cipher);
+}
+
+void encryptSegments(Bytes& data, std::size_t from, std::uint64_t iv,
+                     const std::vector<std::uint64_t>& ivXorPerSegment, const Blowfish& cipher) {
+    for (std::size_t k = 0, at = from; at < data.size(); ++k, at += kSegmentSize) {
         if (k < ivXorPerSegment.size()) iv ^= ivXorPerSegment[k];
         std::size_t n = std::min(kSegmentSize, data.size() - at);
         cipher.cbcEncrypt(data.data() + at, n, iv);

@@ -17,6 +17,10 @@ namespace pakfs::archive {
 struct CopiedSlot {
     std::uint64_t offset = 0;
     std::uint64_t size = 0;
+    // Version 14+: the base's slot MD5, when it covers exactly the slot as the writer lays it
+    // out (the IV, the data and the base's own padding up to a multiple of 64) and the base's
+    // contents checksum held on open; the writer then copies those bytes and reuses it.
+    std::optional<Md5Digest> md5;
 };
 
 // One entry ready to be written: its data blob and its file table fields.
@@ -69,6 +73,9 @@ bool matchesAnyGlob(const std::vector<std::string>& globs, const std::string& pa
 // CBC from `iv`, xoring ivXorPerSegment[k] into the chaining value at the start of segment k.
 void encryptSegments(Bytes& data, std::uint64_t iv,
                      const std::vector<std::uint64_t>& ivXorPerSegment, const Blowfish& cipher);
+// The same for the bytes of `data` from `from` on (a slot's payload after its IV).
+void encryptSegments(Bytes& data, std::size_t from, std::uint64_t iv,
+                     const std::vector<std::uint64_t>& ivXorPerSegment, const Blowfish& cipher);
 
 // The flag bits a new encoding of a file sets itself (compression, cipher mode, the per-node
 // ivXor switch, public / no-crypt); every other bit of an entry's flags is kept when the file
@@ -79,6 +86,14 @@ std::uint64_t encodingFlagBits(std::uint32_t version);
 // compressed (doc/FORMAT.md §2.5); what it means is unknown. pakfs sets it on every file it
 // encodes for a version 3 pak.
 inline constexpr std::uint64_t kFlagV3Game = 0x02;
+
+// Version 18: whether the game leaves files of this class in the clear ("force no crypt", bit
+// 50): the writer does the same (doc/FORMAT.md §3.4; from the game's pack alone).
+bool leftInClearByGame(std::uint32_t classId);
+
+// Version 18: files of at most this many bytes are stored, not compressed, as in the game's
+// pack (where no larger file is stored; doc/FORMAT.md §6.5).
+inline constexpr std::size_t kGameStoredUpTo = 2048;
 
 // A file class of the game's class tree and the end of a file name that gives it.
 struct FileClass {

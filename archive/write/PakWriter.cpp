@@ -22,6 +22,9 @@ namespace pakfs::archive {
 
 namespace {
 
+// Version 18: the header's maximum size (where the data starts) of the game's pack.
+constexpr std::uint64_t kGameHeaderMaxSize = 1 << 20;
+
 void writeAuthor(ByteWriter& w, const PackHeaderFields& h) {
     w.u32(0);  // author info version
     w.string(h.authorLogin);
@@ -172,8 +175,10 @@ std::uint64_t packGbxPrivateSize(const PackPlan& plan, const PackOptions& option
 }
 
 // Version 6+: every slot (the IV, the bytes, zero padding to a multiple of 64) written from
-// `dataStart`, each with its row. Slots need their bytes here: each one's MD5 goes into the file
-// table.
+// `dataStart`, each with its row. An encoded slot's MD5 (version 14+) is computed from its
+// bytes. A slot copied from the base goes file to file (consecutive ones in one copy), its
+// padding with it, and keeps the base's slot MD5 when that covers exactly these bytes
+// (CopiedSlot::md5); only a copied slot whose MD5 cannot be reused passes through memory.
 WrittenSlots writePackGbxSlots(const PackPlan& plan, const Blowfish& cipher,
                                const PackOptions& options, AtomicOutputFile& out,
                                std::uint64_t dataStart, const fs::path& output,
@@ -182,22 +187,63 @@ WrittenSlots writePackGbxSlots(const PackPlan& plan, const Blowfish& cipher,
     written.rows.reserve(plan.files.size());
     std::uint64_t bytesDone = 0;
     const std::uint64_t bytesTotal = progressTotal(plan.files, options);
+    const bool slotMd5 = options.version >= 14;
+    struct {
+        std::uint64_t from = 0, to = 0, size = 0;
+    } run;
+    auto copyRun = [&] {
+        if (run.size > 0) out.copyFrom(*plan.base->file(), run.from, run.to, run.size);
+        run.size = 0;
+    };
     produceInOrder(
-        plan, cipher, options, true, result,
+        plan, cipher, options, false, result,
         [&](std::size_t i, std::uint32_t size, EncodedEntry& encoded) {
             if (encoded.compressed) ++result.compressed;
-            Bytes slot = std::move(encoded.blob);
-            slot.resize((slot.size() + 63) & ~std::size_t(63), 0);
-            if (dataStart + written.dataEnd + slot.size() > 0xFFFFFFFFu)
+            const std::uint64_t to = dataStart + written.dataEnd;
+            Md5Digest digest{};
+            std::uint64_t slotSize = 0;
+            const CopiedSlot* copied = encoded.copied ? &*encoded.copied : nullptr;
+            const InputFile* baseFile = copied ? plan.base->file().get() : nullptr;
+            const std::uint64_t padded = copied ? (copied->size + 63) & ~std::uint64_t(63) : 0;
+            // Without MD5s a copy may take the base's padding too when it is in the file.
+            const bool wholeCopy =
+                copied && (slotMd5 ? copied->md5.has_value()
+                                   : copied->offset <= baseFile->size() &&
+                                         padded <= baseFile->size() - copied->offset);
+            Bytes slot;
+            if (wholeCopy) {
+                slotSize = padded;
+                if (copied->md5) digest = *copied->md5;
+            } else {
+                slot = copied ? baseFile->readAt(copied->offset, std::size_t(copied->size))
+                              : std::move(encoded.blob);
+                slot.resize((slot.size() + 63) & ~std::size_t(63), 0);
+                slotSize = slot.size();
+                if (slotMd5) digest = md5(slot);
+            }
+            if (to + slotSize > 0xFFFFFFFFu)
                 throw Error(output.string() + ": the pak would exceed 4 GiB, the format's limit");
             written.rows.push_back({size, encoded.compressedSize, std::uint32_t(written.dataEnd),
                                     encoded.classId, encoded.flags, encoded.unknown,
-                                    std::uint32_t(slot.size()), md5(slot)});
-            out.writeAt(dataStart + written.dataEnd, slot);
-            written.dataEnd += slot.size();
+                                    std::uint32_t(slotSize), digest});
+            if (wholeCopy) {
+                if (run.size > 0 && run.from + run.size == copied->offset &&
+                    run.to + run.size == to) {
+                    run.size += slotSize;
+                } else {
+                    copyRun();
+                    run = {copied->offset, to, slotSize};
+                }
+            } else {
+                copyRun();
+                out.writeAt(to, slot);
+            }
+            written.dataEnd += slotSize;
             bytesDone += size;
             if (options.progress) options.progress(i + 1, plan.files.size(), bytesDone, bytesTotal);
-        });
+        },
+        copyRun);
+    copyRun();
     return written;
 }
 
@@ -267,8 +313,10 @@ PackResult writePackGbx(const PackPlan& plan, const fs::path& output, const PakK
     Bytes pub = packGbxPublicHeader(version, options.header, 0);
     const std::uint64_t privSize = packGbxPrivateSize(plan, options);
     const std::uint64_t headerEnd = pub.size() + (crypted ? 8 : 0) + roundUp8(privSize);
-    // Where file data starts (v15+: the header's max size): the header rounded up to 4 KiB.
-    const std::uint64_t dataStart = (headerEnd + 0xFFF) & ~std::uint64_t(0xFFF);
+    // Where file data starts (v15+: the header's max size): the header rounded up to 4 KiB;
+    // version 18 rounds up to 1 MiB, as the game's pack (doc/FORMAT.md §3.2).
+    const std::uint64_t align = version >= 18 ? kGameHeaderMaxSize : 0x1000;
+    const std::uint64_t dataStart = (headerEnd + align - 1) / align * align;
     if (dataStart > 0xFFFFFFFFu) throw Error(output.string() + ": header too large");
     pub = packGbxPublicHeader(version, options.header, std::uint32_t(dataStart));
 
@@ -345,7 +393,8 @@ WrittenSlots writeV3Slots(const PackPlan& plan, const Blowfish& cipher, const Pa
             written.rows.push_back(row);
             bytesDone += size;
             if (options.progress) options.progress(i + 1, plan.files.size(), bytesDone, bytesTotal);
-        });
+        },
+        copyRun);
     copyRun();
     return written;
 }

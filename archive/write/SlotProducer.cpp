@@ -68,10 +68,19 @@ Bytes readWholeFile(const fs::path& path) {
 EncodedEntry copiedEntry(const PakIndex& base, const PakEntry& b, bool bytes) {
     EncodedEntry encoded;
     const std::uint64_t size = b.ivSize() + b.cipherSize();
-    if (bytes)
+    if (bytes) {
         encoded.blob = base.file()->readAt(base.entryOffset(b), std::size_t(size));
-    else
-        encoded.copied = CopiedSlot{base.entryOffset(b), size};
+    } else {
+        encoded.copied = CopiedSlot{base.entryOffset(b), size, std::nullopt};
+        // The base's slot MD5 covers its IV, data and padding to a multiple of 64 (its slot
+        // size from version 17): when that is the slot the writer lays out, and the contents
+        // checksum showed every byte as its writer sealed it, the MD5 holds for the copy.
+        const std::uint64_t padded = (size + 63) & ~std::uint64_t(63);
+        const std::uint64_t fileSize = base.file()->size();
+        if (b.slotMd5 && base.contentsChecksumMatches() && (!b.slotSize || *b.slotSize == padded) &&
+            base.entryOffset(b) <= fileSize && padded <= fileSize - base.entryOffset(b))
+            encoded.copied->md5 = *b.slotMd5;
+    }
     encoded.compressedSize = b.compressedSize;
     encoded.flags = b.flags;
     encoded.classId = b.classId;
@@ -95,7 +104,8 @@ EncodedEntry produceEntry(const PackPlan& plan, const PlanFile& f, const Blowfis
         ++result.copiedFromBase;
         EncodedEntry e = copiedEntry(*plan.base, *f.copy, slotBytes);
         // Under a new name (a renamed file), the name is stored as given, not as a hash.
-        if (plan.base->version() >= 6 && f.name != f.copy->name) e.flags &= ~kFlagHashedName;
+        if (plan.base->version() >= 6 && f.name != f.copy->name)
+            e.flags = (e.flags & ~kFlagHashedName) | kFlagPublished;
         return e;
     }
     Bytes content = readWholeFile(f.disk);
@@ -292,7 +302,8 @@ void EncodeWindow::passCopies(std::size_t count) {
 // all (so one run names every file to deal with, and each file is planned once).
 void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOptions& options,
                     bool slotBytes, PackResult& result,
-                    const std::function<void(std::size_t, std::uint32_t, EncodedEntry&)>& consume) {
+                    const std::function<void(std::size_t, std::uint32_t, EncodedEntry&)>& consume,
+                    const std::function<void()>& beforeWait) {
     const std::size_t n = plan.files.size();
     unsigned jobs = options.jobs > 0 ? unsigned(options.jobs) : unsigned(availableCpus());
     std::vector<UnplannableGbx> refused;
@@ -330,6 +341,7 @@ void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOpti
             }
             continue;
         }
+        if (beforeWait && !checkOnly) beforeWait();
         Produced d = window.take(i);
         if (options.warn)
             for (const auto& w : d.warnings) options.warn(w);

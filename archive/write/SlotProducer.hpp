@@ -24,8 +24,11 @@ std::uint64_t plannedSize(const PlanFile& f, std::error_code& ec);
 // A gbx file whose cipher cannot be planned does not stop it: from the first one on nothing is
 // handed to `consume`, every other file is still planned, and the Error at the end lists them
 // all (so one run names every file to deal with, and each file is planned once).
+// `beforeWait`, when given, is called on this thread before it waits for a file the workers
+// encode: the writer copies what it has gathered meanwhile, so the copy overlaps the encoding.
 void produceInOrder(const PackPlan& plan, const Blowfish& cipher, const PackOptions& options,
                     bool slotBytes, PackResult& result,
-                    const std::function<void(std::size_t, std::uint32_t, EncodedEntry&)>& consume);
+                    const std::function<void(std::size_t, std::uint32_t, EncodedEntry&)>& consume,
+                    const std::function<void()>& beforeWait = {});
 
 }  // namespace pakfs::archive

@@ -220,23 +220,26 @@ TEST_CASE("v6 to v18: pack and read back, every header key mode", "[v6][roundtri
                 CHECK(readEntry(pak, e) == test::readFile(tree.root() / e.path));
                 if (e.compressed())
                     CHECK(e.codec == (version >= 18 ? EntryCodec::Lz4 : EntryCodec::Zlib));
-                CHECK(e.encrypted == !e.path.starts_with("Public/"));
+                // Version 18 leaves solids (CPlugSolid) in the clear, as the game's pack does.
+                const bool gameClear = version >= 18 && e.path.ends_with(".Solid.Gbx");
+                CHECK(e.encrypted == !(e.path.starts_with("Public/") || gameClear));
+                if (gameClear) CHECK((e.flags & kFlagForceNoCrypt) != 0);
                 if (version >= 14) CHECK(e.slotMd5.has_value());
                 if (version >= 17) CHECK(e.slotSize.has_value());
             }
             CHECK(entryAt(*pak, "Media/Texts/long.txt").compressed());
             // gbx files: the map is read to the end but for its padding chunks, unknown and
             // skipped by size (exact, not parsed); the solid (chunks no reader knows) verifies
-            // by zlib's checksum, or, in version 18 (LZ4, no checksum), is written
-            // DontUseDummyWrite; --raw gives DontUseDummyWrite in every version.
+            // by zlib's checksum, or, in version 18, is in the clear (no cipher to mix);
+            // --raw gives DontUseDummyWrite in every version that encrypts it.
             GbxDecode map = decodeGbxEntryProven(pak, entryAt(*pak, "Tracks/Demo.Challenge.Gbx"));
             CHECK(map.kind == GbxDecodeKind::Exact);
             const PakEntry& solid = entryAt(*pak, "Tracks/Demo.Solid.Gbx");
             GbxDecode sd = decodeGbxEntryProven(pak, solid);
             CHECK(sd.kind == (version >= 18 ? GbxDecodeKind::Exact : GbxDecodeKind::Verified));
-            CHECK(solid.noNodeIvXor == (version >= 18));
+            CHECK_FALSE(solid.noNodeIvXor);
             const PakEntry& raw = entryAt(*pak, "Tracks/Raw.Solid.Gbx");
-            CHECK(raw.noNodeIvXor);
+            CHECK(raw.noNodeIvXor == (version < 18));
             CHECK(decodeGbxEntryProven(pak, raw).kind == GbxDecodeKind::Exact);
 
             // Without a key: a header that needs the pack key cannot be listed; otherwise the
