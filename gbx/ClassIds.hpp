@@ -13,4 +13,20 @@ inline constexpr std::uint32_t kClassCollector = 0x0301A000;  // CGameCtnCollect
 inline constexpr std::uint32_t kClassCollectorGameData = 0x2E001000;
 inline constexpr std::uint32_t kClassPlugFile = 0x09020000;  // CPlugFile: any plain file
 
+// The eleven classes whose files the game's version 18 pack leaves in the clear (flag bit 50);
+// no file of them is encrypted there (doc/FORMAT.md §3.4): the writer does the same.
+inline constexpr std::uint32_t kClassesLeftInClearV18[] = {
+    0x09005000,  // CPlugSolid
+    0x0900C000,  // CPlugSurface
+    0x09011000,  // CPlugBitmap
+    0x09024000,  // CPlugFileDds
+    0x09026000,  // CPlugShader
+    0x09031000,  // CPlugFileWav
+    0x09040000,  // CPlugFileGPU
+    0x09068000,  // CPlugShaderSprite
+    0x09074000,  // CPlugFileVHlsl
+    0x09077000,  // CPlugFilePHlsl
+    0x090BB000,  // CPlugSolid2Model
+};
+
 }  // namespace pakfs::gbx

@@ -15,6 +15,7 @@
 #include "archive/ops/HashedNames.hpp"
 #include "archive/pak/Metadata.hpp"
 #include "common/Error.hpp"
+#include "gbx/ClassIds.hpp"
 #include "gbx/Classes.hpp"
 
 namespace pakfs::archive {
@@ -272,22 +273,8 @@ EncodedEntry encodeEntry(ByteSpan content, const std::string& packPath, const st
 }
 
 bool leftInClearByGame(std::uint32_t classId) {
-    // The eleven classes of the files the game's version 18 pack leaves in the clear (bit 50);
-    // no file of them is encrypted there (doc/FORMAT.md §3.4).
-    constexpr std::uint32_t kClasses[] = {
-        0x09005000,  // CPlugSolid
-        0x0900C000,  // CPlugSurface
-        0x09011000,  // CPlugBitmap
-        0x09024000,  // CPlugFileDds
-        0x09026000,  // CPlugShader
-        0x09031000,  // CPlugFileWav
-        0x09040000,  // CPlugFileGPU
-        0x09068000,  // CPlugShaderSprite
-        0x09074000,  // CPlugFileVHlsl
-        0x09077000,  // CPlugFilePHlsl
-        0x090BB000,  // CPlugSolid2Model
-    };
-    return std::find(std::begin(kClasses), std::end(kClasses), classId) != std::end(kClasses);
+    return std::find(std::begin(gbx::kClassesLeftInClearV18), std::end(gbx::kClassesLeftInClearV18),
+                     classId) != std::end(gbx::kClassesLeftInClearV18);
 }
 
 std::uint64_t encodingFlagBits(std::uint32_t version) {
