@@ -37,6 +37,7 @@ void registerPlugObject(ChunkRegistry& reg);        // static and dynamic object
 void registerItemPlacement(ChunkRegistry& reg);     // item placement classes, mobil dyna links
 void registerPlugLight(ChunkRegistry& reg);         // CPlugLight and the Graphic light models
 void registerFunc(ChunkRegistry& reg);              // curves (CFuncKeys*) and light functions
+void registerPlugVehicle(ChunkRegistry& reg);       // vehicle physics, tunings, race cameras
 
 // Shapes several groups read.
 

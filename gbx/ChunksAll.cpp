@@ -32,6 +32,7 @@ void registerAll(ChunkRegistry& reg) {
     registerItemPlacement(reg);
     registerPlugLight(reg);
     registerFunc(reg);
+    registerPlugVehicle(reg);
 }
 
 void registerAllHeader(ChunkRegistry& reg) {

@@ -34,14 +34,17 @@ TEST_CASE("ivXorClassInput: S = specific(parent(generalized(id))) and the rules"
     CHECK(ivXorClassInput(0x0305D000) == 0x2401C000u);  // parent CGameCtnZone, specific
     CHECK(ivXorClassInput(0x07006000) == 0x07001000u);  // CControlText -> CControlBase
     CHECK(ivXorClassInput(0x0305C000) == 0x2401C000u);  // rule: CGameCtnZone
-    CHECK(ivXorClassInput(0x0501A000) == 0x01001000u);  // rule: CFuncKeysReal
-    CHECK(ivXorClassInput(0x090EB000) == 0x0A02E000u);  // rule: CPlugVehiclePhyTuning
+    // GBX.NET's overrides are of the parent: a child of CPlugVehiclePhyTuning folds
+    // CSceneVehicleTuning, a child of CFuncKeysReal CMwNod; the classes themselves do not.
+    CHECK(ivXorClassInput(0x090ED000) == 0x0A02E000u);  // CPlugVehicleCarPhyTuning
+    CHECK(ivXorClassInput(0x090EB000) == 0x01001000u);  // CPlugVehiclePhyTuning
+    CHECK(ivXorClassInput(0x0501A000) == 0x05002000u);  // CFuncKeysReal: CFuncKeys
     CHECK(ivXorClassInput(0x12345000) == 0x01001000u);  // unknown class: child of CMwNod
 
     // The rules are data: a caller can replace them.
     ClassRegistry mine = ClassRegistry::fromText(data::kClassTable, "");
     CHECK(mine.ivXorClassInput(0x07006000) == 0x07031000u);
-    CHECK(mine.ivXorClassInput(0x0501A000) == 0x05002000u);
+    CHECK(mine.ivXorClassInput(0x090ED000) == 0x090EB000u);
     IvXorRules rules;
     rules.parentOverride[0x03043000] = 0x03078000;
     mine.setIvXorRules(rules);
