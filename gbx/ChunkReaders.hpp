@@ -38,6 +38,7 @@ void registerItemPlacement(ChunkRegistry& reg);     // item placement classes, m
 void registerPlugLight(ChunkRegistry& reg);         // CPlugLight and the Graphic light models
 void registerFunc(ChunkRegistry& reg);              // curves (CFuncKeys*) and light functions
 void registerPlugVehicle(ChunkRegistry& reg);       // vehicle physics, tunings, race cameras
+void registerPlugFx(ChunkRegistry& reg);            // effect models, scene effect nodes, skins
 
 // Shapes several groups read.
 

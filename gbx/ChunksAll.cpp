@@ -33,6 +33,7 @@ void registerAll(ChunkRegistry& reg) {
     registerPlugLight(reg);
     registerFunc(reg);
     registerPlugVehicle(reg);
+    registerPlugFx(reg);
 }
 
 void registerAllHeader(ChunkRegistry& reg) {

@@ -199,3 +199,56 @@ TEST_CASE("race cameras: control model, shake and the versioned Race3 chunk read
           std::vector<std::string>{"CPlugVehicleCameraRace3Model", "CPlugCamShakeModel"});
     CHECK(m.mixes.empty());
 }
+
+TEST_CASE("game skin 004: files by node reference (3+) and the fields of versions 4 to 7",
+          "[gbx][vehicle][fx]") {
+    BodyWriter w;
+    w.chunk(0x090F4004);
+    w.u8(7);
+    w.string("Skins/Models");
+    w.string("Painter.dds");
+    w.string("Scene");
+    w.u8(2);
+    w.u32(0x09026000);
+    w.string("Diffuse.dds");
+    w.boolean(true);
+    w.ref(1);  // external
+    w.boolean(true);
+    w.u32(0x09026000);
+    w.string("Normal.dds");
+    w.boolean(false);
+    w.boolean(false);
+    w.string("Alt");
+    w.boolean(false);
+    w.string("");
+    w.u32(3);
+    w.endNode();
+    ExternalRef e;
+    e.name = "Diffuse.dds.Gbx";
+    e.nodeIndex = 1;
+    e.folderIndex = 0;
+    gbx::GbxBuilder b;
+    b.classId = 0x090F4000;
+    b.numNodes = 2;
+    b.refs.externals.push_back(e);
+    b.body = w.bytes();
+    test::readsWhole(b.build());
+}
+
+TEST_CASE("effect classes: a scene effect node and a visual entity effect read whole",
+          "[gbx][vehicle][fx]") {
+    BodyWriter w;
+    w.chunk(0x0A03A002);
+    w.u32(0);
+    w.newNode(1, 0x09115000);
+    w.chunk(0x09115000);
+    w.u32(0);
+    for (int i = 0; i < 6; ++i) w.nullRef();
+    w.zeros(12);
+    w.nullRef();
+    w.endNode();
+    w.nullRef();
+    w.endNode();
+    test::NodeSummary s = test::readsWhole(test::builtFile(0x0A03A000, w, 2));
+    CHECK(s.classes == std::vector<std::string>{"CSceneFxNod", "CPlugVisEntFxModel"});
+}

@@ -40,6 +40,29 @@ std::shared_ptr<const PakIndex> openDedicated() {
 
 }  // namespace
 
+TEST_CASE("ManiaPlanet pack: skins, scene effect nodes, effect models and sphere points read whole",
+          "[real-mp][fixtures]") {
+    auto pak = openDedicated();
+    std::map<std::uint32_t, int> parsed;
+    for (const auto& e : pak->entries()) {
+        switch (e.classId) {
+            case 0x090F4000:  // CPlugGameSkin
+            case 0x0A03A000:  // CSceneFxNod
+            case 0x09115000:  // CPlugVisEntFxModel
+            case 0x09066000:  // CPlugPointsInSphereOpt (LZ4-compressed)
+                break;
+            default:
+                continue;
+        }
+        INFO(e.path);
+        const GbxDecode d = decodeGbxEntryProven(pak, e, GbxDecodeOptions{});
+        CHECK(d.kind == GbxDecodeKind::Parsed);
+        if (d.kind == GbxDecodeKind::Parsed) ++parsed[e.classId];
+    }
+    CHECK(parsed == std::map<std::uint32_t, int>{
+                        {0x090F4000, 2}, {0x0A03A000, 1}, {0x09115000, 1}, {0x09066000, 1}});
+}
+
 TEST_CASE("ManiaPlanet pack: vehicle physics, tunings, gear boxes and race cameras read whole",
           "[real-mp][fixtures]") {
     auto pak = openDedicated();
