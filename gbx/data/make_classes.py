@@ -32,27 +32,25 @@ def main():
     out.write("# class\tID\tPARENT\tNAME    (PARENT - when the class is a root)\n")
     out.write("# remap\tOLD\tNEW     (an old class ID read as the new one; chunk IDs follow)\n")
     out.write("# specific\tNEW\tOLD  (the remap read right to left)\n")
-    seen = set()
-    classes = list(rows(hierarchy))
-    # A later class whose source says "replaces" takes the ID of a TMF class the later games
-    # renamed and moved in the tree (its row wins); any other duplicate is a mistake.
-    replacing = {}
+    classes = {}
+    for cid, name, parent, _pname in rows(hierarchy):
+        c = int(cid, 16)
+        if c in classes:
+            raise SystemExit(f"duplicate class {cid}")
+        classes[c] = (name, int(parent, 16))
     if later:
         # Later classes: ID, name, parent ID, parent name, source; the source stays in that file.
-        for cols in rows(later):
-            if cols[4].startswith("replaces"):
-                replacing[int(cols[0], 16)] = cols[:4]
-            else:
-                classes.append(cols[:4])
-    for cid, name, parent, _pname in classes:
-        c = int(cid, 16)
-        if c in seen:
-            raise SystemExit(f"duplicate class {cid}")
-        seen.add(c)
-        cid, name, parent, _pname = replacing.pop(c, (cid, name, parent, _pname))
-        out.write(f"class\t{c:08X}\t{int(parent, 16):08X}\t{name}\n")
-    if replacing:
-        raise SystemExit(f"replaces a class the tree does not hold: {sorted(replacing)}")
+        # A later game that gave a TMF class's ID to another class says so in its source
+        # ("ID reused"): its row takes the TMF row's place.
+        seen = set()
+        for cid, name, parent, _pname, source in (cols[:5] for cols in rows(later)):
+            c = int(cid, 16)
+            if c in seen or (c in classes and "ID reused" not in source):
+                raise SystemExit(f"duplicate class {cid}")
+            seen.add(c)
+            classes[c] = (name, int(parent, 16))
+    for c, (name, parent) in classes.items():
+        out.write(f"class\t{c:08X}\t{parent:08X}\t{name}\n")
     reverse = {}
     for old, new, _name in rows(remap):
         o, n = int(old, 16), int(new, 16)

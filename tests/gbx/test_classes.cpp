@@ -34,19 +34,21 @@ TEST_CASE("ivXorClassInput: S = specific(parent(generalized(id))) and the rules"
     CHECK(ivXorClassInput(0x0305D000) == 0x2401C000u);  // parent CGameCtnZone, specific
     CHECK(ivXorClassInput(0x07006000) == 0x07001000u);  // CControlText -> CControlBase
     CHECK(ivXorClassInput(0x0305C000) == 0x2401C000u);  // rule: CGameCtnZone
-    // CFuncKeysReal folds its tree parent CFuncKeys: ManiaPlanet's own pack reads only so
-    // (doc/FORMAT.md 7.3), against a note's rule of CMwNod.
-    CHECK(ivXorClassInput(0x0501A000) == 0x05002000u);
+    // GBX.NET's overrides are of the parent: a child of CPlugVehiclePhyTuning folds
+    // CSceneVehicleTuning, a child of CFuncKeysReal CMwNod; the classes themselves do not.
+    CHECK(ivXorClassInput(0x090ED000) == 0x0A02E000u);  // CPlugVehicleCarPhyTuning
+    CHECK(ivXorClassInput(0x090EB000) == 0x01001000u);  // CPlugVehiclePhyTuning
+    CHECK(ivXorClassInput(0x0501A000) == 0x05002000u);  // CFuncKeysReal: CFuncKeys
     // 09052000 is ManiaPlanet's CPlugSoundGauge, a CPlugSound (TMF's CPlugRessourceStrings).
     CHECK(ivXorClassInput(0x09052000) == 0x0901A000u);
     CHECK(ClassRegistry::builtin().name(0x09052000) == "CPlugSoundGauge");
-    CHECK(ivXorClassInput(0x090EB000) == 0x0A02E000u);  // rule: CPlugVehiclePhyTuning
     CHECK(ivXorClassInput(0x12345000) == 0x01001000u);  // unknown class: child of CMwNod
 
     // The rules are data: a caller can replace them.
     ClassRegistry mine = ClassRegistry::fromText(data::kClassTable, "");
     CHECK(mine.ivXorClassInput(0x07006000) == 0x07031000u);
     CHECK(mine.ivXorClassInput(0x0305C000) == 0x01001000u);
+    CHECK(mine.ivXorClassInput(0x090ED000) == 0x090EB000u);
     IvXorRules rules;
     rules.parentOverride[0x03043000] = 0x03078000;
     mine.setIvXorRules(rules);
