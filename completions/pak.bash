@@ -200,7 +200,7 @@ _pak() {
       fi
       ;;
     info) flags='--json' argopts=$keyopts pos='pak' ;;
-    ls) flags='-l --long --json --resolve-names --salvage' argopts="--names $keyopts" pos='pak' ;;
+    ls) flags='-l --long --json --resolve-names --salvage' argopts="--names $keyopts" pos='pak inside...' ;;
     cat) flags='--unverified' argopts="--names $keyopts" pos='pak inside' ;;
     extract) flags='-q --quiet --unverified --overwrite --salvage' argopts="-j --jobs --names $keyopts" pos='pak dir inside...' ;;
     pack)

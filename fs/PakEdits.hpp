@@ -18,14 +18,15 @@ namespace pakfs::fs {
 using EditRequest = WriteRequest;
 
 // `pak add`: each of `items` (a file, or a folder with its tree) at the pak's top level under
-// its own name, or, for one file, at the pack path `as`. What the pak holds at a path is
-// replaced. Throws Error naming the path for what a pak cannot hold (symbolic links, devices,
-// names it cannot store) and UsageError for `as` with a folder or several items.
+// its own name, or, for one item, at the pack path `as` (a folder's tree under it). What the
+// pak holds at a path is replaced. Throws Error naming the path for what a pak cannot hold
+// (symbolic links, devices, names it cannot store) and UsageError for `as` with several items.
 CommitResult addToPak(const EditRequest& request, const std::vector<std::filesystem::path>& items,
                       const std::string& as);
 
-// `pak rm`: the files or folders (with everything in them) at `paths`. Throws Error naming a
-// path the pak does not hold.
+// `pak rm`: the files or folders (with everything in them) at `paths`, each a path or a glob
+// pattern (common/PathPattern.hpp). Throws Error naming a path the pak does not hold or a
+// pattern that matches nothing.
 CommitResult removeFromPak(const EditRequest& request, const std::vector<std::string>& paths);
 
 // `pak mv`: the file or folder at `from` moved to `to` (a path the pak does not hold yet, in a
