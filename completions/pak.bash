@@ -230,7 +230,7 @@ _pak() {
     'packlist add') flags='--replace' argopts='--key-string' pos='file name' ;;
     'gbx info') flags='--nodes --json' argopts=$keyopts pos='gbx' ;;
     'gbx refs') flags='--json --strict' argopts="--packs $keyopts" pos='gbx' ;;
-    'gbx thumbnail') flags='--as-stored' argopts="-o --output $keyopts" pos='gbx' ;;
+    'gbx thumbnail') flags='--as-stored' argopts="-o --output --size $keyopts" pos='gbx' ;;
     *) return 0 ;;
   esac
 
