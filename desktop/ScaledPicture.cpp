@@ -38,6 +38,10 @@ void onJpegError(j_common_ptr cinfo) {
     std::longjmp(err->jump, 1);
 }
 
+// libjpeg reports errors by longjmp; nothing here is read after one but what it leaves alone.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wclobbered"
+
 // libjpeg's part, with no C++ object alive across its longjmp: returns false with the message
 // in `err` when it fails. Scales by the smallest M/8 that keeps the longer side at least
 // `want` (libjpeg-turbo's DCT scaling), RGBA out.
@@ -80,6 +84,8 @@ bool decodeJpegInto(const std::uint8_t* data, std::size_t size, std::uint32_t wa
     jpeg_destroy_decompress(&cinfo);
     return true;
 }
+
+#pragma GCC diagnostic pop
 
 Pixels decodeJpeg(ByteSpan data, std::uint32_t want, std::uint32_t& width, std::uint32_t& height) {
     jpeg_decompress_struct cinfo{};

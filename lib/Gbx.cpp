@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // pakfs::gbx_info and pakfs::gbx_thumbnail over the gbx library, as `pak gbx info` and
 // `pak gbx thumbnail` read a file.
-#include "include/pakfs/gbx.hpp"
+#include <pakfs/gbx.hpp>
 #include "common/ByteSource.hpp"
+
 #include "common/Bytes.hpp"
 #include "common/Error.hpp"
 #include "gbx/Classes.hpp"

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // pakfs::PakFile and pakfs::EntryReader over the archive libraries: the pak opened as `pak`
 // opens it, files read as `pak cat` reads them.
+#include <pakfs/pak_file.hpp>
+
 #include <algorithm>
 #include <cstring>
 
+#include <nlohmann/json.hpp>
+
+#include "archive/entry/Check.hpp"
 #include "archive/entry/CounterMode.hpp"
 #include "archive/entry/EntryKind.hpp"
 #include "archive/entry/EntryReader.hpp"
@@ -13,7 +18,6 @@
 #include "archive/entry/SeekPoints.hpp"
 #include "common/Bytes.hpp"
 #include "common/Error.hpp"
-#include "include/pakfs/pak_file.hpp"
 #include "lib/Wrap.hpp"
 
 namespace pakfs {
@@ -103,9 +107,9 @@ PakFile::PakFile(const std::string& path, const OpenOptions& options) {
         keys.baseKeyHex = options.base_key;
         keys.msKeyHex = options.ms_key;
         // Malformed keys first, as the pak command's option parser does.
-        if (!keys.keyHex.empty()) archive::parseKeyOption(keys.keyHex, "key");
-        if (!keys.baseKeyHex.empty()) archive::parseKeyOption(keys.baseKeyHex, "base_key");
-        if (!keys.msKeyHex.empty()) archive::parseKeyOption(keys.msKeyHex, "ms_key");
+        if (!keys.keyHex.empty()) (void)archive::parseKeyOption(keys.keyHex, "key");
+        if (!keys.baseKeyHex.empty()) (void)archive::parseKeyOption(keys.baseKeyHex, "base_key");
+        if (!keys.msKeyHex.empty()) (void)archive::parseKeyOption(keys.msKeyHex, "ms_key");
         archive::checkPakStart(path);
         auto opened = archive::openPak(path, keys);
         impl->pak = opened.pak;
@@ -210,10 +214,46 @@ std::vector<std::uint8_t> PakFile::read(const std::string& name) const {
     });
 }
 
+// The object of pak check --json (tools/pak/cmd_check.cpp), key for key: a test compares them.
+std::string PakFile::check_json() const {
+    return translated([&] {
+        const archive::CheckReport r = archive::checkPak(impl_->pak);
+        nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+        for (const auto& e : r.entries) {
+            nlohmann::ordered_json item;
+            item["path"] = e.path;
+            if (e.gbx) item["gbx"] = *e.gbx;
+            if (e.counterMode) item["counter_mode"] = true;
+            if (!e.decode.empty()) {
+                item["decode"] = e.decode;
+                item["detail"] = e.detail;
+            }
+            if (!e.error.empty()) item["error"] = e.error;
+            if (!e.unverified.empty()) item["unverified"] = e.unverified;
+            entries.push_back(std::move(item));
+        }
+        using archive::GbxDecodeKind;
+        nlohmann::ordered_json j;
+        j["files"] = r.files;
+        j["plain"] = r.plain;
+        j["plain_unverified"] = r.plainUnverified;
+        j["gbx"] = {{"parsed", r.gbxCount(GbxDecodeKind::Parsed)},
+                    {"header", r.gbxCount(GbxDecodeKind::Header)},
+                    {"exact", r.gbxCount(GbxDecodeKind::Exact)},
+                    {"verified", r.gbxCount(GbxDecodeKind::Verified)},
+                    {"refused", r.gbxCount(GbxDecodeKind::Refused)}};
+        j["counter_mode"] = {{"proven", r.counterProven}, {"unverified", r.counterUnverified}};
+        j["failed"] = r.failed;
+        if (r.incomplete > 0) j["not_salvaged"] = r.incomplete;
+        j["entries"] = std::move(entries);
+        return j.dump();
+    });
+}
+
 // A plain file streams through PlainEntryReader (seek points kept for going back); a gbx file
 // is decoded whole first, as the game's pipeline needs.
 struct EntryReader::Impl {
-    std::shared_ptr<const PakFile::Impl> owner;  // keeps the pak open
+    std::shared_ptr<const void> owner;  // the PakFile's data: keeps the pak open
     std::unique_ptr<archive::PlainEntryReader> plain;
     Bytes whole;
     std::uint64_t size = 0;

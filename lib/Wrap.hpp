@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "include/pakfs/error.hpp"
+#include <pakfs/error.hpp>
 
 namespace pakfs::api {
 

@@ -122,9 +122,14 @@ PYBIND11_MODULE(_pakfs, m) {
                  }
                  return bytesOf(bytes);
              })
-        .def("open", [](const pakfs::PakFile& p, const std::string& name) {
+        .def("open",
+             [](const pakfs::PakFile& p, const std::string& name) {
+                 py::gil_scoped_release release;
+                 return p.open(name);
+             })
+        .def("check_json", [](const pakfs::PakFile& p) {
             py::gil_scoped_release release;
-            return p.open(name);
+            return p.check_json();
         });
 
     m.def("gbx_info_json", [](py::bytes data, const std::string& name) {

@@ -108,6 +108,11 @@ public:
     // The file as a seekable stream (the same errors, from open() or from the read meeting them).
     EntryReader open(const std::string& name) const;
 
+    // Every file decoded as `pak check` decodes them, nothing written: the JSON text `pak check
+    // --json` prints (without its "file" key): counts of plain, gbx by proof, counter-mode and
+    // failed files, and "entries", one {path, gbx, decode, detail, error, unverified} each.
+    std::string check_json() const;
+
 private:
     struct Impl;
     std::shared_ptr<const Impl> impl_;

@@ -22,6 +22,7 @@ class PakFileSystem(AbstractArchiveFileSystem):
         super().__init__(**kwargs)
         if hasattr(fo, "path"):  # an fsspec OpenFile
             fo = fo.path
+        self.fo = fo
         self.pak = pakfs.PakFile(fo, key=key, packlist=packlist, base_key=base_key, keys=keys,
                                  ms_key=ms_key, allow_unproven=allow_unproven)
         self.dir_cache = None

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include "tests/support/Cli.hpp"
@@ -113,6 +114,10 @@ TEST_CASE("library: names in pak ls order, bytes as pak cat writes them, info as
         want += kind + " " + path + "\n";
     }
     CHECK(kinds == want);
+    // pak check --json's facts.
+    auto check = nlohmann::json::parse(run(kPak + " check --json " + q(t.pak)).out);
+    check.erase("file");
+    CHECK(nlohmann::json::parse(pak.check_json()) == check);
 }
 
 TEST_CASE("library: the streaming reader reads in pieces and seeks both ways", "[library]") {
