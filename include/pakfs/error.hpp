@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <pakfs/export.hpp>
+
 namespace pakfs {
 
 // What went wrong, for a program that acts on it; the message says it for a person.
@@ -19,11 +21,11 @@ enum class ErrorKind {
 };
 
 // "no_key", "wrong_key", ... as the enumerator is spelled.
-const char* error_kind_name(ErrorKind kind) noexcept;
+PAKFS_API const char* error_kind_name(ErrorKind kind) noexcept;
 
 // Every error the library reports. what() is the message the pak command prints for the same
 // problem (without its "pak: " prefix): it names the file and, inside a pak, the path.
-class Exception : public std::runtime_error {
+class PAKFS_API Exception : public std::runtime_error {
 public:
     Exception(ErrorKind kind, const std::string& message);
     ErrorKind kind() const noexcept { return kind_; }

@@ -60,13 +60,14 @@ struct GbxThumbnail {
 
 // The header and references of the gbx file in `data` (Exception damaged_pack naming `name`
 // when they do not read).
-GbxInfo gbx_info(const std::uint8_t* data, std::size_t size, const std::string& name = "gbx");
-GbxInfo gbx_info(const std::vector<std::uint8_t>& data, const std::string& name = "gbx");
+PAKFS_API GbxInfo gbx_info(const std::uint8_t* data, std::size_t size,
+                           const std::string& name = "gbx");
+PAKFS_API GbxInfo gbx_info(const std::vector<std::uint8_t>& data, const std::string& name = "gbx");
 
 // Its thumbnail or icon, as `pak gbx thumbnail` writes it; nullopt when it has none.
-std::optional<GbxThumbnail> gbx_thumbnail(const std::uint8_t* data, std::size_t size,
-                                          const std::string& name = "gbx");
-std::optional<GbxThumbnail> gbx_thumbnail(const std::vector<std::uint8_t>& data,
-                                          const std::string& name = "gbx");
+PAKFS_API std::optional<GbxThumbnail> gbx_thumbnail(const std::uint8_t* data, std::size_t size,
+                                                    const std::string& name = "gbx");
+PAKFS_API std::optional<GbxThumbnail> gbx_thumbnail(const std::vector<std::uint8_t>& data,
+                                                    const std::string& name = "gbx");
 
 }  // namespace pakfs

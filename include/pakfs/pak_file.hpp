@@ -52,7 +52,7 @@ class PakFile;
 // (forward by decoding, backward from the nearest point it kept). A damaged file is an
 // Exception at the read that reaches the damage, never wrong bytes. One reader is used by one
 // thread at a time; it keeps its PakFile's data alive.
-class EntryReader {
+class PAKFS_API EntryReader {
 public:
     EntryReader(EntryReader&&) noexcept;
     EntryReader& operator=(EntryReader&&) noexcept;
@@ -78,7 +78,7 @@ private:
 // Thread safety: a PakFile never changes once open, and every const member may be called from
 // several threads at once (each read decodes on the calling thread). An EntryReader belongs to
 // one thread at a time.
-class PakFile {
+class PAKFS_API PakFile {
 public:
     // Opens the pak at `path` (Exception: io, no_key, wrong_key, damaged_pack, usage).
     explicit PakFile(const std::string& path, const OpenOptions& options = {});

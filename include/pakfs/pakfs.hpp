@@ -11,6 +11,6 @@
 namespace pakfs {
 
 // The library's version, "MAJOR.MINOR.PATCH".
-const char* version() noexcept;
+PAKFS_API const char* version() noexcept;
 
 }  // namespace pakfs
