@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // pakfs::Exception, and the one place that maps the internal errors onto its kinds.
+#include <pakfs/pakfs.hpp>
+
 #include <new>
 #include <string>
 #include <system_error>

@@ -65,7 +65,7 @@ else
 fi
 "$pak" packlist add "$tmp/pack/packlist.dat" Sample --key-string 00112233445566778899AABBCCDDEEFF \
   > /dev/null
-"$pak" pack -q "$tmp/tree" "$tmp/pack/Sample.pak"
+"$pak" pack -q "$tmp/tree" "$tmp/pack/Sample.pak" 2> "$tmp/pack.log" || { cat "$tmp/pack.log"; fail "pak pack"; }
 sample=$tmp/pack/Sample.pak
 "$pak" ls -l "$sample" > "$tmp/ls.txt"
 for dir in cmake pc; do

@@ -130,6 +130,6 @@ TEST_CASE("pak add DIR --as PATH puts the folder's tree under PATH", "[cli][edit
     CHECK(r.code == 0);
     r = run(kPak + " ls " + q(pak) + " media/skins");
     CHECK(r.code == 0);
-    CHECK(r.out == "Media/skins/a.dds\nMedia/skins/Deep/b.dds\n");
+    CHECK(r.out == "Media/skins/Deep/b.dds\nMedia/skins/a.dds\n");
     CHECK(run(kPak + " cat " + q(pak) + " Media/skins/Deep/b.dds").out == "b");
 }
