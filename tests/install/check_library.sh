@@ -3,7 +3,8 @@
 # the prefix moved elsewhere (the files must find each other relative to where they are), the
 # examples built against it with find_package(pakfs) and with pkg-config (and pakfs-config),
 # then run on a pak packed from sample/tree: list_pak prints what `pak ls -l` prints and writes
-# each file as `pak cat` does; map_thumbnail writes what `pak gbx thumbnail` writes.
+# each file as `pak cat` does; map_thumbnail writes what `pak gbx thumbnail` writes; the Python
+# module imports from `pakfs-config --python-path`.
 # The thumbnail part needs a map of the shared fixtures (skipped, with a note, without them).
 # Usage: check_library.sh BUILD_DIR SOURCE_DIR VERSION SHARED_DIR
 set -euo pipefail
@@ -87,4 +88,13 @@ for dir in cmake pc; do
   cmp -s "$tmp/want.jpg" "$tmp/got.jpg" || fail "$dir/map_thumbnail differs from pak gbx thumbnail"
   grep -q '^CGameCtnChallenge (03043000): ' "$tmp/thumb.txt" || fail "map_thumbnail: $(cat "$tmp/thumb.txt")"
 done
+# The Python module, from the moved prefix, as Debian's python3 imports it.
+pythonpath=$("$config" --python-path)
+if [ -f "$pythonpath/pakfs/__init__.py" ]; then
+  PYTHONPATH=$pythonpath /usr/bin/python3 -c 'import pakfs, sys; sys.stdout.buffer.write(pakfs.PakFile(sys.argv[1]).read("Media/noise.bin"))' \
+    "$sample" > "$tmp/py.bin" || fail "import pakfs from $pythonpath"
+  "$pak" cat "$sample" Media/noise.bin | cmp -s - "$tmp/py.bin" || fail "pakfs.PakFile.read differs from pak cat"
+else
+  echo "note: no Python module under $pythonpath (built without pybind11)"
+fi
 echo "library: every check passed ($soname; $count files read as pak cat reads them)"
