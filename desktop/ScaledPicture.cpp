@@ -39,8 +39,10 @@ void onJpegError(j_common_ptr cinfo) {
 }
 
 // libjpeg reports errors by longjmp; nothing here is read after one but what it leaves alone.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wclobbered"
+#endif
 
 // libjpeg's part, with no C++ object alive across its longjmp: returns false with the message
 // in `err` when it fails. Scales by the smallest M/8 that keeps the longer side at least
@@ -85,7 +87,9 @@ bool decodeJpegInto(const std::uint8_t* data, std::size_t size, std::uint32_t wa
     return true;
 }
 
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
 Pixels decodeJpeg(ByteSpan data, std::uint32_t want, std::uint32_t& width, std::uint32_t& height) {
     jpeg_decompress_struct cinfo{};
