@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The desktop files as a file manager uses them: desktop/pakfs.thumbnailer's Exec line run with
-# %s, %o and %i filled in (pak found on PATH) turns maps of the shared fixtures into PNGs whose
-# longer side is the size asked for (or the picture's own, when smaller); the shared-mime-info
-# package is well-formed and names each kind the thumbnailer serves.
+# %s, %o and %i filled in (pak found on PATH) turns maps and an item of the shared fixtures into
+# PNGs whose longer side is the size asked for (or the picture's own, when smaller); the
+# shared-mime-info package is well-formed and names each kind the thumbnailer serves.
 # Usage: check_thumbnailer.sh BUILD_DIR SOURCE_DIR SHARED_DIR (exit 77: fixtures absent)
 set -euo pipefail
 build=$1 src=$2 shared=${PAKFS_SHARED_DIR:-$3}
@@ -60,13 +60,14 @@ run_exec() {  # SIZE OUT IN: the Exec line as a file manager runs it (one word p
   done
   "${args[@]}" 2> "$tmp/err" || fail "${args[*]}: $(cat "$tmp/err")"
 }
-check() {  # MAP SIZE WANT
-  cp "$maps/$1" "$tmp/in.Map.Gbx"
-  run_exec "$2" "$tmp/out.png" "$tmp/in.Map.Gbx"
+check() {  # FILE SIZE WANT
+  cp "$maps/$1" "$tmp/in.Gbx"
+  run_exec "$2" "$tmp/out.png" "$tmp/in.Gbx"
   [ "$(png_size "$tmp/out.png")" = "$3" ] || fail "$1 at --size $2: $(png_size "$tmp/out.png"), not $3"
 }
 check "GBX-NET 2 CGameCtnChallenge TMF 001.Challenge.Gbx" 128 128x128
 check "GBX-NET 2 CGameCtnChallenge TMF 001.Challenge.Gbx" 100 100x100
 check "GBX-NET 2 CGameCtnChallenge TMF 001.Challenge.Gbx" 512 256x256
 check "GBX-NET 2 CGameCtnChallenge MP4 001.Map.Gbx" 256 256x256
+check "GBX-NET 2 CGameItemModel TM2020 001.Item.Gbx" 32 32x32  # a lossless WebP icon, 64x64
 echo "thumbnailer: every check passed ($exec_line)"
