@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "commit/OverlayLayout.hpp"
 #include "common/Bytes.hpp"
 #include "common/Error.hpp"
+#include "common/PathPattern.hpp"
 
 namespace stdfs = std::filesystem;
 
@@ -222,9 +224,6 @@ CommitResult addToPak(const EditRequest& request, const std::vector<stdfs::path>
     if (items.empty()) throw UsageError("give at least one FILE or folder to add");
     if (!as.empty() && items.size() != 1)
         throw UsageError("--as names where one FILE goes in the pak: give one FILE with it");
-    if (!as.empty() && stdfs::is_directory(stdfs::symlink_status(items[0])))
-        throw UsageError("--as names where one FILE goes in the pak: " + items[0].string() +
-                         " is a folder (it goes in under its own name)");
     const std::string asPath = as.empty() ? std::string() : packPathOf(as);
     return commitEdit(request, [&](const std::shared_ptr<const archive::PakIndex>& pak) {
         archive::ChangeSet added;
@@ -253,11 +252,30 @@ CommitResult removeFromPak(const EditRequest& request, const std::vector<std::st
     return commitEdit(request, [&](const std::shared_ptr<const archive::PakIndex>& pak) {
         archive::ChangeSet changes;
         changes.root = request.pak;
+        // What a pattern may name: each file, each folder, and each folder the pak names only
+        // inside its files' names.
+        std::set<std::string> held;
+        for (const auto& f : pak->folders()) held.insert(f.path);
+        for (const auto& e : pak->entries()) {
+            held.insert(e.path);
+            for (std::size_t slash = e.path.find('/'); slash != std::string::npos;
+                 slash = e.path.find('/', slash + 1))
+                held.insert(e.path.substr(0, slash));
+        }
         std::vector<std::string> gone;
         for (const auto& given : paths) {
-            const auto held = findInPak(*pak, packPathOf(given));
-            if (!held) throw Error(where(request, given) + ": no such file or folder in the pak");
-            gone.push_back(held->path);
+            packPathOf(given);  // no . or ..
+            const PathPattern pattern(given);
+            bool any = false;
+            for (const auto& path : held)
+                if (pattern.matches(path)) {
+                    gone.push_back(path);
+                    any = true;
+                }
+            if (!any)
+                throw Error(where(request, given) + (pattern.isGlob()
+                                                         ? ": nothing in the pak matches it"
+                                                         : ": no such file or folder in the pak"));
         }
         // A path inside a folder also removed goes with it.
         std::sort(gone.begin(), gone.end());

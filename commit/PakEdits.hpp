@@ -18,17 +18,18 @@ namespace pakfs::fs {
 using EditRequest = WriteRequest;
 
 // `pak add`: each of `items` (a file, or a folder with its tree) at the pak's top level under
-// its own name, or, for one file, at the pack path `as`. A file the pak holds at a path is
-// replaced by a file; a folder it holds is merged with a folder. A folder replaced by a file,
-// or a file by a folder (also one above an added path), throws Error naming both (the item on
-// disk, the path in the pak) unless `force`. Throws Error naming the path for what a pak cannot
-// hold (symbolic links, devices, names it cannot store) and UsageError for `as` with a folder
-// or several items.
+// its own name, or, for one item, at the pack path `as` (a folder's tree under it). A file the
+// pak holds at a path is replaced by a file; a folder it holds is merged with a folder. A folder
+// replaced by a file, or a file by a folder (also one above an added path), throws Error naming
+// both (the item on disk, the path in the pak) unless `force`. Throws Error naming the path for
+// what a pak cannot hold (symbolic links, devices, names it cannot store) and UsageError for
+// `as` with several items.
 CommitResult addToPak(const EditRequest& request, const std::vector<std::filesystem::path>& items,
                       const std::string& as, bool force = false);
 
-// `pak rm`: the files or folders (with everything in them) at `paths`. Throws Error naming a
-// path the pak does not hold.
+// `pak rm`: the files or folders (with everything in them) at `paths`, each a path or a glob
+// pattern (common/PathPattern.hpp). Throws Error naming a path the pak does not hold or a
+// pattern that matches nothing.
 CommitResult removeFromPak(const EditRequest& request, const std::vector<std::string>& paths);
 
 // `pak mv`: the file or folder at `from` moved to `to` (a path the pak does not hold yet, in a

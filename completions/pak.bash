@@ -200,7 +200,7 @@ _pak() {
       fi
       ;;
     info) flags='--json' argopts=$keyopts pos='pak' ;;
-    ls) flags='-l --long --json --resolve-names --salvage' argopts="--names $keyopts" pos='pak' ;;
+    ls) flags='-l --long --json --resolve-names --salvage' argopts="--names $keyopts" pos='pak inside...' ;;
     cat) flags='--unverified' argopts="--names $keyopts" pos='pak inside' ;;
     extract) flags='-q --quiet --unverified --overwrite --salvage' argopts="-j --jobs --names $keyopts" pos='pak dir inside...' ;;
     pack)
@@ -230,7 +230,7 @@ _pak() {
     'packlist add') flags='--replace' argopts='--key-string' pos='file name' ;;
     'gbx info') flags='--nodes --json' argopts=$keyopts pos='gbx' ;;
     'gbx refs') flags='--json --strict' argopts="--packs $keyopts" pos='gbx' ;;
-    'gbx thumbnail') flags='--as-stored' argopts="-o --output $keyopts" pos='gbx' ;;
+    'gbx thumbnail') flags='--as-stored' argopts="-o --output --size $keyopts" pos='gbx' ;;
     *) return 0 ;;
   esac
 

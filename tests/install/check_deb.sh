@@ -28,7 +28,8 @@ files=$(dpkg-deb -c "$deb" | awk '{ print $6 }')
 for f in ./usr/bin/pak ./usr/bin/pakfs ./usr/share/man/man1/pak.1 ./usr/share/man/man1/pakfs.1 \
   ./usr/share/bash-completion/completions/pak ./usr/share/bash-completion/completions/pakfs \
   ./usr/share/doc/pakfs/README.md ./usr/share/doc/pakfs/FORMAT.md ./usr/share/doc/pakfs/LICENSE \
-  ./usr/share/doc/pakfs/NOTICE; do
+  ./usr/share/doc/pakfs/NOTICE ./usr/share/thumbnailers/pakfs.thumbnailer \
+  ./usr/share/mime/packages/pakfs.xml; do
   grep -qx -- "$f" <<< "$files" || fail "the package lacks $f"
 done
 # Nothing of the build: no tests, benchmarks or libraries.
@@ -36,6 +37,7 @@ extra=$(grep -v '/$' <<< "$files" | grep -vx -e ./usr/bin/pak -e ./usr/bin/pakfs
   -e './usr/share/man/man1/pak.1' -e './usr/share/man/man1/pakfs.1' \
   -e ./usr/share/bash-completion/completions/pak \
   -e ./usr/share/bash-completion/completions/pakfs -e ./usr/share/doc/pakfs/README.md \
-  -e ./usr/share/doc/pakfs/FORMAT.md -e ./usr/share/doc/pakfs/LICENSE -e ./usr/share/doc/pakfs/NOTICE || true)
+  -e ./usr/share/doc/pakfs/FORMAT.md -e ./usr/share/doc/pakfs/LICENSE -e ./usr/share/doc/pakfs/NOTICE \
+  -e ./usr/share/thumbnailers/pakfs.thumbnailer -e ./usr/share/mime/packages/pakfs.xml || true)
 [ -z "$extra" ] || fail "unexpected files in the package: $extra"
 echo "deb: every check passed ($(basename "$deb"); Depends: $depends)"

@@ -5,10 +5,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "common/PathPattern.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
 
@@ -51,6 +53,32 @@ inline std::shared_ptr<const archive::PakIndex> openForReading(const std::string
                                                                const ReadArgs& a,
                                                                bool resolveNames) {
     return openAndWarn(path, a.keys, resolveNames, a.names, a.salvage);
+}
+
+// The PATH|GLOB arguments of ls and extract, one help text for both.
+inline constexpr const char* kPathPatternHelp =
+    "Files or folders inside the pak (a folder stands for what is under it), or glob patterns: "
+    "* and ? do not match /, ** does; names compared without regard to case, as the game "
+    "compares them";
+
+// The pak's files and folders `wanted` selects, each folder once; every pattern that selects
+// none of them is named on stderr and makes the exit status 1.
+inline void selectPaths(const archive::PakIndex& pak, PathSelection& wanted,
+                        std::vector<const archive::PakEntry*>& entries,
+                        std::vector<const archive::PakFolder*>* folders, int& exitCode) {
+    for (const auto& e : pak.entries())
+        if (wanted.selects(e.path)) entries.push_back(&e);
+    for (const auto& f : pak.folders())
+        if (wanted.selects(f.path) && folders) folders->push_back(&f);
+    for (const auto& p : wanted.unmatched()) {
+        if (p.isGlob())
+            std::fprintf(stderr, "pak: %s: nothing in the pak matches \"%s\"\n", pak.name().c_str(),
+                         p.given().c_str());
+        else
+            std::fprintf(stderr, "pak: %s: no file or folder \"%s\" in the pak\n",
+                         pak.name().c_str(), p.given().c_str());
+        exitCode = kExitBadInput;
+    }
 }
 
 }  // namespace pakfs::cli

@@ -92,7 +92,8 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
                         "a folder with its tree")
             ->required();
         cmd->add_option("--as", *as,
-                        "For one FILE: its full path in the pak (folders made as needed)");
+                        "For one FILE: its full path in the pak (folders made as needed); for "
+                        "one folder: the path its tree goes under");
         cmd->add_flag("--force", *force,
                       "Replace a folder of the pak by a file, or a file by a folder (refused "
                       "otherwise: the replaced folder's files would be gone)");
@@ -106,12 +107,15 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
     {
         auto* cmd = app.add_subcommand(
             "rm",
-            "Remove files or folders (with everything in them) from PAK, without a mount: "
-            "written as pak commit writes, under the same lock");
+            "Remove files or folders (with everything in them) from PAK, by path or glob, "
+            "without a mount: written as pak commit writes, under the same lock");
         auto o = std::make_shared<EditOptions>();
         auto paths = std::make_shared<std::vector<std::string>>();
         cmd->add_option("PAK", o->pak, "The pak to change")->required();
-        cmd->add_option("PATH", *paths, "Paths in the pak (names compared without regard to case)")
+        cmd->add_option("PATH", *paths,
+                        "Paths in the pak, or glob patterns: * and ? do not match /, ** does "
+                        "(names compared without regard to case); one that matches nothing "
+                        "is an error and nothing is removed")
             ->required();
         o->addTo(cmd);
         cmd->callback([=] {

@@ -14,27 +14,10 @@ using namespace pakfs::archive;
 
 namespace pakfs::cli {
 
-namespace {
-
-// Whether `path` is one of `wanted` or inside one of them, its case ignored as the game
-// ignores it (and as pak cat finds a file).
-bool selected(const std::vector<std::string>& wanted, const std::string& path) {
-    if (wanted.empty()) return true;
-    const std::string p = foldCase(path);
-    for (const auto& want : wanted) {
-        std::string w = foldCase(want);
-        while (!w.empty() && w.back() == '/') w.pop_back();
-        if (p == w || (p.size() > w.size() && p.starts_with(w) && p[w.size()] == '/')) return true;
-    }
-    return false;
-}
-
-}  // namespace
-
 void addExtractCommands(CLI::App& app, int& exitCode) {
     auto* cmd = app.add_subcommand("extract",
-                                   "Extract files (all, or the PATHs and folders named) into "
-                                   "DIR; never writes outside DIR");
+                                   "Extract files (all, or those the PATHs and GLOBs select) "
+                                   "into DIR; never writes outside DIR");
     auto read = std::make_shared<ReadArgs>();
     auto pakPath = std::make_shared<std::string>();
     auto dir = std::make_shared<std::string>(".");
@@ -43,7 +26,7 @@ void addExtractCommands(CLI::App& app, int& exitCode) {
     auto jobs = std::make_shared<unsigned>(0);
     cmd->add_option("PAK", *pakPath, "The .pak file")->required();
     cmd->add_option("DIR", *dir, "Target folder (default: the current folder)");
-    cmd->add_option("PATH", *paths, "Files or folders inside the pak to extract");
+    cmd->add_option("PATH", *paths, kPathPatternHelp);
     cmd->add_flag("-q,--quiet", *quiet, "No progress line");
     cmd->add_option("-j,--jobs", *jobs,
                     "Threads (default: the CPUs pak may use: its affinity, a cgroup v2 quota)");
@@ -56,27 +39,17 @@ void addExtractCommands(CLI::App& app, int& exitCode) {
     addReadOptions(cmd, *read);
     cmd->callback([=, &exitCode] {
         auto pak = openForReading(*pakPath, *read, !read->names.empty());
+        PathSelection wanted(*paths);
+        std::vector<const PakEntry*> selected;
+        std::vector<const PakFolder*> folders;
+        selectPaths(*pak, wanted, selected, &folders, exitCode);
         std::vector<const PakEntry*> todo;
         std::size_t notSalvaged = 0;
-        for (const auto& e : pak->entries())
-            if (selected(*paths, e.path)) {
-                if (leftOut(*pak, e))
-                    ++notSalvaged;
-                else
-                    todo.push_back(&e);
-            }
-        std::vector<const PakFolder*> folders;
-        for (const auto& f : pak->folders())
-            if (selected(*paths, f.path)) folders.push_back(&f);
-        for (const auto& want : *paths) {
-            bool any = false;
-            for (const auto& e : pak->entries()) any = any || selected({want}, e.path);
-            for (const auto* f : folders) any = any || selected({want}, f->path);
-            if (!any) {
-                std::fprintf(stderr, "pak: %s: no file or folder \"%s\" in the pak\n",
-                             pak->name().c_str(), want.c_str());
-                exitCode = kExitBadInput;
-            }
+        for (const auto* e : selected) {
+            if (leftOut(*pak, *e))
+                ++notSalvaged;
+            else
+                todo.push_back(e);
         }
         if (todo.empty() && folders.empty() && notSalvaged == 0 && !paths->empty())
             return;  // DIR not made

@@ -14,6 +14,7 @@
 #include "archive/pak/PakIndex.hpp"
 #include "common/Error.hpp"
 #include "common/File.hpp"
+#include "desktop/ScaledPicture.hpp"
 #include "gbx/Describe.hpp"
 #include "gbx/GbxFile.hpp"
 #include "gbx/MapFacts.hpp"
@@ -110,6 +111,7 @@ struct ThumbnailArgs {
     std::string file;
     std::string out;
     bool asStored = false;
+    std::uint32_t size = 0;  // --size: a PNG whose longer side is at most this
     archive::KeyOptions keys;
 };
 
@@ -141,6 +143,20 @@ int runGbxThumbnail(const ThumbnailArgs& args) {
         file = args.asStored ? gbx::storedPicture(*picture) : gbx::uprightPicture(*picture);
     } catch (const Error& e) {
         throw Error(args.file + ": " + e.what());
+    }
+    if (args.size > 0) {
+        try {
+            const desktop::ScaledPng s = desktop::scaledPng(file.bytes, file.format, args.size);
+            file.how += "; " + std::to_string(s.sourceWidth) + "x" +
+                        std::to_string(s.sourceHeight) + " fitted to " + std::to_string(s.width) +
+                        "x" + std::to_string(s.height);
+            file.bytes = s.png;
+            file.format = "png";
+        } catch (const UsageError&) {
+            throw;
+        } catch (const Error& e) {
+            throw Error(args.file + ": " + e.what());
+        }
     }
     if (toStdout) {
         writeAll(STDOUT_FILENO, file.bytes, "standard output");
@@ -198,6 +214,12 @@ void addGbxCommands(CLI::App& app, int& exitCode) {
     thumbnail->add_option("-o,--output", thumb->out,
                           "Write the picture to this file (replaced whole) instead of standard "
                           "output, which must not be a terminal");
+    thumbnail
+        ->add_option("--size", thumb->size,
+                     "Write a PNG whose longer side is at most N pixels (the aspect ratio kept; "
+                     "a smaller picture keeps its size), as a file manager's thumbnailer asks "
+                     "(desktop/pakfs.thumbnailer)")
+        ->check(CLI::Range(1u, 16384u));
     thumbnail->add_flag("--as-stored", thumb->asStored,
                         "Write the picture exactly as the file stores it: upside down (raw "
                         "icon pixels as PNG, rows in stored order)");

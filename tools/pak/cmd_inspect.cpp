@@ -182,10 +182,11 @@ void addInfoCommand(CLI::App& app, int& exitCode) {
 }
 
 // pak ls --json: one object per entry (those --salvage leaves out are named on stderr).
-nlohmann::json lsJson(const std::shared_ptr<const PakIndex>& pak) {
+nlohmann::json lsJson(const std::shared_ptr<const PakIndex>& pak,
+                      const std::vector<const PakEntry*>& shown) {
     nlohmann::json list = nlohmann::json::array();
-    for (const auto& e : pak->entries()) {
-        if (leftOut(*pak, e)) continue;
+    for (const auto* entry : shown) {
+        const PakEntry& e = *entry;
         const bool locked = e.encrypted && !pak->hasKey();
         bool gbx = false;
         try {
@@ -215,12 +216,16 @@ nlohmann::json lsJson(const std::shared_ptr<const PakIndex>& pak) {
 }
 
 void addLsCommand(CLI::App& app, int& exitCode) {
-    auto* cmd = app.add_subcommand("ls", "List the files in a pak, one path per line");
+    auto* cmd = app.add_subcommand(
+        "ls",
+        "List the files in a pak (all, or those the PATHs and GLOBs select), one path per line");
     auto read = std::make_shared<ReadArgs>();
     auto pakPath = std::make_shared<std::string>();
+    auto paths = std::make_shared<std::vector<std::string>>();
     auto longFormat = std::make_shared<bool>(false);
     auto json = std::make_shared<bool>(false);
     cmd->add_option("PAK", *pakPath, "The .pak file")->required();
+    cmd->add_option("PATH", *paths, kPathPatternHelp);
     cmd->add_flag("-l,--long", *longFormat,
                   "Also show size, compressed size, class ID, flags and kind: \"-\" for a "
                   "plain file; for a gbx file how its bytes are proven: gbx:parsed, "
@@ -247,12 +252,18 @@ void addLsCommand(CLI::App& app, int& exitCode) {
     cmd->callback([=, &exitCode] {
         auto pak = openForReading(*pakPath, *read, *resolveNames);
         if (!pak->incomplete().empty()) exitCode = kExitBadInput;
+        PathSelection wanted(*paths);
+        std::vector<const PakEntry*> selected;
+        selectPaths(*pak, wanted, selected, nullptr, exitCode);
+        std::vector<const PakEntry*> shown;
+        for (const auto* e : selected)
+            if (!leftOut(*pak, *e)) shown.push_back(e);
         if (*json) {
-            std::cout << lsJson(pak).dump(2) << "\n";
+            std::cout << lsJson(pak, shown).dump(2) << "\n";
             return;
         }
-        for (const auto& e : pak->entries()) {
-            if (leftOut(*pak, e)) continue;
+        for (const auto* entry : shown) {
+            const PakEntry& e = *entry;
             if (*longFormat)
                 std::printf("%10u %10u %s %s %-12s %s\n", e.uncompressedSize, e.compressedSize,
                             hex32(e.classId).c_str(), hex64(e.flags).c_str(),
