@@ -37,6 +37,8 @@ void registerPlugObject(ChunkRegistry& reg);        // static and dynamic object
 void registerItemPlacement(ChunkRegistry& reg);     // item placement classes, mobil dyna links
 void registerPlugLight(ChunkRegistry& reg);         // CPlugLight and the Graphic light models
 void registerFunc(ChunkRegistry& reg);              // curves (CFuncKeys*) and light functions
+void registerControlLater(ChunkRegistry& reg);      // control effect masters, frames, cards
+void registerMwRefBuffer(ChunkRegistry& reg);       // node buffers (CMwRefBuffer)
 
 // Shapes several groups read.
 

@@ -32,6 +32,8 @@ void registerAll(ChunkRegistry& reg) {
     registerItemPlacement(reg);
     registerPlugLight(reg);
     registerFunc(reg);
+    registerControlLater(reg);
+    registerMwRefBuffer(reg);
 }
 
 void registerAllHeader(ChunkRegistry& reg) {
