@@ -39,6 +39,8 @@ void registerPlugLight(ChunkRegistry& reg);         // CPlugLight and the Graphi
 void registerFunc(ChunkRegistry& reg);              // curves (CFuncKeys*) and light functions
 void registerControlLater(ChunkRegistry& reg);      // control effect masters, frames, cards
 void registerMwRefBuffer(ChunkRegistry& reg);       // node buffers (CMwRefBuffer)
+void registerGameZone(ChunkRegistry& reg);          // a collection's zones (CGameCtnZone*)
+void registerGameVehicle(ChunkRegistry& reg);       // vehicle models (CGameVehicleModel)
 
 // Shapes several groups read.
 

@@ -34,6 +34,8 @@ void registerAll(ChunkRegistry& reg) {
     registerFunc(reg);
     registerControlLater(reg);
     registerMwRefBuffer(reg);
+    registerGameZone(reg);
+    registerGameVehicle(reg);
 }
 
 void registerAllHeader(ChunkRegistry& reg) {

@@ -72,3 +72,30 @@ TEST_CASE("ManiaPlanet's pack: control styles, effect masters and node buffers r
     CHECK(counts[0x0701C000].refused == 0);
     CHECK(counts[0x01026000].parsed + counts[0x01026000].exact >= 5);
 }
+
+TEST_CASE("ManiaPlanet's pack: vehicle models and a collection's zones read whole",
+          "[real-mp][fixtures]") {
+    auto dir = test::sharedDir("fixtures/real-mp");
+    KeyOptions keys;
+    keys.baseKeyHex = readmeBaseKey(dir);
+    PakOpenOptions names;
+    names.resolveNames = true;  // the vehicles and collections are known by their real paths
+    auto pak = openPak(dir / "dedicated.pak", keys, names).pak;
+    int vehicles = 0;
+    for (const auto& e : pak->entries()) {
+        std::string path = e.path;
+        bool vehicle = path.rfind("Trackmania/Items/Vehicles/", 0) == 0 &&
+                       path.find("Car.ObjectInfo.Gbx") != std::string::npos;
+        if (!vehicle && path != "ShootMania/Common.Collection.Gbx") continue;
+        INFO(path);
+        GbxDecode d = decodeGbxEntryProven(pak, e);
+        if (vehicle) {
+            ++vehicles;
+            CHECK(d.kind == GbxDecodeKind::Parsed);
+        } else {
+            // Its zones read; no node is read that the reader does not see.
+            CHECK(d.kind == GbxDecodeKind::Exact);
+        }
+    }
+    CHECK(vehicles == 11);
+}
