@@ -24,10 +24,20 @@ void quad(NodeReader& r) {  // lines?, fill?, z, z of lines, two gradient colour
     floats(r, 2 + 4 + 4);
 }
 
-void textSettings(NodeReader& r) {  // two ints, four reals, the characters
-    r.skip(8);
+// GBX.NET's STextSettings_ColorAndChars: two ints, four reals, the characters. Its first int is
+// 2 in TMUF's Default.ControlStyle.Gbx and 4 in every ManiaPlanet style of dedicated.pak, whose
+// settings each hold two more words after the characters (no source describes them; every one
+// of those files reads whole so): read as the structure's version. Another value stops.
+void textSettings(NodeReader& r) {
+    std::uint64_t at = r.position();
+    std::uint32_t version = r.u32();
+    if (version != 2 && version != 4)
+        r.fail("CControlStyle 0701701B: text settings at " + num(at) + " start with " +
+               num(version) + ", only 2 (TMUF) and 4 (ManiaPlanet) are known");
+    r.u32();
     floats(r, 4);
     r.string("text characters");
+    if (version == 4) r.skip(8);
 }
 
 void enumList(NodeReader& r, bool forced) {  // 0701700D / 07017010
@@ -93,6 +103,19 @@ void registerControl(ChunkRegistry& reg) {
         floats(r, 1);
     });
     reg.add(0x0701701E, false, [](NodeReader& r) { r.lookback(); });  // default icon ID
+    // 0701701F: no source describes it. What ManiaPlanet's styles of dedicated.pak hold there
+    // (each reads whole so): a word (0 in all of them), two node references, two reals, an
+    // identifier and a node reference, the fields of 0701700E and 0701701E side by side.
+    reg.add(0x0701701F, false, [](NodeReader& r) {
+        std::uint64_t at = r.position();
+        if (std::uint32_t v = r.u32(); v != 0)
+            r.fail("CControlStyle 0701701F: first word at " + num(at) + " is " + num(v) +
+                   ", only 0 is known (no source describes the chunk)");
+        nodeRefs(r, 2);
+        floats(r, 2);
+        r.lookback();
+        r.nodeRef();
+    });
 
     // CControlBase, CControlContainer, CControlList ([G] Engines/Control/CControlBase.chunkl,
     // CControlContainer.chunkl, CControlList.chunkl): the controls of a media block's interface.
