@@ -49,10 +49,10 @@ public:
     std::vector<std::string> servingMounts() const;
 
 private:
-    WriterLock(int fd, std::filesystem::path target, std::filesystem::path lockFile)
-        : fd_(fd), target_(std::move(target)), lockFile_(std::move(lockFile)) {}
+    WriterLock(int fd, std::filesystem::path target, std::filesystem::path lockFile);
     void release();
     int fd_ = -1;
+    int interruptTicket_ = -1;  // removes the lock file on SIGINT and SIGTERM (Interrupt.hpp)
     std::filesystem::path target_;
     std::filesystem::path lockFile_;
 };

@@ -23,6 +23,12 @@ void printPatch(const fs::PatchResult& r, const std::string& overlay, const std:
                      (std::filesystem::path(overlay) / fs::kGameDrive).string(), json);
         return;
     }
+    if (!r.written) {
+        std::fprintf(
+            stderr, "%s: nothing to patch: %s holds no added or changed files; nothing written\n",
+            r.target.c_str(), (std::filesystem::path(overlay) / fs::kGameDrive).string().c_str());
+        return;
+    }
     if (json) {
         nlohmann::json j = {{"out", r.target.string()},
                             {"files", r.pack.files},
@@ -30,8 +36,9 @@ void printPatch(const fs::PatchResult& r, const std::string& overlay, const std:
                             {"changes", r.plan.changes.size()}};
         std::cout << j.dump(2) << "\n";
     } else {
-        std::fprintf(stderr, "%s: patch pack of %zu files in %zu folders%s\n", r.target.c_str(),
-                     r.pack.files, r.pack.folders,
+        std::fprintf(stderr, "%s: patch pack of %zu %s in %zu %s%s\n", r.target.c_str(),
+                     r.pack.files, r.pack.files == 1 ? "file" : "files", r.pack.folders,
+                     r.pack.folders == 1 ? "folder" : "folders",
                      r.listed ? (", listed last in " + packList).c_str() : "");
     }
 }
@@ -40,6 +47,7 @@ void printPatch(const fs::PatchResult& r, const std::string& overlay, const std:
 struct CommitArgs {
     archive::KeyOptions keys;
     std::string pakPath, overlay, out, patch;
+    std::string outOption;  // -o OUT
     bool inPlace = false, dryRun = false, json = false, quiet = false;
     bool force = false, allowEmpty = false, wait = false;
     int level = 6, jobs = 0;
@@ -52,7 +60,9 @@ void addOutputOptions(CLI::App* cmd, CommitArgs& a) {
                     "The overlay folder given to the mount; PAK's changes are in its folder "
                     "named like PAK (file name without .pak / .Pack.Gbx)")
         ->required();
-    cmd->add_option("OUT", a.out, "The pak to write (not with --in-place)");
+    cmd->add_option("OUT", a.out, "The pak to write (not with --in-place; or give it as -o OUT)");
+    cmd->add_option("-o,--out", a.outOption,
+                    "The pak to write, as pak add, rm and mv take it (the same as OUT)");
     cmd->add_flag("--in-place", a.inPlace, "Replace PAK (atomically) instead of writing OUT");
     cmd->add_flag("-n,--dry-run", a.dryRun,
                   "Write nothing (OUT is not needed): list what would change, one line each: A "
@@ -157,6 +167,11 @@ void addCommitCommands(CLI::App& app, int& /*exitCode*/) {
                   "When another pak command is writing the pak (or OUT), wait for it to finish "
                   "instead of refusing at once");
     cmd->callback([args] {
+        if (!args->outOption.empty()) {
+            if (!args->out.empty())
+                throw UsageError("give OUT once: as an argument or as -o OUT, not both");
+            args->out = args->outOption;
+        }
         if (!args->patch.empty())
             runPatch(*args);
         else
