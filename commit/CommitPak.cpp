@@ -302,7 +302,8 @@ bool commitAtUnmount(const std::vector<Pack>& packs, const stdfs::path& overlayR
             if (!r.written) continue;
             const std::string done = "-o commit: " + r.target.string() + ": " +
                                      std::to_string(r.plan.changes.size()) +
-                                     " changes committed from " + folder.string();
+                                     (r.plan.changes.size() == 1 ? " change" : " changes") +
+                                     " committed from " + folder.string();
             // The pak holds the changes now: only then are they taken out of the overlay.
             try {
                 for (const auto& item : stdfs::directory_iterator(folder)) stdfs::remove_all(item);
@@ -362,8 +363,9 @@ PatchResult commitPatch(const PatchRequest& request) {
         request.out.empty() ? request.packsDir / (result.name + ext) : request.out;
     result.target = out;
     if (request.dryRun) return result;
-    if (result.plan.changes.empty())
-        throw Error(request.overlay.string() + ": no added or changed files for a patch pack");
+    // Nothing to patch (the Resource drive's changes committed into its pak, say): nothing is
+    // written, and the caller says so.
+    if (result.plan.changes.empty()) return result;
     outLock.emplace(WriterLock::acquire(out, request.wait));
     if (!request.packList.empty())
         listLock.emplace(WriterLock::acquire(request.packList, request.wait));

@@ -4,6 +4,8 @@
 #include <optional>
 
 #include "commit/OverlayLayout.hpp"
+#include "commit/OverlayRecord.hpp"
+#include "common/Bytes.hpp"
 #include "packs/Drives.hpp"
 
 namespace stdfs = std::filesystem;
@@ -49,11 +51,23 @@ archive::ChangePlan planPatch(const std::vector<Pack>& packs, const stdfs::path&
                         ": not a drive (Game, Resource): --patch takes the overlay folder of a "
                         "-o drives mount");
     const stdfs::path resource = overlayRoot / std::string(kResourceDrive);
-    if (auto first = firstUnder(resource))
-        throw Error(first->string() +
-                    ": changes to the Resource drive cannot go into a patch pack (the game loads "
-                    "Resource.pak on its own): commit them with pak commit Resource.pak " +
-                    overlayRoot.string() + " --in-place");
+    if (auto first = firstUnder(resource)) {
+        const Pack* pak = nullptr;
+        for (const auto& pack : packs)
+            if (isResourcePack(pack)) pak = &pack;
+        // Committed into Resource.pak already (as the advice below says), and that pak
+        // unchanged since: nothing of the drive is left for the patch.
+        bool committed = false;
+        for (const auto& r : readOverlayRecords(overlayRoot))
+            committed = committed || (pak && foldCase(r.pack) == foldCase(kResourceDrive) &&
+                                      r.state == "committed" && r.stamp == pakStamp(*pak->pak));
+        if (!committed)
+            throw Error(first->string() +
+                        ": changes to the Resource drive cannot go into a patch pack (the game "
+                        "loads Resource.pak on its own): commit them with pak commit " +
+                        shellWord(pak ? pak->pak->name() : std::string("Resource.pak")) + " " +
+                        shellWord(overlayRoot.string()) + " --in-place");
+    }
     const archive::ChangeSet changes = readOverlayChanges(overlayRoot / std::string(kGameDrive));
     const Drives drives(packs);
     // A pack loaded later only adds and replaces files: a deletion (from a mount older than the

@@ -277,6 +277,30 @@ CommitResult removeFromPak(const EditRequest& request, const std::vector<std::st
                                                          ? ": nothing in the pak matches it"
                                                          : ": no such file or folder in the pak"));
         }
+        // A folder left empty by the removal goes too (parents first, so each is checked
+        // with what is under it gone): pak rm of a folder's last file is no rmdir away from
+        // it. A folder that was empty before is the pak's, and stays.
+        const auto removed = [&](const std::string& path) {
+            for (const auto& g : gone)
+                if (path == g || isUnder(path, g)) return true;
+            return false;
+        };
+        for (bool more = true; more;) {
+            more = false;
+            for (const auto& f : pak->folders()) {
+                if (removed(f.path)) continue;
+                bool emptied = false, keeps = false;
+                for (const auto& e : pak->entries())
+                    if (isUnder(e.path, f.path)) (removed(e.path) ? emptied : keeps) = true;
+                for (const auto& sub : pak->folders())
+                    if (isUnder(sub.path, f.path) && !removed(sub.path)) keeps = true;
+                for (const auto& g : gone) emptied = emptied || isUnder(g, f.path);
+                if (emptied && !keeps) {
+                    gone.push_back(f.path);
+                    more = true;
+                }
+            }
+        }
         // A path inside a folder also removed goes with it.
         std::sort(gone.begin(), gone.end());
         for (const auto& p : gone) {
@@ -293,7 +317,10 @@ CommitResult moveInPak(const EditRequest& request, const std::string& from, cons
     return commitEdit(request, [&](const std::shared_ptr<const archive::PakIndex>& pak) {
         const auto held = findInPak(*pak, packPathOf(from));
         if (!held) throw Error(where(request, from) + ": no such file or folder in the pak");
-        if (const auto there = findInPak(*pak, givenTo))
+        // A new spelling of the same name (readme.txt to README.txt) is a rename: the game
+        // compares names without regard to case, so it is the one path the pak holds.
+        const bool caseOnly = foldCase(givenTo) == foldCase(held->path);
+        if (const auto there = findInPak(*pak, givenTo); there && !caseOnly)
             throw Error(where(request, there->path) +
                         " is there already: remove it first (pak rm), or move " + held->path +
                         " elsewhere");
@@ -303,8 +330,16 @@ CommitResult moveInPak(const EditRequest& request, const std::string& from, cons
         archive::ChangeSet changes;
         changes.root = request.pak;
         changes.whiteouts[held->path] = where(request, held->path);
-        // Into folders the pak holds, as it spells them.
-        const std::string toPath = PakSpelling(*pak).of(givenTo);
+        // Into folders the pak holds, as it spells them; its own name as given.
+        const std::size_t slash = givenTo.rfind('/');
+        const std::string toPath =
+            slash == std::string::npos
+                ? givenTo
+                : PakSpelling(*pak).of(givenTo.substr(0, slash)) + givenTo.substr(slash);
+        if (toPath == held->path)
+            throw Error(where(request, givenTo) + ": that is " + held->path +
+                        " as the pak spells it already (its folders keep their spelling): "
+                        "nothing to move");
         // Each file moved keeps its slot: the planner takes it from the base, undecoded.
         const auto moved = [&](const std::string& path) {
             return toPath + path.substr(held->path.size());

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "common/Error.hpp"
+#include "common/Interrupt.hpp"
 
 namespace stdfs = std::filesystem;
 
@@ -155,12 +156,20 @@ WriterLock WriterLock::acquire(const stdfs::path& path, bool wait) {
     }
 }
 
+WriterLock::WriterLock(int fd, stdfs::path target, stdfs::path lockFile)
+    : HeldDescriptor(fd), target_(std::move(target)), lockFile_(std::move(lockFile)) {
+    // A command stopped by Ctrl-C leaves no lock file behind (when no mount marked it).
+    interruptTicket_ = registerLockFile(fd_, lockFile_.string(), kLinesMutexByte, kHeaderSize);
+}
+
 WriterLock::~WriterLock() {
     release();
 }
 
 void WriterLock::release() {
     if (fd_ < 0) return;
+    unregisterUnfinished(interruptTicket_);
+    interruptTicket_ = -1;
     try {
         // The last one out removes the lock file, holding both bytes so no one locks it
         // meanwhile; a mount still marking the file keeps it.

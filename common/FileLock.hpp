@@ -72,9 +72,11 @@ public:
 
 private:
     friend class HeldDescriptor<WriterLock>;
-    WriterLock(int fd, std::filesystem::path target, std::filesystem::path lockFile)
-        : HeldDescriptor(fd), target_(std::move(target)), lockFile_(std::move(lockFile)) {}
+    WriterLock(int fd, std::filesystem::path target, std::filesystem::path lockFile);
     void release();
+    // Removes the lock file on SIGINT and SIGTERM (Interrupt.hpp). A moved-from lock keeps a
+    // stale number but holds no descriptor, so its release() does nothing with it.
+    int interruptTicket_ = -1;
     std::filesystem::path target_;
     std::filesystem::path lockFile_;
 };

@@ -2,6 +2,7 @@
 #include "common/Interrupt.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -20,6 +21,9 @@ constexpr std::size_t kText = 1024;
 struct Slot {
     std::atomic<int> state{0};  // 0 free, 1 being filled or emptied, 2 registered
     int dirFd = AT_FDCWD;
+    int lockFd = -1;  // a lock file: removed on the conditions of registerLockFile
+    long long mutexByte = 0;
+    long long keepAbove = 0;
     char path[4096];
     char what[kText];
 };
@@ -37,10 +41,30 @@ void say(const char* text) {
     }
 }
 
+// A lock file left by a command stopped is harmless, but a 0-byte file beside the pak is
+// noise: removed as the last one out removes it (FileLock.cpp), without waiting.
+void removeLockFile(const Slot& s) {
+    struct flock fl {};
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    fl.l_start = off_t(s.mutexByte);
+    fl.l_len = 1;
+    if (::fcntl(s.lockFd, F_OFD_SETLK, &fl) != 0) return;
+    struct stat open {
+    }, named{};
+    if (::fstat(s.lockFd, &open) != 0 || ::stat(s.path, &named) != 0) return;
+    if (open.st_dev == named.st_dev && open.st_ino == named.st_ino && open.st_size <= s.keepAbove)
+        ::unlink(s.path);
+}
+
 void onSignal(int sig) {
     bool any = false;
     for (auto& s : slots) {
         if (s.state.load() != 2) continue;
+        if (s.lockFd >= 0) {
+            removeLockFile(s);
+            continue;
+        }
         ::unlinkat(s.dirFd, s.path, 0);
         say(programName);
         say(": interrupted: ");
@@ -82,8 +106,26 @@ int registerUnfinished(int dirFd, const std::string& path, const std::string& wh
         int expected = 0;
         if (!slots[i].state.compare_exchange_strong(expected, 1)) continue;
         slots[i].dirFd = dirFd;
+        slots[i].lockFd = -1;
         copyText(slots[i].path, sizeof(Slot::path), path);
         copyText(slots[i].what, kText, what);
+        slots[i].state.store(2);
+        return i;
+    }
+    return -1;
+}
+
+int registerLockFile(int fd, const std::string& path, long long mutexByte, long long keepAbove) {
+    if (path.size() >= sizeof(Slot::path)) return -1;
+    for (int i = 0; i < kSlots; ++i) {
+        int expected = 0;
+        if (!slots[i].state.compare_exchange_strong(expected, 1)) continue;
+        slots[i].dirFd = AT_FDCWD;
+        slots[i].lockFd = fd;
+        slots[i].mutexByte = mutexByte;
+        slots[i].keepAbove = keepAbove;
+        copyText(slots[i].path, sizeof(Slot::path), path);
+        slots[i].what[0] = '\0';
         slots[i].state.store(2);
         return i;
     }

@@ -19,4 +19,10 @@ void installInterruptCleanup(const char* program);
 int registerUnfinished(int dirFd, const std::string& path, const std::string& what);
 void unregisterUnfinished(int ticket);
 
+// A lock file (common/FileLock.hpp) this process holds open as `fd` at `path`: removed too if
+// the process is interrupted, silently, when it is still the file at `path`, no other process
+// holds its byte `mutexByte` (taken without waiting) and it is no larger than `keepAbove`
+// bytes (no mount marked it). Returns a ticket for unregisterUnfinished, or -1.
+int registerLockFile(int fd, const std::string& path, long long mutexByte, long long keepAbove);
+
 }  // namespace pakfs

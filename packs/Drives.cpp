@@ -121,8 +121,6 @@ std::vector<Drives::Holder> Drives::holders(std::string_view drivePath) const {
     return {};
 }
 
-namespace {
-
 // `text` as one word for a shell: as it is when nothing in it is special, else in single quotes.
 std::string shellWord(const std::string& text) {
     if (!text.empty() &&
@@ -134,7 +132,7 @@ std::string shellWord(const std::string& text) {
     return out + "'";
 }
 
-}  // namespace
+namespace {}  // namespace
 
 std::string Drives::deletionAdvice(std::string_view drivePath) const {
     const std::vector<Holder> held = holders(drivePath);

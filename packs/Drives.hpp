@@ -13,6 +13,10 @@
 
 namespace pakfs::fs {
 
+// `text` as one word for a shell: as it is when nothing in it is special, else in single quotes
+// (for commands an error message suggests, to run as printed).
+std::string shellWord(const std::string& text);
+
 struct DriveFile {
     std::string path;  // "Resource/..." or "Game/...", as the pack spells it
     int pack = -1;     // index into Drives::packs()

@@ -254,7 +254,7 @@ TEST_CASE("commit safety: a pak written under a new name says how it opens", "[c
     auto r = run(kPak + " commit -q " + q(a) + " " + q(dir / "ov") + " " + q(dir / "Beta.pak"));
     CHECK(r.code == 0);
     CHECK(r.err == (dir / "Beta.pak").string() +
-                       ": 1 files in 0 folders (0 copied as they were, 1 encoded), 1 changes\n"
+                       ": 1 file in 0 folders (0 copied as they were, 1 encoded), 1 change\n"
                        "pak: note: " +
                        (dir / "Beta.pak").string() + " is not opened by name (" +
                        (dir / "packlist.dat").string() +

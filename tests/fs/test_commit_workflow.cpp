@@ -194,7 +194,7 @@ TEST_CASE("commit workflow: commit at unmount empties a committed pack's folder 
     CHECK(fs::commitAtUnmount(loaded.packs, overlay, {kTestKeyHex, {}, {}, {}, {}}, "/mnt/t",
                               [&](const std::string& l) { log.push_back(l); }));
     REQUIRE(log.size() == 1);
-    CHECK(log[0] == "-o commit: " + t.pak.string() + ": 1 changes committed from " +
+    CHECK(log[0] == "-o commit: " + t.pak.string() + ": 1 change committed from " +
                         (overlay / "Test").string() + " (emptied)");
     CHECK(stdfs::is_empty(overlay / "Test"));
     CHECK(contentsOf(t.pak).count("new.txt") == 1);

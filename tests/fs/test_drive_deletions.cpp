@@ -167,8 +167,18 @@ TEST_CASE("drive deletions: a pack's file or folder in the Game drive is refused
             quote((ov).string()));
     CHECK(r.err == "pak: " + (ov / "Resource/Shaders/.wh.x.fx").string() +
                        ": changes to the Resource drive cannot go into a patch pack (the game "
-                       "loads Resource.pak on its own): commit them with pak commit Resource.pak " +
-                       ov.string() + " --in-place\n");
+                       "loads Resource.pak on its own): commit them with pak commit " +
+                       (f.packs / "Resource.pak").string() + " " + ov.string() + " --in-place\n");
+    // The advice as printed works, and the same --patch then goes through: the Resource
+    // drive's changes are in Resource.pak, only the Game drive's are left for the patch.
+    r = run(kPak + " commit -q " + (f.packs / "Resource.pak").string() + " " + ov.string() +
+            " --in-place");
+    CHECK(r.code == 0);
+    r = run(kPak + " commit --patch Patch -n " + quote(f.packs.string()) + " " +
+            quote(ov.string()));
+    CHECK(r.code == 0);
+    CHECK(r.err.find("Resource drive") == std::string::npos);
+    CHECK(r.out.find("Shaders") == std::string::npos);
 }
 
 TEST_CASE(

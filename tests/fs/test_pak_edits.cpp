@@ -211,6 +211,25 @@ TEST_CASE("pak rm and mv: files and folders, slots kept, to OUT, errors named", 
     REQUIRE(r.code == 0);
     CHECK(contentsOf(t.pak).at("New/Place/a2.txt") == bytesOf("a\n"));
 
+    // A new spelling of the same name is a rename (the game tells no case apart), a file's
+    // and a folder's.
+    r = run(pakCommand("mv -q " + quoted(t.pak) + " tracks/d.txt Tracks/D.TXT"));
+    REQUIRE(r.code == 0);
+    r = run(pakCommand("mv -q " + quoted(t.pak) + " assets/sub ASSETS/SUB"));
+    REQUIRE(r.code == 0);
+    CHECK(contentsOf(t.pak) == std::map<std::string, Bytes>{{"Assets/b.txt", bytesOf("b\n")},
+                                                            {"Assets/SUB/c.txt", bytesOf("c\n")},
+                                                            {"New/Place/a2.txt", bytesOf("a\n")},
+                                                            {"Tracks/D.TXT", bytesOf("d\n")}});
+    r = run(pakCommand("mv " + quoted(t.pak) + " Tracks/D.TXT tracks/D.TXT"));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + t.pak.string() +
+                       ":tracks/D.TXT: that is Tracks/D.TXT as the pak spells it already (its "
+                       "folders keep their spelling): nothing to move\n");
+    r = run(pakCommand("mv -q " + quoted(t.pak) + " tracks/D.txt Tracks/d.txt"));
+    REQUIRE(r.code == 0);
+    r = run(pakCommand("mv -q " + quoted(t.pak) + " assets/sub Assets/Sub"));
+    REQUIRE(r.code == 0);
     // Errors name the path in the pak; nothing is written.
     const Bytes now = readFile(t.pak);
     r = run(pakCommand("rm " + quoted(t.pak) + " nothere.txt"));
@@ -295,5 +314,110 @@ TEST_CASE("pak add killed with SIGKILL leaves the pak as it was", "[edit][cli][k
         CHECK(now == original);
         // Nothing holds the lock now: the next edit goes through.
         CHECK(run(pakCommand("rm -q " + quoted(t.pak) + " a.txt -n")).code == 0);
+    }
+}
+
+TEST_CASE(
+    "pak edits and commit: counts in the singular, -o OUT for commit, JSON without an "
+    "overlay, cat of a folder, a missing overlay folder",
+    "[edit][cli]") {
+    TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")}, {"Media/b.txt", bytesOf("b\n")}});
+    writeFile(t.dir->path() / "in/new.txt", bytesOf("new\n"));
+    const std::string pak = quoted(t.pak);
+    // One change, one file, one folder: no "1 changes".
+    auto r = run(pakCommand("rm -q " + pak + " a.txt -o " + quoted(t.dir->path() / "One.pak")));
+    REQUIRE(r.code == 0);
+    CHECK(
+        r.err.starts_with((t.dir->path() / "One.pak").string() +
+                          ": 1 file in 2 folders (1 copied as they were, 0 encoded), 1 change\n"));
+    r = run(pakCommand("add -n " + pak + " " + quoted(t.dir->path() / "in/new.txt")));
+    CHECK(r.err == t.pak.string() + ": 1 change by pak add\n");
+    // An edit's JSON names no overlay.
+    r = run(pakCommand("add -n --json " + pak + " " + quoted(t.dir->path() / "in/new.txt")));
+    REQUIRE(r.code == 0);
+    CHECK(r.out ==
+          "{\n  \"changes\": [\n    {\n      \"change\": \"A\",\n      \"path\": "
+          "\"new.txt\"\n    }\n  ],\n  \"pak\": \"" +
+              t.pak.string() + "\"\n}\n");
+
+    // pak commit takes OUT as -o OUT too, not both.
+    writeFile(t.dir->path() / "ov/Test/c.txt", bytesOf("c\n"));
+    const stdfs::path out = t.dir->path() / "Out.pak";
+    r = run(
+        pakCommand("commit -q " + pak + " " + quoted(t.dir->path() / "ov") + " -o " + quoted(out)));
+    REQUIRE(r.code == 0);
+    CHECK(contentsOf(out).at("c.txt") == bytesOf("c\n"));
+    r = run(pakCommand("commit -q " + pak + " " + quoted(t.dir->path() / "ov") + " " + quoted(out) +
+                       " -o " + quoted(out)));
+    CHECK(r.code == 2);
+    CHECK(r.err.starts_with("pak: give OUT once: as an argument or as -o OUT, not both"));
+
+    // pak cat of a folder says it is one.
+    r = run(pakCommand("cat " + pak + " media"));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pak: " + t.pak.string() +
+                       ": \"media\" is a folder, not a file (pak cat writes one file; pak extract "
+                       "writes a folder's)\n");
+
+    // pak rm of a folder's last file removes the folders it leaves empty; a folder that was
+    // empty before (EmptyFolder) stays.
+    TestPack deep = makeTestPack({{"Deep/Er/x.txt", bytesOf("x\n")},
+                                  {"Deep/Er/y.txt", bytesOf("y\n")},
+                                  {"Side/z.txt", bytesOf("z\n")}});
+    r = run(pakCommand("rm -n " + quoted(deep.pak) + " deep/er/x.txt Deep/Er/y.txt"));
+    REQUIRE(r.code == 0);
+    CHECK(r.out == "D Deep/\nD Deep/Er/\nD Deep/Er/x.txt\nD Deep/Er/y.txt\n");
+    r = run(pakCommand("rm -q " + quoted(deep.pak) + " Deep/Er/x.txt"));
+    REQUIRE(r.code == 0);
+    r = run(pakCommand("rm -n " + quoted(deep.pak) + " Side/z.txt Deep/Er/y.txt"));
+    CHECK(r.out == "D Deep/\nD Deep/Er/\nD Deep/Er/y.txt\nD Side/\nD Side/z.txt\n");
+    {
+        const auto index = archive::PakIndex::open(deep.pak, testKey());
+        std::set<std::string> folders;
+        for (const auto& f : index->folders()) folders.insert(f.path);
+        CHECK(folders == std::set<std::string>{"Deep", "Deep/Er", "EmptyFolder", "Side"});
+    }
+
+    // pakfs with an overlay folder that does not exist says so (before any mount).
+    const std::string pakfs = (stdfs::path(PAKFS_PAK_BINARY).parent_path() / "pakfs").string();
+    stdfs::create_directories(t.dir->path() / "mnt");
+    const stdfs::path missing = t.dir->path() / "nothere";
+    r = run(pakfs + " --key " + kTestKeyHex + " " + pak + " " + quoted(t.dir->path() / "mnt") +
+            " -o overlay=" + quoted(missing));
+    CHECK(r.code == 1);
+    CHECK(r.err == "pakfs: " + missing.string() +
+                       ": no such folder (the overlay folder must exist: mkdir " +
+                       missing.string() + " first)\n");
+}
+
+TEST_CASE("pak add stopped by SIGINT leaves the pak as it was and no lock file",
+          "[edit][cli][kill]") {
+    TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")}});
+    const Bytes original = readFile(t.pak);
+    writeFile(t.dir->path() / "big.bin", randomBytes(24 << 20, 9));
+    for (int delayMs : {30, 150}) {
+        INFO("interrupted after " << delayMs << " ms");
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            const int null = ::open("/dev/null", O_WRONLY);
+            ::dup2(null, 1);
+            ::dup2(null, 2);
+            ::execl(kPakBinary.c_str(), kPakBinary.c_str(), "add", "-q", "--level", "9",
+                    t.pak.c_str(), (t.dir->path() / "big.bin").c_str(), "--key", kTestKeyHex,
+                    nullptr);
+            ::_exit(127);
+        }
+        REQUIRE(pid > 0);
+        // Until the lock file is there: the command holds the lock.
+        for (int i = 0; i < 2000 && !stdfs::exists(lockFileOf(t.pak)); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+        ::kill(pid, SIGINT);
+        int status = 0;
+        REQUIRE(::waitpid(pid, &status, 0) == pid);
+        if (WIFEXITED(status)) break;  // done before the signal
+        CHECK(WTERMSIG(status) == SIGINT);
+        CHECK(readFile(t.pak) == original);
+        CHECK_FALSE(stdfs::exists(lockFileOf(t.pak)));
     }
 }

@@ -182,7 +182,7 @@ TEST_CASE("locks: a pak or packlist behind a symbolic link is written through, t
                  " --in-place");
     REQUIRE(r.code == 0);
     CHECK(r.err == (dir / "work/Resource.pak").string() + " -> " + pak.string() +
-                       ": 2 files in 0 folders (1 copied as they were, 1 encoded), 1 changes\n");
+                       ": 2 files in 0 folders (1 copied as they were, 1 encoded), 1 change\n");
     CHECK(stdfs::is_symlink(dir / "work/Resource.pak"));
     CHECK(stdfs::read_symlink(dir / "work/Resource.pak") == "../game/Resource.pak");
     CHECK(pathsIn(pak) == std::set<std::string>{"added.txt", "base.txt"});

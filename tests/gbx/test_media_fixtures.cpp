@@ -115,7 +115,7 @@ TEST_CASE("media fixtures: stored in a version 6 pack, planned from the chunk re
     // No node scan planned them, and they stay stored (a scanned file would be deflated so that
     // its Adler-32 can prove it).
     CHECK(p.err.find("node scan") == std::string::npos);
-    CHECK(p.err.find(": 3 files in 1 folders, 0 compressed,") != std::string::npos);
+    CHECK(p.err.find(": 3 files in 1 folder, 0 compressed,") != std::string::npos);
     auto r = run(kPak + " check " + test::kKeyArg + " " + q(pak));
     CHECK(r.code == 0);
     const std::string proof =

@@ -147,7 +147,7 @@ TEST_CASE(
         auto r = run("timeout 60 " + kPak + " pack -q " + q(t.src) + " " + q(out));
         CHECK(r.code == 0);
         CHECK(r.err == out.string() +
-                           ": 2 files in 1 folders, 0 compressed, 0 copied from base, 2 -> " +
+                           ": 2 files in 1 folder, 0 compressed, 0 copied from base, 2 -> " +
                            std::to_string(fs::file_size(out)) + " bytes\n");
         auto ls = run(kPak + " ls " + q(out));
         CHECK(ls.code == 0);

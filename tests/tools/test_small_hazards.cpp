@@ -117,7 +117,7 @@ TEST_CASE("small hazards: extract into a folder it may not write names the permi
                        ": Folder: cannot create folder \"Folder\": Permission denied\n" +
                        "pak: " + pak +
                        ": Folder/a.txt: cannot create folder \"Folder\": Permission denied\n" +
-                       "pak: 1 of 1 files could not be extracted\n");
+                       "pak: 1 of 1 file could not be extracted\n");
     CHECK(namesIn(dir / "locked").empty());
 }
 

@@ -62,9 +62,11 @@ std::optional<std::string> keyStringOf(const std::filesystem::path& pakPath,
                                        const archive::KeyOptions& keys, const archive::PakKey& key);
 
 // What a planned commit or edit changes, one "K PATH" line each on stdout and the count on
-// stderr (`what`: the pak, `from`: where the changes come from), or one JSON object.
+// stderr (`what`: the pak, `from`: the overlay folder the changes come from, or with
+// `fromOverlay` false the edit making them, "pak add"), or one JSON object {pak, overlay (only
+// from an overlay), changes}.
 void printChanges(const archive::ChangePlan& plan, const std::string& what, const std::string& from,
-                  bool json);
+                  bool json, bool fromOverlay = true);
 
 // The summary of a commit or edit that wrote `given` (named with the file its links lead to),
 // on stderr, or as JSON {out, files, folders, copied, encoded, changes} on stdout.

@@ -10,18 +10,30 @@
 
 namespace pakfs::cli {
 
+namespace {
+
+// "1 change", "2 changes".
+std::string counted(std::size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
 void printChanges(const archive::ChangePlan& plan, const std::string& what, const std::string& from,
-                  bool json) {
+                  bool json, bool fromOverlay) {
     if (json) {
         nlohmann::json changes = nlohmann::json::array();
         for (const auto& c : plan.changes)
             changes.push_back({{"change", std::string(1, c.kind)}, {"path", c.path}});
-        nlohmann::json j = {{"pak", what}, {"overlay", from}, {"changes", changes}};
+        nlohmann::json j = {{"pak", what}};
+        if (fromOverlay) j["overlay"] = from;  // an edit (pak add, rm, mv) comes from none
+        j["changes"] = changes;
         std::cout << j.dump(2) << "\n";
     } else {
         for (const auto& c : plan.changes) std::printf("%c %s\n", c.kind, c.path.c_str());
-        std::fprintf(stderr, "%s: %zu changes from %s\n", what.c_str(), plan.changes.size(),
-                     from.c_str());
+        std::fprintf(stderr, "%s: %s %s %s\n", what.c_str(),
+                     counted(plan.changes.size(), "change", "changes").c_str(),
+                     fromOverlay ? "from" : "by", from.c_str());
     }
 }
 
@@ -35,11 +47,10 @@ void printWritten(const fs::CommitResult& r, const std::string& given, bool json
                             {"encoded", encoded},        {"changes", r.plan.changes.size()}};
         std::cout << j.dump(2) << "\n";
     } else {
-        std::fprintf(stderr,
-                     "%s: %zu files in %zu folders (%zu copied as they were, %zu encoded), "
-                     "%zu changes\n",
-                     dest.c_str(), r.pack.files, r.pack.folders, r.pack.copiedFromBase, encoded,
-                     r.plan.changes.size());
+        std::fprintf(stderr, "%s: %s in %s (%zu copied as they were, %zu encoded), %s\n",
+                     dest.c_str(), counted(r.pack.files, "file", "files").c_str(),
+                     counted(r.pack.folders, "folder", "folders").c_str(), r.pack.copiedFromBase,
+                     encoded, counted(r.plan.changes.size(), "change", "changes").c_str());
     }
 }
 
@@ -50,6 +61,12 @@ void printPatch(const fs::PatchResult& r, const std::string& overlay, const std:
                      (std::filesystem::path(overlay) / fs::kGameDrive).string(), json);
         return;
     }
+    if (!r.written) {
+        std::fprintf(
+            stderr, "%s: nothing to patch: %s holds no added or changed files; nothing written\n",
+            r.target.c_str(), (std::filesystem::path(overlay) / fs::kGameDrive).string().c_str());
+        return;
+    }
     if (json) {
         nlohmann::json j = {{"out", r.target.string()},
                             {"files", r.pack.files},
@@ -57,8 +74,9 @@ void printPatch(const fs::PatchResult& r, const std::string& overlay, const std:
                             {"changes", r.plan.changes.size()}};
         std::cout << j.dump(2) << "\n";
     } else {
-        std::fprintf(stderr, "%s: patch pack of %zu files in %zu folders%s\n", r.target.c_str(),
-                     r.pack.files, r.pack.folders,
+        std::fprintf(stderr, "%s: patch pack of %s in %s%s\n", r.target.c_str(),
+                     counted(r.pack.files, "file", "files").c_str(),
+                     counted(r.pack.folders, "folder", "folders").c_str(),
                      r.listed ? (", listed last in " + packList).c_str() : "");
     }
 }

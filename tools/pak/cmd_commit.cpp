@@ -17,6 +17,7 @@ namespace {
 struct CommitArgs {
     archive::KeyOptions keys;
     std::string pakPath, overlay, out, patch;
+    std::string outOption;  // -o OUT
     bool inPlace = false, dryRun = false, json = false, quiet = false;
     bool force = false, allowEmpty = false, wait = false;
     int level = 6, jobs = 0;
@@ -29,7 +30,9 @@ void addOutputOptions(CLI::App* cmd, CommitArgs& a) {
                     "The overlay folder given to the mount; PAK's changes are in its folder "
                     "named like PAK (file name without .pak / .Pack.Gbx)")
         ->required();
-    cmd->add_option("OUT", a.out, "The pak to write (not with --in-place)");
+    cmd->add_option("OUT", a.out, "The pak to write (not with --in-place; or give it as -o OUT)");
+    cmd->add_option("-o,--out", a.outOption,
+                    "The pak to write, as pak add, rm and mv take it (the same as OUT)");
     cmd->add_flag("--in-place", a.inPlace, "Replace PAK (atomically) instead of writing OUT");
     cmd->add_flag("-n,--dry-run", a.dryRun,
                   "Write nothing (OUT is not needed): list what would change, one line each: A "
@@ -134,6 +137,11 @@ void addCommitCommands(CLI::App& app, int& /*exitCode*/) {
                   "When another pak command is writing the pak (or OUT), wait for it to finish "
                   "instead of refusing at once");
     cmd->callback([args] {
+        if (!args->outOption.empty()) {
+            if (!args->out.empty())
+                throw UsageError("give OUT once: as an argument or as -o OUT, not both");
+            args->out = args->outOption;
+        }
         if (!args->patch.empty())
             runPatch(*args);
         else

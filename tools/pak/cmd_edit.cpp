@@ -60,7 +60,7 @@ struct EditOptions {
 
     void print(const fs::CommitResult& r, const std::string& what) const {
         if (dryRun) {
-            printChanges(r.plan, pak, what, json);
+            printChanges(r.plan, pak, what, json, false);
             return;
         }
         if (!r.written) {
@@ -107,8 +107,8 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
     {
         auto* cmd = app.add_subcommand(
             "rm",
-            "Remove files or folders (with everything in them) from PAK, by path or glob, "
-            "without a mount: written as pak commit writes, under the same lock");
+            "Remove files or folders (with everything in them) from PAK, by path or glob, and the "
+            "folders left empty, without a mount: written as pak commit writes, under the same lock");
         auto o = std::make_shared<EditOptions>();
         auto paths = std::make_shared<std::vector<std::string>>();
         cmd->add_option("PAK", o->pak, "The pak to change")->required();
@@ -126,8 +126,9 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
     {
         auto* cmd = app.add_subcommand(
             "mv",
-            "Move (rename) a file or folder of PAK to a path it does not hold yet, without a "
-            "mount: each file keeps its encrypted bytes, class ID, flags and metadata record");
+            "Move (rename) a file or folder of PAK to a path it does not hold yet, or to a new "
+            "spelling of its name (readme.txt README.txt), without a mount: each file keeps its "
+            "encrypted bytes, class ID, flags and metadata record");
         auto o = std::make_shared<EditOptions>();
         auto from = std::make_shared<std::string>();
         auto to = std::make_shared<std::string>();

@@ -76,8 +76,9 @@ void addExtractCommands(CLI::App& app, int& exitCode) {
             exitCode = kExitBadInput;
         }
         if (r.failed + notSalvaged > 0) {
-            std::fprintf(stderr, "pak: %zu of %zu files could not be extracted\n",
-                         r.failed + notSalvaged, todo.size() + notSalvaged);
+            std::fprintf(stderr, "pak: %zu of %zu file%s could not be extracted\n",
+                         r.failed + notSalvaged, todo.size() + notSalvaged,
+                         todo.size() + notSalvaged == 1 ? "" : "s");
             exitCode = kExitBadInput;
         }
         if (r.failedFolders > 0) exitCode = kExitBadInput;  // each named on its line

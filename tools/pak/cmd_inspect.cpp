@@ -14,6 +14,7 @@
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/GbxEntry.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "common/Bytes.hpp"
 #include "common/PageBlock.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/EntryArgs.hpp"
@@ -288,7 +289,21 @@ void addCatCommand(CLI::App& app) {
     cmd->callback([=] {
         auto pak = openForReading(*pakPath, *read, !read->names.empty());
         const PakEntry* e = findEntry(*pak, *path);
-        if (!e) throw Error(pak->name() + ": no file \"" + *path + "\" in the pak");
+        if (!e) {
+            // A folder's path: say so (its files are what pak ls lists under it).
+            const std::string want = foldCase(*path);
+            for (const auto& f : pak->folders())
+                if (foldCase(f.path) == want)
+                    throw Error(pak->name() + ": \"" + *path +
+                                "\" is a folder, not a file (pak cat writes one file; pak extract "
+                                "writes a folder's)");
+            for (const auto& other : pak->entries())
+                if (foldCase(other.path).starts_with(want + "/"))
+                    throw Error(pak->name() + ": \"" + *path +
+                                "\" is a folder, not a file (pak cat writes one file; pak extract "
+                                "writes a folder's)");
+            throw Error(pak->name() + ": no file \"" + *path + "\" in the pak");
+        }
         if (!pak->whole(*e)) throw Error("not salvaged: " + pak->incompleteMessage(*e));
         // Decode whole before writing: a failure must not leave partial output behind.
         GbxDecodeOptions gbx;

@@ -119,9 +119,10 @@ void runPack(const PackArgs& a) {
     opts.progress = progress.callback();
     PackResult r = writePak(a.src, a.out, key, opts);
     std::fprintf(stderr,
-                 "%s: %zu files in %zu folders, %zu compressed, %zu copied from base, %llu "
+                 "%s: %zu %s in %zu %s, %zu compressed, %zu copied from base, %llu "
                  "-> %llu bytes\n",
-                 a.out.c_str(), r.files, r.folders, r.compressed, r.copiedFromBase,
+                 a.out.c_str(), r.files, r.files == 1 ? "file" : "files", r.folders,
+                 r.folders == 1 ? "folder" : "folders", r.compressed, r.copiedFromBase,
                  (unsigned long long)r.bytesIn, (unsigned long long)r.bytesOut);
     adviseHowItOpens(a.out, key, keyStringOf(a.out, a.keys, key));
 }

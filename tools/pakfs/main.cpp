@@ -380,6 +380,15 @@ void checkPaths(const CommandLine& cl, const std::string& mountpoint) {
     if (auto seek = pakfs::fs::seekIndexFolder())
         used.push_back({"the seek point folder ($XDG_CACHE_HOME/pakfs/seek)", *seek});
     pakfs::fs::refuseSelfMount(mountpoint, used, cl.overlay);
+    if (!cl.overlay.empty()) {
+        std::error_code ec;
+        if (!std::filesystem::exists(cl.overlay, ec))
+            throw pakfs::Error(cl.overlay +
+                               ": no such folder (the overlay folder must exist: mkdir " +
+                               cl.overlay + " first)");
+        if (!std::filesystem::is_directory(cl.overlay, ec))
+            throw pakfs::Error(cl.overlay + ": not a folder (-o overlay= takes a folder)");
+    }
     pakfs::fs::checkMountPoint(mountpoint, cl.nonempty);
 }
 
