@@ -55,7 +55,7 @@ void addExtractCommands(CLI::App& app, int& exitCode) {
                   "counted in one line at the end, and the exit status is 1)");
     addReadOptions(cmd, *read);
     cmd->callback([=, &exitCode] {
-        auto pak = openForReading(*pakPath, *read, !read->names.empty());
+        auto pak = openForReading(*pakPath, *read);
         std::vector<const PakEntry*> todo;
         std::size_t notSalvaged = 0;
         for (const auto& e : pak->entries())
