@@ -163,7 +163,7 @@ _pak() {
   prog=$_pak_dq
   [[ $prog == */* ]] || prog=pak
 
-  local keyopts='--key --key-file --packlist --base-key --ms-key' help='-h --help --help-all'
+  local keyopts='--key --key-file --packlist --base-key --ms-key --keys' help='-h --help --help-all'
   local subcommands='info ls cat extract pack commit check diff add rm mv packlist gbx'
 
   # The subcommand (and that of packlist and gbx) before the word being completed.
@@ -200,9 +200,9 @@ _pak() {
       fi
       ;;
     info) flags='--json' argopts=$keyopts pos='pak' ;;
-    ls) flags='-l --long --json --resolve-names --salvage' argopts="--names $keyopts" pos='pak inside...' ;;
-    cat) flags='--unverified' argopts="--names $keyopts" pos='pak inside' ;;
-    extract) flags='-q --quiet --unverified --overwrite --salvage' argopts="-j --jobs --names $keyopts" pos='pak dir inside...' ;;
+    ls) flags='-l --long --json --hashed-names --salvage' argopts="--names $keyopts" pos='pak inside...' ;;
+    cat) flags='--unverified --hashed-names' argopts="--names $keyopts" pos='pak inside' ;;
+    extract) flags='-q --quiet --unverified --overwrite --hashed-names --salvage' argopts="-j --jobs --names $keyopts" pos='pak dir inside...' ;;
     pack)
       flags='--fold-skippable -L --dereference -q --quiet --data-public'
       argopts="-j --jobs --level --raw --base --version --header-key --public --author-login --author-nick"
@@ -213,9 +213,9 @@ _pak() {
       # With --patch NAME: PACKSDIR OVERLAY [OUT] (the first a folder, see below).
       argopts="-j --jobs --level --patch $keyopts" pos='pak dir pak'
       ;;
-    check) flags='--refs --json -q --quiet --strict --salvage' argopts="--names $keyopts" pos='pak' ;;
+    check) flags='--refs --json -q --quiet --strict --hashed-names --salvage' argopts="--names $keyopts" pos='pak' ;;
     diff)
-      flags='--json --fields -q --quiet'
+      flags='--json --fields -q --quiet --hashed-names'
       argopts="--names $keyopts --key-b --key-file-b --packlist-b --base-key-b --ms-key-b"
       pos='pak pak'
       ;;
@@ -275,7 +275,7 @@ _pak() {
       if [[ -n $opt && $i != "$cword" ]]; then
         case $opt in
           --key | --base-key | --ms-key) keyargs+=("$opt" "$val") ;;
-          --key-file | --packlist)
+          --key-file | --packlist | --keys)
             _pak_path "$val"
             keyargs+=("$opt" "$_pak_dq")
             ;;
@@ -299,7 +299,7 @@ _pak() {
     local what=''
     case $role in
       option) _pak_words "$help $flags $argopts" ;;
-      value:--key-file | value:--packlist | value:--base | value:--names) what='file' ;;
+      value:--key-file | value:--packlist | value:--keys | value:--base | value:--names) what='file' ;;
       value:--key-file-b | value:--packlist-b) what='file' ;;
       value:--packs) what='dir' ;;
       value:--level) what='level' ;;

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Bash completion for pakfs, installed as share/bash-completion/completions/pakfs: its options,
-# the names of its -o options (and a folder after -o overlay=, a file after key_file=,
+# the names of its -o options (and a folder after -o overlay=, a file after key_file=, keys=,
 # packlist= and names=), pak files and folders for SOURCE and MOUNTPOINT.
 
 # The words of the command line up to the cursor, with the pieces readline split off at '=' and
@@ -84,7 +84,7 @@ _pakfs() {
       _pakfs_paths "$cur" '' dir
       _pakfs_reply "$cur" "${_pakfs_cands[@]}"
       ;;
-    --key-file | --packlist)
+    --key-file | --packlist | --keys)
       _pakfs_paths "$cur" '' file
       _pakfs_reply "$cur" "${_pakfs_cands[@]}"
       ;;
@@ -101,7 +101,7 @@ _pakfs() {
           _pakfs_paths "${item#*=}" "${head}overlay=" dir
           _pakfs_reply "$cur" "${_pakfs_cands[@]}"
           ;;
-        key_file=* | packlist=* | names=*)
+        key_file=* | packlist=* | names=* | keys=*)
           _pakfs_paths "${item#*=}" "$head${item%%=*}=" file
           _pakfs_reply "$cur" "${_pakfs_cands[@]}"
           ;;
@@ -109,8 +109,8 @@ _pakfs() {
         *)
           local o
           local -a names=()
-          for o in key= key_file= packlist= base_key= ms_key= names= overlay= cache_size= \
-            read_ahead= icase drives unverified salvage resolve_names commit nonempty uid= gid= umask= ro rw \
+          for o in key= key_file= packlist= base_key= ms_key= keys= names= overlay= cache_size= \
+            read_ahead= icase drives unverified salvage hashed_names commit nonempty uid= gid= umask= ro rw \
             allow_other allow_root auto_unmount clone_fd max_threads= max_idle_threads= \
             nosuid nodev noexec defaults noauto nofail debug; do
             names+=("$head$o")
@@ -124,11 +124,11 @@ _pakfs() {
       if [[ $cur == --overlay=* ]]; then
         _pakfs_paths "${cur#*=}" --overlay= dir
         _pakfs_reply "$cur" "${_pakfs_cands[@]}"
-      elif [[ $cur == --key-file=* || $cur == --packlist=* ]]; then
+      elif [[ $cur == --key-file=* || $cur == --packlist=* || $cur == --keys=* ]]; then
         _pakfs_paths "${cur#*=}" "${cur%%=*}=" file
         _pakfs_reply "$cur" "${_pakfs_cands[@]}"
       elif [[ $cur == -* ]]; then
-        _pakfs_reply "$cur" --key --key-file --packlist --base-key --ms-key --overlay -o -f -d \
+        _pakfs_reply "$cur" --key --key-file --packlist --base-key --ms-key --keys --overlay -o -f -d \
           -s -h --help -V --version
       else
         # SOURCE (a pak or a Packs folder) or MOUNTPOINT (a folder).

@@ -2,6 +2,8 @@
 #include "archive/ops/HashedNames.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -9,6 +11,7 @@
 #include "archive/entry/EntryKind.hpp"
 #include "archive/entry/GbxEntry.hpp"
 #include "archive/pak/PakIndex.hpp"
+#include "common/Cpus.hpp"
 #include "common/File.hpp"
 #include "gbx/References.hpp"
 
@@ -215,44 +218,98 @@ std::optional<std::string> refCandidatePath(const std::string& referrerPath,
     return join(*target, 0, target->size(), '/');
 }
 
-std::map<std::size_t, std::string> resolvePackNames(const std::shared_ptr<const PakIndex>& pak) {
-    const auto& entries = pak->entries();
-    std::vector<HashedEntryName> names;
+std::vector<std::map<std::size_t, std::string>> resolvePacksNames(
+    const std::vector<std::shared_ptr<const PakIndex>>& paks) {
+    std::vector<std::map<std::size_t, std::string>> resolved(paks.size());
+    // Each pack's entries as resolveHashedNames sees them; packs without a hashed name are
+    // looked at only for the references of their gbx files.
+    std::vector<std::vector<HashedEntryName>> names(paks.size());
     bool anyHashed = false;
-    for (const auto& e : entries) {
-        std::string folder = e.folder >= 0 ? pak->folders()[std::size_t(e.folder)].path : "";
-        anyHashed = anyHashed || looksHashed(e.name);
-        names.push_back({std::move(folder), e.name});
-    }
-    std::map<std::size_t, std::string> resolved;
+    for (std::size_t p = 0; p < paks.size(); ++p)
+        for (const auto& e : paks[p]->entries()) {
+            std::string folder =
+                e.folder >= 0 ? paks[p]->folders()[std::size_t(e.folder)].path : "";
+            anyHashed = anyHashed || looksHashed(e.name);
+            names[p].push_back({std::move(folder), e.name});
+        }
     if (!anyHashed) return resolved;
     // The reference tables, read once: they come before the first node read, so they decode
-    // whatever the chunks.
-    std::vector<std::optional<gbx::RefTable>> refs(entries.size());
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        try {
-            if (entries[i].encrypted && !pak->hasKey()) continue;
-            if (isGbxEntry(*pak, entries[i])) refs[i] = readGbxEntryRefs(pak, entries[i]).refs;
-        } catch (const Error&) {
-            // Not readable: it names nothing.
-        }
+    // whatever the chunks. Each is the start of one entry decoded: on every CPU pak may use
+    // (a big pack holds tens of thousands of gbx files).
+    std::vector<std::vector<std::optional<gbx::RefTable>>> refs(paks.size());
+    std::vector<std::pair<std::size_t, std::size_t>> jobs;  // (pack, entry)
+    for (std::size_t p = 0; p < paks.size(); ++p) {
+        const auto& entries = paks[p]->entries();
+        refs[p].resize(entries.size());
+        for (std::size_t i = 0; i < entries.size(); ++i)
+            if (!entries[i].encrypted || paks[p]->hasKey()) jobs.emplace_back(p, i);
     }
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+        for (std::size_t j; (j = next.fetch_add(1)) < jobs.size();) {
+            const auto [p, i] = jobs[j];
+            const PakEntry& e = paks[p]->entries()[i];
+            try {
+                if (isGbxEntry(*paks[p], e)) refs[p][i] = readGbxEntryRefs(paks[p], e).refs;
+            } catch (const std::exception&) {
+                // Not readable: it names nothing.
+            }
+        }
+    };
+    // A thread for every 256 files at most: a small pack is read on this one alone.
+    const std::size_t threads =
+        std::min<std::size_t>(std::size_t(std::max(1, availableCpus())), jobs.size() / 256 + 1);
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
     // A hashed gbx file's own references are relative to its real path, known only once it is
-    // resolved: go round until nothing new is found.
+    // resolved: go round until nothing new is found. The game merges its packs into one tree,
+    // so a path one pack's file names may be a file of another.
+    std::size_t found = 0;
     for (std::size_t round = 0; round < 8; ++round) {
         std::vector<std::string> candidates;
-        for (std::size_t i = 0; i < entries.size(); ++i) {
-            if (!refs[i]) continue;
-            auto it = resolved.find(i);
-            const std::string& path = it != resolved.end() ? it->second : entries[i].path;
-            for (const auto& ref : refs[i]->externals)
-                if (auto c = refCandidatePath(path, *refs[i], ref)) candidates.push_back(*c);
+        std::unordered_set<std::string> seen;
+        for (std::size_t p = 0; p < paks.size(); ++p) {
+            const auto& entries = paks[p]->entries();
+            for (std::size_t i = 0; i < entries.size(); ++i) {
+                if (!refs[p][i]) continue;
+                auto it = resolved[p].find(i);
+                const std::string& path = it != resolved[p].end() ? it->second : entries[i].path;
+                for (const auto& ref : refs[p][i]->externals)
+                    if (auto c = refCandidatePath(path, *refs[p][i], ref))
+                        if (seen.insert(*c).second) candidates.push_back(std::move(*c));
+            }
         }
-        auto found = resolveHashedNames(names, candidates);
-        if (found.size() == resolved.size()) break;
-        resolved = std::move(found);
+        std::size_t total = 0;
+        for (std::size_t p = 0; p < paks.size(); ++p) {
+            resolved[p] = resolveHashedNames(names[p], candidates);
+            total += resolved[p].size();
+        }
+        if (total == found) break;
+        found = total;
     }
     return resolved;
+}
+
+std::map<std::size_t, std::string> resolvePackNames(const std::shared_ptr<const PakIndex>& pak) {
+    return resolvePacksNames({pak}).front();
+}
+
+HashedNameCount countHashedNames(const PakIndex& pak) {
+    HashedNameCount n;
+    for (const auto& e : pak.entries()) {
+        if (!looksHashed(e.name)) continue;
+        const std::size_t slash = e.path.rfind('/');
+        const std::string_view last = slash == std::string::npos
+                                          ? std::string_view(e.path)
+                                          : std::string_view(e.path).substr(slash + 1);
+        if (last == e.name)
+            ++n.left;
+        else
+            ++n.resolved;
+    }
+    return n;
 }
 
 }  // namespace pakfs::archive

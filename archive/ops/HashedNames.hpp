@@ -84,5 +84,18 @@ std::optional<std::string> refCandidatePath(const std::string& referrerPath,
 // (entries whose header decodes; locked ones are skipped), repeated while a newly named gbx
 // file names more. By entry index.
 std::map<std::size_t, std::string> resolvePackNames(const std::shared_ptr<const PakIndex>& pak);
+// The same for packs read together (a Packs folder, several paks given): the references of
+// every pack's gbx files count for the hashed entries of all of them, as the game merges its
+// packs into one tree. One map per pack, in the order given.
+std::vector<std::map<std::size_t, std::string>> resolvePacksNames(
+    const std::vector<std::shared_ptr<const PakIndex>>& paks);
+
+// A pack's entries stored under a hashed name: those shown under a real path, and those left
+// as the hash.
+struct HashedNameCount {
+    std::size_t resolved = 0;
+    std::size_t left = 0;
+};
+HashedNameCount countHashedNames(const PakIndex& pak);
 
 }  // namespace pakfs::archive

@@ -10,13 +10,27 @@ std::shared_ptr<const PakIndex> openPakIndex(const std::filesystem::path& path,
     if (options.resolveNames || !options.nameLists.empty())
         namer = [&options](const std::shared_ptr<const PakIndex>& index) {
             // The pack's own reference tables first, then the lists for what they do not name.
-            auto names = resolvePackNames(index);
+            std::map<std::size_t, std::string> names;
+            if (options.resolveNames) names = resolvePackNames(index);
             if (!options.nameLists.empty())
                 for (auto& [i, name] : resolveFromLists(*index, options.nameLists))
                     names.try_emplace(i, std::move(name));
             return names;
         };
     return PakIndex::open(path, key, options.salvage, namer);
+}
+
+void resolveNamesTogether(std::vector<std::shared_ptr<const PakIndex>>& paks,
+                          const PakOpenOptions& options) {
+    if (!options.resolveNames && options.nameLists.empty()) return;
+    std::vector<std::map<std::size_t, std::string>> names(paks.size());
+    if (options.resolveNames) names = resolvePacksNames(paks);
+    for (std::size_t p = 0; p < paks.size(); ++p) {
+        if (!options.nameLists.empty())
+            for (auto& [i, name] : resolveFromLists(*paks[p], options.nameLists))
+                names[p].try_emplace(i, std::move(name));
+        if (!names[p].empty()) paks[p] = paks[p]->withNames(names[p]);
+    }
 }
 
 OpenedPak openPak(const std::filesystem::path& path, const KeyOptions& keys,

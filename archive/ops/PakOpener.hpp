@@ -16,11 +16,12 @@ namespace pakfs::archive {
 
 struct PakOpenOptions {
     // Version 6+: entries stored under a hashed name get the real path a gbx reference table
-    // of the pack gives them (checked by hashing), the hash otherwise.
-    bool resolveNames = false;
+    // of the pack gives them (checked by hashing), the hash otherwise. On by default: the
+    // frontends show real names unless asked for the hashes (--hashed-names, -o hashed_names).
+    bool resolveNames = true;
     // Version 6+: hash-to-name lists players share, for the hashed entries the reference
-    // tables do not name (implies resolveNames).
-    std::vector<HashList> nameLists;
+    // tables do not name (or, without resolveNames, for all of them).
+    std::vector<HashList> nameLists{};
     // See PakIndex::open.
     bool salvage = false;
 };
@@ -37,6 +38,13 @@ struct OpenedPak {
 // naming the file.
 OpenedPak openPak(const std::filesystem::path& path, const KeyOptions& keys,
                   const PakOpenOptions& options = {});
+// Packs read together (a Packs folder, several paks given), each opened with resolveNames
+// false and no name lists: every index replaced by a copy whose hashed entries show the real
+// paths the reference tables of all of them give (resolvePacksNames), then those of
+// `options.nameLists`. Nothing changes when neither is asked for.
+void resolveNamesTogether(std::vector<std::shared_ptr<const PakIndex>>& paks,
+                          const PakOpenOptions& options);
+
 // The same with a key already in hand (no path check, no key lookup).
 std::shared_ptr<const PakIndex> openPakIndex(const std::filesystem::path& path,
                                              const PakKeyInput& key,

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "archive/pak/KeysFile.hpp"
 #include "common/File.hpp"
 
 namespace fs = std::filesystem;
@@ -222,12 +223,58 @@ PakKey parseKeyOption(const std::string& hex, const std::string& option) {
     return key;
 }
 
-PakKeyInput resolvePakKey(const fs::path& pakPath, const KeyOptions& options,
-                          std::vector<std::string>* warnings) {
-    int given = !options.keyHex.empty() + !options.keyFile.empty() + !options.baseKeyHex.empty() +
-                !options.msKeyHex.empty();
+namespace {
+
+int keyOptionsGiven(const KeyOptions& options) {
+    return !options.keyHex.empty() + !options.keyFile.empty() + !options.baseKeyHex.empty() +
+           !options.msKeyHex.empty();
+}
+
+// The key the keys file (--keys) gives the pak's pack name, if it names it.
+std::optional<PakKeyInput> keyFromKeysFile(const fs::path& pakPath, const KeyOptions& options) {
+    if (options.keysFile.empty()) return std::nullopt;
+    checkKeyOptions(options);
+    const KeysFile keys = readKeysFile(options.keysFile);
+    if (const KeysFileEntry* entry = keys.find(packNameOf(pakPath))) return keyInputOf(*entry);
+    return std::nullopt;
+}
+
+// A pak that no entry of `list` names: the first entry whose key its header decrypts with (the
+// header MD5 fits), with a note saying which; nullopt when none does or it cannot be told.
+std::optional<PakKey> keyThatFits(const fs::path& pakPath, const PackList& list,
+                                  const fs::path& listPath, std::vector<std::string>* warnings) {
+    std::error_code ec;
+    if (!fs::is_regular_file(pakPath, ec)) return std::nullopt;  // a pak yet to be written
+    for (const auto& entry : list.entries) {
+        const PakKey key = entry.key();
+        if (!PakIndex::keyFits(pakPath, key)) continue;
+        if (warnings)
+            warnings->push_back(listPath.string() + " has no entry for pack \"" +
+                                packNameOf(pakPath) + "\" (" + pakPath.string() +
+                                "): opened with the key of its entry \"" + entry.name +
+                                "\", which its header MD5 fits");
+        return key;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+void checkKeyOptions(const KeyOptions& options) {
+    const int given = keyOptionsGiven(options);
     if (given > 1)
         throw UsageError("give one of --key, --key-file, --base-key and --ms-key, not several");
+    if (given > 0 && !options.keysFile.empty())
+        throw UsageError(
+            "--keys gives each pack its own key: give it without --key, --key-file, --base-key "
+            "and --ms-key");
+}
+
+PakKeyInput resolvePakKey(const fs::path& pakPath, const KeyOptions& options,
+                          std::vector<std::string>* warnings) {
+    const int given = keyOptionsGiven(options);
+    checkKeyOptions(options);
+    if (auto fromFile = keyFromKeysFile(pakPath, options)) return *fromFile;
     if (!options.baseKeyHex.empty())
         return PakKeyInput{keyFromBaseKey(parseKeyOption(options.baseKeyHex, "--base-key")), false};
     if (!options.msKeyHex.empty())
@@ -248,7 +295,10 @@ PakKeyInput resolvePakKey(const fs::path& pakPath, const KeyOptions& options,
     }
     PackList list = readPackList(listPath);
     const PackListEntry* entry = list.find(packNameOf(pakPath));
-    if (!entry) return {};
+    if (!entry) {
+        if (auto key = keyThatFits(pakPath, list, listPath, warnings)) return PakKeyInput{*key};
+        return {};
+    }
     return PakKeyInput{entry->key()};
 }
 
@@ -262,6 +312,13 @@ void refuseMsKeyForWriting(const KeyOptions& options) {
 PakKey resolveKey(const fs::path& pakPath, const KeyOptions& options,
                   std::vector<std::string>* warnings) {
     PakKey key{};
+    if (auto fromFile = keyFromKeysFile(pakPath, options)) {
+        if (fromFile->masterServer)
+            throw Error(options.keysFile.string() + ": pack \"" + packNameOf(pakPath) +
+                        "\" has an ms-key, which needs a version 6+ pack's contents checksum "
+                        "(it cannot open a version 3 pak or write a pack)");
+        return *fromFile->key;
+    }
     if (!options.keyHex.empty()) return parseKeyOption(options.keyHex, "--key");
     if (!options.keyFile.empty()) {
         auto f = InputFile::open(options.keyFile);
@@ -284,8 +341,13 @@ PakKey resolveKey(const fs::path& pakPath, const KeyOptions& options,
         auto found = findPackList(pakPath.parent_path());
         if (!found)
             throw Error(pakPath.string() +
-                        ": no key given and no packlist.dat beside it (use --key, --key-file or "
-                        "--packlist)");
+                        (options.keysFile.empty()
+                             ? ": no key given and no packlist.dat beside it (use --key, "
+                               "--key-file or --packlist)"
+                             : ": " + options.keysFile.string() + " has no line for pack \"" +
+                                   packNameOf(pakPath) +
+                                   "\" and there is no packlist.dat beside "
+                                   "it"));
         listPath = *found;
     }
     PackList list = readPackList(listPath);
@@ -294,10 +356,14 @@ PakKey resolveKey(const fs::path& pakPath, const KeyOptions& options,
                             ": signature does not match (file edited or damaged)");
     std::string pack = packNameOf(pakPath);
     const PackListEntry* entry = list.find(pack);
-    if (!entry)
-        throw Error(listPath.string() + ": has no entry for pack \"" + pack + "\" (" +
-                    pakPath.string() + ")");
-    return entry->key();
+    if (entry) return entry->key();
+    if (auto fits = keyThatFits(pakPath, list, listPath, warnings)) return *fits;
+    std::error_code ec;
+    throw Error(listPath.string() + ": has no entry for pack \"" + pack + "\" (" +
+                pakPath.string() + ")" +
+                (fs::is_regular_file(pakPath, ec)
+                     ? ", and the key of none of its entries fits the pak's header"
+                     : ""));
 }
 
 }  // namespace pakfs::archive

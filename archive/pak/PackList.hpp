@@ -56,17 +56,25 @@ Bytes serializePackList(const PackList& list);  // signed
 void writePackList(const std::filesystem::path& path, const PackList& list);
 
 // How the user named a key; resolveKey applies them in this order, then packlist.dat beside
-// the pak (case-insensitive file name), matched by the pak's file name without extension.
+// the pak (case-insensitive file name), matched by the pak's file name without extension. A pak
+// that no packlist entry names opens with the key of the first entry its header MD5 fits (a
+// version 3 pak, or a version 6+ pack with a private header), with a note saying which.
 struct KeyOptions {
     std::string keyHex;
     std::filesystem::path keyFile;
     std::filesystem::path packList;
     std::string baseKeyHex;  // version 6+: the pack key is MD5(upper-case hex + "NadeoPak")
     std::string msKeyHex;    // version 6+: a master server key, combined with the checksum
+    // A keys file (archive/pak/KeysFile.hpp): a key per pack name, before the packlist; not
+    // with the four above (UsageError). A pack it does not name falls back to the packlist.
+    std::filesystem::path keysFile{};
 };
 // A key given as an option's value (--key, --base-key, --ms-key): 32 hex digits, else a
 // UsageError naming `option`.
 PakKey parseKeyOption(const std::string& hex, const std::string& option);
+// Throws UsageError when the options name a key in ways that exclude each other (two of --key,
+// --key-file, --base-key and --ms-key; --keys with any of them): before any pak is opened.
+void checkKeyOptions(const KeyOptions& options);
 // A pack is written with a key that does not depend on what it holds: throws UsageError for
 // --ms-key (the key would depend on the checksum of what it encrypts).
 void refuseMsKeyForWriting(const KeyOptions& options);

@@ -139,6 +139,36 @@ std::shared_ptr<const PakIndex> PakIndex::open(const std::filesystem::path& path
     return index;
 }
 
+bool PakIndex::keyFits(const std::filesystem::path& path, const PakKey& key) {
+    try {
+        std::shared_ptr<PakIndex> probe(new PakIndex());
+        probe->salvage_ = true;  // a pak cut short still shows whether the key fits
+        probe->file_ = InputFile::open(path);
+        probe->version_ = readPakVersion(*probe->file_);
+        if (probe->version_ == 3) {
+            probe->key_ = key;
+            probe->cipher_ = std::make_unique<Blowfish>(key);
+            probe->readHeader();  // throws on a header MD5 that does not fit
+            return true;
+        }
+        if (probe->version_ < 6 || probe->version_ > 18) return false;
+        if (!(readPackGbxHeader(*probe->file_).decryptFlags & kHeaderPrivate)) return false;
+        probe->readHeaderV6(PakKeyInput{key});
+        return probe->warnings_.empty();  // below version 18 a header MD5 mismatch only warns
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+std::shared_ptr<const PakIndex> PakIndex::withNames(
+    const std::map<std::size_t, std::string>& names) const {
+    // Every field as it is (the cipher shared: it is immutable), the paths then renamed.
+    std::shared_ptr<PakIndex> copy(new PakIndex(*this));
+    for (const auto& [i, path] : names) copy->entries_.at(i).path = path;
+    copy->resolvedNames_ = resolvedNames_ + names.size();
+    return copy;
+}
+
 std::string PakIndex::incompleteMessage(const PakEntry& e) const {
     auto it = incomplete_.find(e.index);
     return it == incomplete_.end() ? std::string() : name() + ": " + e.path + ": " + it->second;

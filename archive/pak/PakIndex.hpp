@@ -132,6 +132,16 @@ public:
         return open(path, PakKeyInput{key});
     }
 
+    // Whether `key` decrypts the header of the pak at `path` so that its header MD5 fits: for a
+    // version 3 pak, and a version 6+ pack whose header is private (another one's header does
+    // not depend on the key: false). Any error reading it is false.
+    static bool keyFits(const std::filesystem::path& path, const PakKey& key);
+
+    // A copy of this index whose entries of `names` (by index, as an EntryNamer gives them)
+    // show under those paths: names that depend on other packs, decided once all are open.
+    std::shared_ptr<const PakIndex> withNames(
+        const std::map<std::size_t, std::string>& names) const;
+
     std::shared_ptr<const InputFile> file() const { return file_; }
     const std::string& name() const { return file_->name(); }
     bool hasKey() const { return cipher_ != nullptr; }
@@ -189,6 +199,7 @@ public:
 
 private:
     PakIndex() = default;
+    PakIndex(const PakIndex&) = default;  // for withNames
     void readHeader();
     void readHeaderV6(const PakKeyInput& key);
     void readTables(FieldReader& r, CryptedStream& stream);
@@ -203,7 +214,7 @@ private:
     std::shared_ptr<const InputFile> file_;
     std::uint32_t version_ = 3;
     std::optional<PakKey> key_;
-    std::unique_ptr<Blowfish> cipher_;
+    std::shared_ptr<const Blowfish> cipher_;  // shared by the copies withNames makes
     std::optional<PackGbxHeader> packHeader_;
     std::vector<std::string> warnings_;
     std::optional<Md5Digest> gbxHeadersMd5_;  // version 14+

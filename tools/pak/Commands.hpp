@@ -32,19 +32,27 @@ void addEditCommands(CLI::App& app, int& exitCode);      // add rm mv
 
 // Opens a pak through the one opener (archive::openPak) with the key the options name (or the
 // packlist beside it), reading the --names files first; key and metadata warnings go to stderr.
-// resolveNames: version 6+ hashed names shown as the real ones the pack's gbx files give.
-// nameLists: --names files (imply resolveNames).
+// resolveNames: version 6+ hashed names shown as the real ones the pack's gbx files give (the
+// default; false for --hashed-names, which does not go with --names: UsageError).
+// nameLists: --names files.
 // salvage: --salvage (see archive::PakIndex::open).
 // A file that is no pak, or too short for one, is named as such before any key is looked up.
 std::shared_ptr<const archive::PakIndex> openAndWarn(const std::string& path,
                                                      const archive::KeyOptions& keys,
-                                                     bool resolveNames = false,
+                                                     bool resolveNames = true,
                                                      const std::vector<std::string>& nameLists = {},
                                                      bool salvage = false);
+// Paks read together (pak diff's A and B), each opened by openAndWarn with resolveNames false
+// and no lists: copies whose hashed names are resolved with the references of all of them
+// (archive::resolveNamesTogether), then the --names lists'.
+std::vector<std::shared_ptr<const archive::PakIndex>> nameTogether(
+    std::vector<std::shared_ptr<const archive::PakIndex>> paks, bool resolveNames,
+    const std::vector<std::string>& nameLists);
 // A gbx file on disk, read whole (at most 1 GiB); errors name the file and the reason.
 Bytes readGbxFileOnDisk(const std::string& path);
 
-// The entry at `path` inside the pak: exact match first, then ignoring case; null if none.
+// The entry at `path` inside the pak: exact match first, then ignoring case, then (a file shown
+// under its real name) its stored hashed path ignoring case; null if none.
 const archive::PakEntry* findEntry(const archive::PakIndex& pak, const std::string& path);
 
 // --salvage: an entry whose bytes are not all in the file is named on stderr with the reason

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Options shared by the commands that read a pak's entries: --salvage, --unverified, and the
-// --names, --salvage and key options of ls, cat and extract together.
+// --hashed-names, --names, --salvage and key options of ls, cat and extract together.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -38,21 +38,22 @@ inline void addUnverifiedFlag(CLI::App* cmd, bool& unverified) {
 struct ReadArgs {
     archive::KeyOptions keys;
     std::vector<std::string> names;
+    bool hashedNames = false;
     bool salvage = false;
 };
 
 inline void addReadOptions(CLI::App* cmd, ReadArgs& a) {
+    addHashedNamesFlag(cmd, a.hashedNames);
     addNamesOption(cmd, a.names);
     addSalvageFlag(cmd, a.salvage);
     addKeyOptions(cmd, a.keys);
 }
 
-// The pak at `path` opened as the options say (openAndWarn); hashed names resolved when
-// `resolveNames`.
+// The pak at `path` opened as the options say (openAndWarn): hashed names resolved unless
+// --hashed-names.
 inline std::shared_ptr<const archive::PakIndex> openForReading(const std::string& path,
-                                                               const ReadArgs& a,
-                                                               bool resolveNames) {
-    return openAndWarn(path, a.keys, resolveNames, a.names, a.salvage);
+                                                               const ReadArgs& a) {
+    return openAndWarn(path, a.keys, !a.hashedNames, a.names, a.salvage);
 }
 
 // The PATH|GLOB arguments of ls and extract, one help text for both.

@@ -19,7 +19,7 @@ inline std::function<std::string(const std::string&)> keyHexCheck(const std::str
     };
 }
 
-// --key / --key-file / --packlist / --base-key / --ms-key on a subcommand. A version 6+
+// --key / --key-file / --packlist / --base-key / --ms-key / --keys on a subcommand. A version 6+
 // pack lists without a key when its header allows; files that need it are refused.
 inline void addKeyOptions(CLI::App* cmd, archive::KeyOptions& keys) {
     cmd->add_option("--key", keys.keyHex, "The pak's 16-byte Blowfish key as 32 hex digits")
@@ -35,6 +35,24 @@ inline void addKeyOptions(CLI::App* cmd, archive::KeyOptions& keys) {
                     "Version 6+: a master server key as 32 hex digits, combined with the pack's "
                     "contents checksum")
         ->check(keyHexCheck("--ms-key"));
+    cmd->add_option("--keys", keys.keysFile,
+                    "A key for each pack, by name (a folder of packs with keys of their own): "
+                    "one line each, NAME KIND HEX, NAME the pack file's name without its "
+                    "extension (any case), KIND key, base-key or ms-key, HEX 32 hex digits; # "
+                    "comments; a pack it does not name takes the packlist's key; not with "
+                    "--key, --key-file, --base-key or --ms-key");
+}
+
+// --hashed-names: version 6+ files stored under a hashed name listed as the hash, not under
+// the real name found for them (the default). --resolve-names, which asked for the real names
+// before they were the default, is still taken (hidden from --help) and does nothing.
+inline void addHashedNamesFlag(CLI::App* cmd, bool& hashed) {
+    cmd->add_flag("--hashed-names", hashed,
+                  "Version 6+: show files stored under a hashed name as the 34-hex-digit hash "
+                  "the pack stores, not under the real path found for them (by default, the path "
+                  "a gbx file of the pack refers to them by, checked by hashing it); not with "
+                  "--names");
+    cmd->add_flag("--resolve-names")->group("");
 }
 
 // --names FILE (repeatable): hash-to-name lists for the hashed names of version 6+ packs.

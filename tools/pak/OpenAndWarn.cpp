@@ -15,6 +15,8 @@ std::shared_ptr<const PakIndex> openAndWarn(const std::string& path, const KeyOp
                                             bool resolveNames,
                                             const std::vector<std::string>& nameLists,
                                             bool salvage) {
+    if (!resolveNames && !nameLists.empty())
+        throw UsageError("--hashed-names shows the stored hashes: it does not go with --names");
     // The file first: a wrong path is "no such file" or "not a pak", not a bad name list.
     checkPakStart(path);
     std::vector<std::string> listWarnings;
@@ -26,12 +28,31 @@ std::shared_ptr<const PakIndex> openAndWarn(const std::string& path, const KeyOp
     return opened.pak;
 }
 
+std::vector<std::shared_ptr<const PakIndex>> nameTogether(
+    std::vector<std::shared_ptr<const PakIndex>> paks, bool resolveNames,
+    const std::vector<std::string>& nameLists) {
+    if (!resolveNames && !nameLists.empty())
+        throw UsageError("--hashed-names shows the stored hashes: it does not go with --names");
+    std::vector<std::string> listWarnings;
+    PakOpenOptions options{resolveNames, readHashListFiles(nameLists, listWarnings), false};
+    for (const auto& w : listWarnings) warn(w);
+    resolveNamesTogether(paks, options);
+    return paks;
+}
+
 const PakEntry* findEntry(const PakIndex& pak, const std::string& path) {
     for (const auto& e : pak.entries())
         if (e.path == path) return &e;
     const std::string want = foldCase(path);
     for (const auto& e : pak.entries())
         if (foldCase(e.path) == want) return &e;
+    // A file shown under its real name is found by its stored (hashed) path too.
+    for (const auto& e : pak.entries()) {
+        if (!looksHashed(e.name)) continue;
+        const std::string stored =
+            e.folder >= 0 ? pak.folders()[std::size_t(e.folder)].path + "/" + e.name : e.name;
+        if (foldCase(stored) == want) return &e;
+    }
     return nullptr;
 }
 

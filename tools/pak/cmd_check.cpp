@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "archive/ops/Check.hpp"
+#include "archive/ops/HashedNames.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
 #include "tools/pak/Output.hpp"
@@ -117,7 +118,8 @@ void addCheckCommands(CLI::App& app, int& exitCode) {
                   "One JSON object: {file, files, plain, plain_unverified, gbx: {parsed, "
                   "header, exact, verified, refused}, counter_mode: {proven, unverified}, "
                   "failed, entries: [{path, gbx, counter_mode, decode, detail, error, "
-                  "unverified}]}; with --refs: {packs, gbx_files, references, broken, "
+                  "unverified}], hashed_names: {resolved, left}}; with --refs: {packs, gbx_files, "
+                  "references, broken, "
                   "unreadable, hidden, by_resource_index, broken_references: [{path, "
                   "node_index, name | resource_index, resolved, problem}], unreadable_files: "
                   "[{path, error}], hidden_files: [{path, pack, hidden_by}]}");
@@ -131,6 +133,8 @@ void addCheckCommands(CLI::App& app, int& exitCode) {
     auto quiet = std::make_shared<bool>(false);
     cmd->add_flag("-q,--quiet", *quiet,
                   "No progress line (shown on a terminal: files and bytes done, rate)");
+    auto hashedNames = std::make_shared<bool>(false);
+    addHashedNamesFlag(cmd, *hashedNames);
     auto names = std::make_shared<std::vector<std::string>>();
     addNamesOption(cmd, *names);
     auto salvage = std::make_shared<bool>(false);
@@ -144,16 +148,25 @@ void addCheckCommands(CLI::App& app, int& exitCode) {
             exitCode = checkReferences(*pakPath, *keys, *json);
             return;
         }
-        auto pak = openAndWarn(*pakPath, *keys, !names->empty(), *names, *salvage);
+        auto pak = openAndWarn(*pakPath, *keys, !*hashedNames, *names, *salvage);
+        const HashedNameCount hashed = countHashedNames(*pak);
         Progress progress(*quiet);
         CheckOptions options;
         options.progress = progress.callback();
         if (!*json) options.checked = printCheckedLine;
         CheckReport report = checkPak(pak, options);
-        if (*json)
-            std::cout << checkJson(pak->name(), report).dump(2) << "\n";
-        else
+        if (*json) {
+            auto j = checkJson(pak->name(), report);
+            j["hashed_names"] = {{"resolved", hashed.resolved}, {"left", hashed.left}};
+            std::cout << j.dump(2) << "\n";
+        } else {
             printCheckSummary(report);
+            if (hashed.resolved + hashed.left > 0)
+                std::printf(
+                    "%zu files stored under a hashed name: %zu named, %zu left as "
+                    "hashes\n",
+                    hashed.resolved + hashed.left, hashed.resolved, hashed.left);
+        }
         if (report.failed > 0 || !pak->metadataError().empty() ||
             (*strict && report.plainUnverified > 0))
             exitCode = kExitBadInput;

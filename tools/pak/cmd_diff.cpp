@@ -186,6 +186,8 @@ void addDiffCommands(CLI::App& app, int& exitCode) {
     auto quiet = std::make_shared<bool>(false);
     cmd->add_flag("-q,--quiet", *quiet,
                   "No progress line (shown on a terminal: files and bytes done, rate)");
+    auto hashedNames = std::make_shared<bool>(false);
+    addHashedNamesFlag(cmd, *hashedNames);
     auto names = std::make_shared<std::vector<std::string>>();
     addNamesOption(cmd, *names);
     addKeyOptions(cmd, *keysA);
@@ -193,9 +195,12 @@ void addDiffCommands(CLI::App& app, int& exitCode) {
     cmd->callback([=, &exitCode] {
         // Trouble is exit 2 here, not pak's usual 1.
         try {
-            auto a = openAndWarn(*pathA, *keysA, !names->empty(), *names);
-            auto b =
-                openAndWarn(*pathB, keysForB(*pathB, *keysA, *keysB, *a), !names->empty(), *names);
+            // Names from the references of both: a file of one may name a file of the other.
+            auto a = openAndWarn(*pathA, *keysA, false);
+            auto b = openAndWarn(*pathB, keysForB(*pathB, *keysA, *keysB, *a), false);
+            auto named = nameTogether({a, b}, !*hashedNames, *names);
+            a = named[0];
+            b = named[1];
             DiffReport report;
             {
                 Progress progress(*quiet);

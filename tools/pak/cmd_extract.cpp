@@ -38,7 +38,7 @@ void addExtractCommands(CLI::App& app, int& exitCode) {
                   "counted in one line at the end, and the exit status is 1)");
     addReadOptions(cmd, *read);
     cmd->callback([=, &exitCode] {
-        auto pak = openForReading(*pakPath, *read, !read->names.empty());
+        auto pak = openForReading(*pakPath, *read);
         PathSelection wanted(*paths);
         std::vector<const PakEntry*> selected;
         std::vector<const PakFolder*> folders;

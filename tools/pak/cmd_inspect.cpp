@@ -236,11 +236,6 @@ void addLsCommand(CLI::App& app, int& exitCode) {
                   "for a version 6+ file encrypted in counter mode, \"counter\" (zlib's "
                   "Adler-32 proves it) or \"counter:unverified\" (no checksum: read only "
                   "with --unverified)");
-    auto resolveNames = std::make_shared<bool>(false);
-    cmd->add_flag("--resolve-names", *resolveNames,
-                  "Version 6+: show files stored under a hashed name by the real path a gbx "
-                  "file of the pack refers to them by (checked by hashing it); the hash "
-                  "otherwise");
     cmd->add_flag("--json", *json,
                   "JSON list of {path, size, compressed_size, class_id, flags, record_offset (the "
                   "file table's field after the name, as 8 hex digits: in version 3 where the "
@@ -251,7 +246,7 @@ void addLsCommand(CLI::App& app, int& exitCode) {
                   "true)}");
     addReadOptions(cmd, *read);
     cmd->callback([=, &exitCode] {
-        auto pak = openForReading(*pakPath, *read, *resolveNames);
+        auto pak = openForReading(*pakPath, *read);
         if (!pak->incomplete().empty()) exitCode = kExitBadInput;
         PathSelection wanted(*paths);
         std::vector<const PakEntry*> selected;
@@ -287,7 +282,7 @@ void addCatCommand(CLI::App& app) {
     addUnverifiedFlag(cmd, *unverified);
     addReadOptions(cmd, *read);
     cmd->callback([=] {
-        auto pak = openForReading(*pakPath, *read, !read->names.empty());
+        auto pak = openForReading(*pakPath, *read);
         const PakEntry* e = findEntry(*pak, *path);
         if (!e) {
             // A folder's path: say so (its files are what pak ls lists under it).

@@ -93,6 +93,10 @@ PakKey packKey(const PackArgs& a) {
     if (a.options.version < 6) return resolveKey(a.out, a.keys);
     PakKeyInput k = resolvePakKey(a.out, a.keys);
     if (!k.key) throw Error(a.out + ": no key given (--key, --key-file or --base-key)");
+    if (k.masterServer)  // from --keys (--ms-key itself is refused as the options are read)
+        throw UsageError(a.keys.keysFile.string() + " gives pack \"" + packNameOf(a.out) +
+                         "\" an ms-key, which cannot write a pack (the key would depend on the "
+                         "checksum of what it encrypts); give it a key or base-key");
     return *k.key;
 }
 

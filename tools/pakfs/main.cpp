@@ -74,10 +74,19 @@ const char* const kUsageOptions =
     "    --base-key HEX32       version 6+: the pack key is MD5(HEX32 upper-case + \"NadeoPak\")\n"
     "    --ms-key HEX32         version 6+: a master server key, combined with the pack's\n"
     "                           contents checksum\n"
+    "    --keys FILE            a key for each pack, by name: one line each, NAME KIND HEX\n"
+    "                           (NAME the pack file's name without its extension, any case;\n"
+    "                           KIND key, base-key or ms-key; HEX 32 hex digits; # comments),\n"
+    "                           e.g. \"dedicated base-key 0123...\"; for a Packs folder whose\n"
+    "                           packs have keys of their own (ManiaPlanet keeps no\n"
+    "                           packlist.dat); a pack it does not name takes the packlist's\n"
+    "                           key; not with the four above\n"
     "                           A version 6+ pack mounts without a key when its header\n"
     "                           allows; files that need the missing key give EIO.\n"
-    "    -o key=HEX32, -o key_file=FILE, -o packlist=FILE, -o base_key=HEX32, -o ms_key=HEX32\n"
-    "                           the same, as mount options (mount -t fuse.pakfs, fstab)\n"
+    "    -o key=HEX32, -o key_file=FILE, -o packlist=FILE, -o base_key=HEX32, -o ms_key=HEX32,\n"
+    "    -o keys=FILE           the same, as mount options (mount -t fuse.pakfs, fstab)\n"
+    "                           A pak no packlist entry names (Resource.orig.pak) opens with\n"
+    "                           the key of the entry its header MD5 fits, with a note.\n"
     "    -o cache_size=SIZE     memory for whole decoded files (small files, gbx files);\n"
     "                           bytes, or with a K, M or G suffix (default 64M)\n"
     "    -o seek_memory=SIZE    memory for the seek points of large compressed files (a\n"
@@ -87,9 +96,11 @@ const char* const kUsageOptions =
     "                           after it in its folder on two other threads and stores them\n"
     "                           in the kernel's page cache (default 64; 0 off)\n"
     "    -o icase               case-insensitive lookups, as the game does\n"
-    "    -o resolve_names       version 6+: files stored under a hashed name show under the\n"
-    "                           real path a gbx file of the pack refers to them by (checked\n"
-    "                           by hashing it), the hash otherwise\n"
+    "    -o hashed_names        version 6+: files stored under a hashed name show as the\n"
+    "                           hash; without it they show under the real path a gbx file\n"
+    "                           of the mounted packs refers to them by (checked by hashing\n"
+    "                           it; with -o overlay, of their own pack), the hash otherwise\n"
+    "                           (-o resolve_names, which asked for that before, is taken)\n"
     "    -o names=FILE          version 6+: also the names of a hash-to-name list as players\n"
     "                           share them (HASH NAME lines; see pak(1)), each checked by\n"
     "                           hashing it; may be repeated\n"
@@ -200,7 +211,7 @@ struct CommandLine {
     std::vector<std::string> fuseArgs;
     pakfs::archive::KeyOptions keys;
     pakfs::fs::PackViewOptions fsOptions;
-    bool resolveNames = false;           // -o resolve_names
+    bool hashedNames = false;            // -o hashed_names (-o resolve_names: the default)
     bool salvage = false;                // -o salvage
     std::vector<std::string> nameLists;  // -o names=FILE
     std::string overlay;                 // -o overlay=DIR, --overlay DIR: writable
@@ -258,8 +269,13 @@ std::string takeOwnMountOptions(const std::string& list, CommandLine& cl) {
             cl.nameLists.push_back(opt.substr(6));
         } else if (opt == "salvage") {
             cl.salvage = true;
+        } else if (opt == "hashed_names") {
+            cl.hashedNames = true;
         } else if (opt == "resolve_names") {
-            cl.resolveNames = true;
+            // What -o hashed_names turns off is the default now; kept for fstab lines using it.
+        } else if (opt.rfind("keys=", 0) == 0) {
+            if (opt.size() == 5) throw pakfs::Error("-o keys= needs a file");
+            cl.keys.keysFile = opt.substr(5);
         } else if (opt == "icase") {
             cl.fsOptions.icase = true;
         } else if (opt == "drives") {
@@ -331,6 +347,9 @@ CommandLine parseCommandLine(int argc, char** argv) {
             cl.keys.baseKeyHex = value(i, "--base-key");
         } else if (arg == "--ms-key" || arg.rfind("--ms-key=", 0) == 0) {
             cl.keys.msKeyHex = value(i, "--ms-key");
+        } else if (arg == "--keys" || arg.rfind("--keys=", 0) == 0) {
+            cl.keys.keysFile = value(i, "--keys");
+            if (cl.keys.keysFile.empty()) throw pakfs::Error("--keys needs a file");
         } else if (arg == "--overlay" || arg.rfind("--overlay=", 0) == 0) {
             cl.overlay = value(i, "--overlay");
             if (cl.overlay.empty()) throw pakfs::Error("--overlay needs a folder");
@@ -361,6 +380,8 @@ std::optional<std::string> optionClash(const CommandLine& cl) {
         return "-o salvage mounts read-only: a pack cut short cannot take an overlay's changes";
     if (cl.commit && cl.overlay.empty())
         return "-o commit commits an overlay's changes at unmount: give -o overlay=DIR with it";
+    if (cl.hashedNames && !cl.nameLists.empty())
+        return "-o hashed_names shows the stored hashes: it does not go with -o names=";
     if (cl.commit && cl.fsOptions.drives)
         return "-o commit does not go with -o drives (the Game drive's changes go into a pack of "
                "their own: pak commit --patch)";
@@ -375,6 +396,7 @@ void checkPaths(const CommandLine& cl, const std::string& mountpoint) {
         used.push_back({"the source", cl.positional[i]});
     if (!cl.keys.packList.empty()) used.push_back({"the packlist", cl.keys.packList});
     if (!cl.keys.keyFile.empty()) used.push_back({"the key file", cl.keys.keyFile});
+    if (!cl.keys.keysFile.empty()) used.push_back({"the keys file", cl.keys.keysFile});
     for (const auto& file : cl.nameLists) used.push_back({"the name list", file});
     if (!cl.overlay.empty()) used.push_back({"the overlay folder", cl.overlay});
     if (auto seek = pakfs::fs::seekIndexFolder())
@@ -404,8 +426,12 @@ pakfs::fs::LoadedSources loadPacks(const CommandLine& cl,
     std::vector<pakfs::archive::HashList> lists =
         pakfs::archive::readHashListFiles(cl.nameLists, listWarnings);
     for (const auto& w : listWarnings) warnLine(w);
+    // A writable mount's names are those pak commit finds, which opens one pak: each pack's own
+    // references then; the Game drive's changes go into a pack of their own (--patch), which
+    // reads the folder's packs together, as a read-only mount does.
+    const bool acrossPacks = cl.overlay.empty() || cl.fsOptions.drives;
     pakfs::fs::LoadedSources loaded =
-        pakfs::fs::loadSources(sources, cl.keys, cl.resolveNames, lists, cl.salvage);
+        pakfs::fs::loadSources(sources, cl.keys, !cl.hashedNames, lists, cl.salvage, acrossPacks);
     for (const auto& w : loaded.warnings) warnLine(w);
     std::vector<std::string> orderWarnings;
     loaded.packs = pakfs::fs::orderPacks(std::move(loaded.packs),
