@@ -76,7 +76,7 @@ TEST_CASE("pak ls takes paths and globs: * within a name, ** across, case ignore
     CHECK(r.err == "pak: \"/\": not a path in a pak (pak ls --help)\n");
 }
 
-TEST_CASE("pak extract takes globs; one matching nothing is named, exit 1", "[cli][glob]") {
+TEST_CASE("pak extract takes globs, and one matching nothing is named (exit 1)", "[cli][glob]") {
     test::TempDir dir;
     const fs::path pak = makeGlobPack(dir);
     auto r =
@@ -95,7 +95,7 @@ TEST_CASE("pak extract takes globs; one matching nothing is named, exit 1", "[cl
     CHECK_FALSE(fs::exists(dir / "out3"));
 }
 
-TEST_CASE("pak rm takes globs; one matching nothing changes nothing", "[cli][glob][edit]") {
+TEST_CASE("pak rm takes globs, and one matching nothing changes nothing", "[cli][glob][edit]") {
     test::TempDir dir;
     const fs::path pak = makeGlobPack(dir);
     auto r = run(kPak + " rm -n " + q(pak) + " 'Media/**/*.tga' 'media/t*/*.DDS'");

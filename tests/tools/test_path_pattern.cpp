@@ -72,8 +72,9 @@ TEST_CASE("path pattern: a plain path, separators, and a folder selecting what i
     CHECK_THROWS_WITH(PathPattern("//"), "\"//\": not a path in a pak");
 }
 
-TEST_CASE("path selection: none selects everything; the patterns that matched nothing",
-          "[pattern]") {
+TEST_CASE(
+    "path selection: none selects everything, and the patterns that matched nothing are named",
+    "[pattern]") {
     PathSelection none({});
     CHECK(none.empty());
     CHECK(none.selects("anything/at/all"));
