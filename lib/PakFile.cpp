@@ -8,13 +8,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "archive/ops/Check.hpp"
 #include "archive/entry/CounterMode.hpp"
 #include "archive/entry/EntryKind.hpp"
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/GbxEntry.hpp"
-#include "archive/ops/PakOpener.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
+#include "archive/ops/Check.hpp"
+#include "archive/ops/HashedNames.hpp"
+#include "archive/ops/PakOpener.hpp"
 #include "archive/stream/SeekPoints.hpp"
 #include "common/Bytes.hpp"
 #include "common/Error.hpp"
@@ -246,6 +247,8 @@ std::string PakFile::check_json() const {
         j["failed"] = r.failed;
         if (r.incomplete > 0) j["not_salvaged"] = r.incomplete;
         j["entries"] = std::move(entries);
+        const archive::HashedNameCount hashed = archive::countHashedNames(*impl_->pak);
+        j["hashed_names"] = {{"resolved", hashed.resolved}, {"left", hashed.left}};
         return j.dump();
     });
 }

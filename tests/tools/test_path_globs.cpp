@@ -100,8 +100,10 @@ TEST_CASE("pak rm takes globs, and one matching nothing changes nothing", "[cli]
     const fs::path pak = makeGlobPack(dir);
     auto r = run(kPak + " rm -n " + q(pak) + " 'Media/**/*.tga' 'media/t*/*.DDS'");
     CHECK(r.code == 0);
+    // The folders the files leave empty go with them (pak rm).
     CHECK(r.out ==
-          "D Media/Texture/Image/Light.TGA\nD Media/Texture/Image/Sky.tga\n"
+          "D Media/Texture/\nD Media/Texture/Image/\nD Media/Texture/Image/Light.TGA\n"
+          "D Media/Texture/Image/Sky.tga\nD Media/Texture/Image/Sub/\n"
           "D Media/Texture/Image/Sub/Deep.tga\nD Media/Texture/b.dds\n");
     // A pattern matching a folder removes it with its tree.
     r = run(kPak + " rm -n " + q(pak) + " 'Media/T*'");
