@@ -93,8 +93,8 @@ struct TwoKeyFolder {
         archive::PackOptions options;
         options.version = 18;
         archive::writePak(dir / "a", packs / "Alpha.Pack.Gbx", nkKey(kNkHexA), options);
-        archive::writePak(dir / "b", packs / "beta.pak",
-                          archive::keyFromBaseKey(nkKey(kNkHexB)), options);
+        archive::writePak(dir / "b", packs / "beta.pak", archive::keyFromBaseKey(nkKey(kNkHexB)),
+                          options);
         nkWriteText(dir / "keys", std::string("# the folder's keys\nalpha key ") + kNkHexA +
                                       "\nBETA base-key " + kNkHexB + "\n");
     }
@@ -165,16 +165,15 @@ TEST_CASE("names and keys: pakfs -o keys= mounts a Packs folder of version 6+ pa
     nkWriteText(f.dir / "bad", "alpha key 1234\n");
     TempDir dir;
     stdfs::create_directories(dir / "mnt");
-    auto r = run(kPakfs + " -o keys=" + q(f.dir / "bad") + " " + q(f.packs) + " " +
-                 q(dir / "mnt"));
+    auto r = run(kPakfs + " -o keys=" + q(f.dir / "bad") + " " + q(f.packs) + " " + q(dir / "mnt"));
     CHECK(r.code == 1);
     CHECK(r.err == "pakfs: " + (f.dir / "bad").string() +
                        ": line 1: the key must be 32 hex digits (the 16 bytes of a key), got "
                        "\"1234\"\n");
     CHECK(!isMounted(dir / "mnt"));
     // Not with a key for every pack (usage).
-    r = run(kPakfs + " --key " + kNkHexA + " --keys " + q(f.dir / "keys") + " " + q(f.packs) +
-            " " + q(dir / "mnt"));
+    r = run(kPakfs + " --key " + kNkHexA + " --keys " + q(f.dir / "keys") + " " + q(f.packs) + " " +
+            q(dir / "mnt"));
     CHECK(r.code == 2);
     CHECK(r.err.find("--keys gives each pack its own key") != std::string::npos);
 }
@@ -207,8 +206,8 @@ TEST_CASE("names and keys: ManiaPlanet's pack mounts with the names and bytes pa
     nkWriteText(dir / "keys", "DEDICATED base-key " + key + "\n");
     // Every file pak extract gives, under the names pak ls shows; those it refuses are named on
     // its stderr (exit 1 when there are any).
-    auto extracted = run(kPak + " extract -q --keys " + q(dir / "keys") + " " + q(pak) + " " +
-                         q(dir / "out"));
+    auto extracted =
+        run(kPak + " extract -q --keys " + q(dir / "keys") + " " + q(pak) + " " + q(dir / "out"));
     CHECK((extracted.code == 0 || extracted.code == 1));
     auto listed = run(kPak + " ls --keys " + q(dir / "keys") + " " + q(pak));
     REQUIRE(listed.code == 0);

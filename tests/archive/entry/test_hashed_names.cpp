@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "archive/cipher/Crypto.hpp"
-#include "archive/entry/HashedNames.hpp"
 #include "archive/entry/EntryReader.hpp"
+#include "archive/entry/HashedNames.hpp"
 #include "archive/entry/PakOpener.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/PakWriter.hpp"
@@ -297,8 +297,7 @@ TEST_CASE("hashed names: pak ls --resolve-names names files from a gbx reference
     r = test::run(std::string(PAKFS_PAK_BINARY) + " cat --key " + hexString(key) + " '" +
                   (dir / "H.Pack.Gbx").string() + "' " + hashedName("Tracks\\Demo.Solid.Gbx"));
     CHECK(r.code == 0);
-    CHECK(Bytes(r.out.begin(), r.out.end()) ==
-          test::readFile(sample / "Demo.Solid.Gbx"));
+    CHECK(Bytes(r.out.begin(), r.out.end()) == test::readFile(sample / "Demo.Solid.Gbx"));
     CHECK(countHashedNames(*named).resolved == 2);
     CHECK(countHashedNames(*named).left == 1);
     CHECK(countHashedNames(*plain).resolved == 0);
@@ -349,8 +348,7 @@ TEST_CASE("hashed names: packs read together name each other's files", "[names][
           test::readFile(sample / "Demo.Solid.Gbx"));
     // pak diff reads its two paks together: B's file has its name, so it is "A" in B.
     auto r = test::run(std::string(PAKFS_PAK_BINARY) + " diff --key " + hexString(key) + " '" +
-                       (dir / "A.Pack.Gbx").string() + "' '" + (dir / "B.Pack.Gbx").string() +
-                       "'");
+                       (dir / "A.Pack.Gbx").string() + "' '" + (dir / "B.Pack.Gbx").string() + "'");
     CHECK(r.code == 1);
     CHECK(r.out == "D Tracks/Demo.Challenge.Gbx\nA Tracks/Demo.Solid.Gbx\n");
 }

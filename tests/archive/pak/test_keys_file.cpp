@@ -34,18 +34,23 @@ void writeTextFile(const stdfs::path& p, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("keys file: NAME KIND HEX lines, comments, blank lines, names in any case",
-          "[keys]") {
+TEST_CASE("keys file: NAME KIND HEX lines, comments, blank lines, names in any case", "[keys]") {
     const std::string text = std::string("\xEF\xBB\xBF") +  // a byte order mark is skipped
                              "# the Packs folder of a server\n"
                              "\n"
-                             "dedicated base-key " + kHexA + "\r\n"
-                             "  Foo\tkey  " + kHexB + "   # the pack key itself\n"
-                             "Bar ms-key " + std::string(kHexA) + "#comment\n";
+                             "dedicated base-key " +
+                             kHexA +
+                             "\r\n"
+                             "  Foo\tkey  " +
+                             kHexB +
+                             "   # the pack key itself\n"
+                             "Bar ms-key " +
+                             std::string(kHexA) + "#comment\n";
     // A '#' right after the hex digits is not a comment: HEX then is not 32 hex digits.
     CHECK_THROWS_WITH(parseKeysFile(text, "keys.txt"),
                       "keys.txt: line 5: the ms-key must be 32 hex digits (the 16 bytes of a "
-                      "key), got \"" + std::string(kHexA) + "#comment\"");
+                      "key), got \"" +
+                          std::string(kHexA) + "#comment\"");
     const KeysFile keys =
         parseKeysFile(text.substr(0, text.rfind("Bar")) + "Bar ms-key " + kHexA + "\n", "k");
     REQUIRE(keys.entries.size() == 3);
@@ -88,7 +93,8 @@ TEST_CASE("keys file: a malformed line is an error naming the file and the line"
           "00000000000000000000000000000000\"), got 1 field");
     fails("a basekey " + hex + "\n",
           "/p/keys: line 1: KIND must be key, base-key or ms-key, got \"basekey\"");
-    fails("a KEY " + hex + "\n", "/p/keys: line 1: KIND must be key, base-key or ms-key, got \"KEY\"");
+    fails("a KEY " + hex + "\n",
+          "/p/keys: line 1: KIND must be key, base-key or ms-key, got \"KEY\"");
     fails("a key " + hex.substr(0, 31) + "\n",
           "/p/keys: line 1: the key must be 32 hex digits (the 16 bytes of a key), got \"" +
               hex.substr(0, 31) + "\"");
@@ -120,8 +126,8 @@ TEST_CASE("keys file: each pak of a folder opens with the key its pack name is g
     options.version = 18;
     writePak(dir / "src", dir / "Alpha.Pack.Gbx", keyOfHex(kHexA), options);
     writePak(dir / "src", dir / "beta.pak", keyFromBaseKey(keyOfHex(kHexB)), options);
-    writeTextFile(dir / "keys", std::string("ALPHA key ") + kHexA + "\nBeta base-key " + kHexB +
-                                    "\n");
+    writeTextFile(dir / "keys",
+                  std::string("ALPHA key ") + kHexA + "\nBeta base-key " + kHexB + "\n");
     KeyOptions keys;
     keys.keysFile = dir / "keys";
     CHECK(*resolvePakKey(dir / "Alpha.Pack.Gbx", keys).key == keyOfHex(kHexA));
@@ -170,9 +176,8 @@ TEST_CASE("packlist: a pak no entry names opens with the entry whose key its hea
         std::vector<std::string> warnings;
         CHECK(*resolvePakKey(dir / name, {}, &warnings).key == key);
         REQUIRE(warnings.size() == 1);
-        CHECK(warnings[0] == (dir / "packlist.dat").string() +
-                                 " has no entry for pack \"" + packNameOf(name) + "\" (" +
-                                 (dir / name).string() +
+        CHECK(warnings[0] == (dir / "packlist.dat").string() + " has no entry for pack \"" +
+                                 packNameOf(name) + "\" (" + (dir / name).string() +
                                  "): opened with the key of its entry \"second\", which its "
                                  "header MD5 fits");
     }
