@@ -19,6 +19,11 @@ struct PackHeaderFields {
     // Header flags: bit 0 header encrypted with the pack key, bit 1 with the default header
     // key (both: the two xored), bit 2 data private. Retail packs: 7.
     std::uint32_t headerFlags = 7;
+    // Version 9+: the usage folder (the game's data pack: ":data:"); a commit keeps its base's.
+    std::string usageSubDir;
+    // Version 15+: where the data starts when the header fits below it (a commit keeps its
+    // base's); 0: the writer's rule (doc/FORMAT.md §3.2).
+    std::uint32_t headerMaxSize = 0;
 };
 
 struct PackOptions {

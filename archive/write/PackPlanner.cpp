@@ -315,6 +315,8 @@ ChangePlan planChanges(const std::shared_ptr<const PakIndex>& pak, const ChangeS
         o.header.comment = h->comment;
         o.header.titleId = h->titleId;
         o.header.headerFlags = h->decryptFlags;
+        o.header.usageSubDir = h->usageSubDir;
+        o.header.headerMaxSize = h->headerMaxSize.value_or(0);
     }
     return result;
 }

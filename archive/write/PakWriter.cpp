@@ -126,7 +126,7 @@ Bytes packGbxPublicHeader(std::uint32_t version, const PackHeaderFields& h,
             w.string("");  // xml
             w.string(h.titleId);
         }
-        w.string("");       // usage subdir
+        w.string(h.usageSubDir);
         w.string("pakfs");  // creation build info
         w.bytes(unused);
         if (version >= 10) w.u32(0);  // included packs
@@ -316,7 +316,10 @@ PackResult writePackGbx(const PackPlan& plan, const fs::path& output, const PakK
     // Where file data starts (v15+: the header's max size): the header rounded up to 4 KiB;
     // version 18 rounds up to 1 MiB, as the game's pack (doc/FORMAT.md §3.2).
     const std::uint64_t align = version >= 18 ? kGameHeaderMaxSize : 0x1000;
-    const std::uint64_t dataStart = (headerEnd + align - 1) / align * align;
+    std::uint64_t dataStart = (headerEnd + align - 1) / align * align;
+    // A commit keeps its base's data start when the header still fits below it.
+    if (version >= 15 && options.header.headerMaxSize >= headerEnd)
+        dataStart = options.header.headerMaxSize;
     if (dataStart > 0xFFFFFFFFu) throw Error(output.string() + ": header too large");
     pub = packGbxPublicHeader(version, options.header, std::uint32_t(dataStart));
 

@@ -344,3 +344,37 @@ TEST_CASE(
                                     ": the header is private: give the pack key (--key, "
                                     "--base-key or --ms-key) to list it");
 }
+
+TEST_CASE("docs: pak(1)'s Key options name every subcommand that takes --key", "[cli][docs]") {
+    const std::string page = readText(test::sourceDir() / "doc/pak.1");
+    const std::size_t at = page.find(".SS Key options");
+    REQUIRE(at != std::string::npos);
+    const std::string paragraph =
+        unescape(page.substr(at, page.find("take these options", at) - at));
+    std::set<std::string> listed;
+    for (std::string w : words(paragraph)) {
+        while (!w.empty() && std::string("\"(),").find(w.back()) != std::string::npos) w.pop_back();
+        while (!w.empty() && std::string("\"(").find(w.front()) != std::string::npos) w.erase(0, 1);
+        listed.insert(w);
+    }
+    auto r = run(kPak + " --help");
+    REQUIRE(r.code == 0);
+    for (const auto& command : subcommandsOf(r.out)) {
+        for (const std::string& sub : {std::string(), std::string(" info"), std::string(" refs"),
+                                       std::string(" thumbnail")}) {
+            if (!sub.empty() && command != "gbx") continue;
+            if (sub.empty() && command == "gbx") continue;
+            auto help = run(kPak + " " + command + sub + " --help");
+            if (help.code != 0 || help.out.find("--key ") == std::string::npos) continue;
+            INFO("pak " << command << sub << " takes --key");
+            // "gbx info" is listed as its last word after "gbx".
+            CHECK(listed.count(sub.empty() ? command : sub.substr(1)) == 1);
+        }
+    }
+}
+
+TEST_CASE("docs: scripts/demo.sh builds the programs only, not the test suite", "[cli][docs]") {
+    const std::string demo = readText(test::sourceDir() / "scripts/demo.sh");
+    CHECK(demo.find("\nBUILD_TARGETS=\"pak pakfs\" scripts/build.sh\n") != std::string::npos);
+    CHECK(demo.find("\nscripts/build.sh") == std::string::npos);
+}

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "archive/cipher/Crypto.hpp"
+#include "archive/entry/EntryReader.hpp"
 #include "archive/ops/HashedNames.hpp"
 #include "archive/ops/PakOpener.hpp"
 #include "archive/pak/PakIndex.hpp"
@@ -276,12 +277,80 @@ TEST_CASE("hashed names: pak ls --resolve-names names files from a gbx reference
     CHECK(after == std::vector<std::string>{hashedName("Nobody\\Refers.txt"),
                                             "Tracks/Demo.Solid.Gbx", "Tracks/Demo.Challenge.Gbx",
                                             "Tracks/Demo.Solid.Gbx"});
-    auto r = test::run(std::string(PAKFS_PAK_BINARY) + " ls --resolve-names --key " +
-                       hexString(key) + " '" + (dir / "H.Pack.Gbx").string() + "'");
+    // By default, and with --resolve-names (what it asked for is the default now).
+    const std::string ls = std::string(PAKFS_PAK_BINARY) + " ls --key " + hexString(key) + " '" +
+                           (dir / "H.Pack.Gbx").string() + "'";
+    for (const char* extra : {"", " --resolve-names"}) {
+        auto r = test::run(ls + extra);
+        CHECK(r.code == 0);
+        CHECK(r.out ==
+              hashedName("Nobody\\Refers.txt") +
+                  "\nTracks/Demo.Solid.Gbx\nTracks/Demo.Challenge.Gbx\nTracks/Demo.Solid.Gbx\n");
+    }
+    // --hashed-names shows what the pack stores.
+    auto r = test::run(ls + " --hashed-names");
     CHECK(r.code == 0);
-    CHECK(r.out ==
-          hashedName("Nobody\\Refers.txt") +
-              "\nTracks/Demo.Solid.Gbx\nTracks/Demo.Challenge.Gbx\nTracks/Demo.Solid.Gbx\n");
+    CHECK(r.out == hashedName("Nobody\\Refers.txt") + "\n" + hashedName("Tracks\\Demo.Solid.Gbx") +
+                       "\nTracks/Demo.Challenge.Gbx\nTracks/" + hashedName("Demo.Solid.Gbx") +
+                       "\n");
+    // A file is found by its stored path too; the check counts the names.
+    r = test::run(std::string(PAKFS_PAK_BINARY) + " cat --key " + hexString(key) + " '" +
+                  (dir / "H.Pack.Gbx").string() + "' " + hashedName("Tracks\\Demo.Solid.Gbx"));
+    CHECK(r.code == 0);
+    CHECK(Bytes(r.out.begin(), r.out.end()) == test::readFile(sample / "Demo.Solid.Gbx"));
+    CHECK(countHashedNames(*named).resolved == 2);
+    CHECK(countHashedNames(*named).left == 1);
+    CHECK(countHashedNames(*plain).resolved == 0);
+    CHECK(countHashedNames(*plain).left == 3);
+    r = test::run(std::string(PAKFS_PAK_BINARY) + " check --key " + hexString(key) + " '" +
+                  (dir / "H.Pack.Gbx").string() + "'");
+    CHECK(r.out.find("\n3 files stored under a hashed name: 2 named, 1 left as hashes\n") !=
+          std::string::npos);
+    r = test::run(ls + " --hashed-names --names '" + (dir / "H.Pack.Gbx").string() + "'");
+    CHECK(r.code == 2);
+    CHECK(r.err.find("--hashed-names shows the stored hashes: it does not go with --names") !=
+          std::string::npos);
+}
+
+TEST_CASE("hashed names: packs read together name each other's files", "[names][v6]") {
+    // The map is in one pack, the solid it refers to stored under its hash in another.
+    test::TempDir dir;
+    fs::path sample = test::sourceDir() / "sample/tree/Tracks";
+    fs::create_directories(dir / "a/Tracks");
+    fs::create_directories(dir / "b/Tracks");
+    fs::copy_file(sample / "Demo.Challenge.Gbx", dir / "a/Tracks/Demo.Challenge.Gbx");
+    fs::copy_file(sample / "Demo.Solid.Gbx", dir / "b/Tracks" / hashedName("Demo.Solid.Gbx"));
+    PackOptions options;
+    options.version = 18;
+    PakKey key{};
+    key[5] = 7;
+    writePak(dir / "a", dir / "A.Pack.Gbx", key, options);
+    writePak(dir / "b", dir / "B.Pack.Gbx", key, options);
+    // Alone, B cannot name its file.
+    auto alone = openPakIndex(dir / "B.Pack.Gbx", PakKeyInput{key});
+    CHECK(alone->entries().at(0).path == "Tracks/" + hashedName("Demo.Solid.Gbx"));
+    CHECK(alone->resolvedNames() == 0);
+    std::vector<std::shared_ptr<const PakIndex>> paks{
+        openPakIndex(dir / "A.Pack.Gbx", PakKeyInput{key}, {.resolveNames = false}),
+        openPakIndex(dir / "B.Pack.Gbx", PakKeyInput{key}, {.resolveNames = false})};
+    CHECK(resolvePacksNames(paks) ==
+          std::vector<std::map<std::size_t, std::string>>{{}, {{0, "Tracks/Demo.Solid.Gbx"}}});
+    const auto before = paks[1];
+    resolveNamesTogether(paks, {.resolveNames = false});  // nothing asked: nothing changes
+    CHECK(paks[1] == before);
+    resolveNamesTogether(paks, {});
+    CHECK(paks[1]->entries().at(0).path == "Tracks/Demo.Solid.Gbx");
+    CHECK(paks[1]->entries().at(0).name == hashedName("Demo.Solid.Gbx"));  // as stored
+    CHECK(paks[1]->resolvedNames() == 1);
+    CHECK(before->entries().at(0).path == "Tracks/" + hashedName("Demo.Solid.Gbx"));
+    // The renamed copy reads as the original.
+    CHECK(readEntry(paks[1], paks[1]->entries().at(0)) ==
+          test::readFile(sample / "Demo.Solid.Gbx"));
+    // pak diff reads its two paks together: B's file has its name, so it is "A" in B.
+    auto r = test::run(std::string(PAKFS_PAK_BINARY) + " diff --key " + hexString(key) + " '" +
+                       (dir / "A.Pack.Gbx").string() + "' '" + (dir / "B.Pack.Gbx").string() + "'");
+    CHECK(r.code == 1);
+    CHECK(r.out == "D Tracks/Demo.Challenge.Gbx\nA Tracks/Demo.Solid.Gbx\n");
 }
 
 namespace {

@@ -14,6 +14,7 @@
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "archive/write/EntryEncoder.hpp"
+#include "archive/write/PackPlanner.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
@@ -179,4 +180,48 @@ TEST_CASE("ManiaPlanet's pack packed again: name bits, stored small files, heade
     }
     // The game's choice is not a function of size alone (FORMAT.md §6.5): most agree.
     CHECK(sameChoice * 10 >= ours->entries().size() * 8);
+}
+
+TEST_CASE("ManiaPlanet's pack committed with a file added: its header fields and slots kept",
+          "[real-mp][fixtures][commit]") {
+    auto game = openFixture();
+    test::TempDir dir;
+    test::writeFile(dir / "change/Added/notes.txt", test::compressibleText(5000, 7));
+    ChangeSet changes;
+    changes.root = dir / "change";
+    changes.folders = {"Added"};
+    changes.folderSet = {"Added"};
+    changes.files["Added/notes.txt"] = dir / "change/Added/notes.txt";
+    ChangePlan plan = planChanges(game, changes);
+    REQUIRE_FALSE(plan.changes.empty());
+    CHECK(plan.changes.back().kind == 'A');
+    CHECK(plan.changes.back().path == "Added/notes.txt");
+    writePlan(plan.plan, dir / "out.pak", game->key(), plan.options);
+    auto out = PakIndex::open(dir / "out.pak", PakKeyInput{game->key()});
+    CHECK(out->warnings().empty());
+    REQUIRE(out->packHeader());
+    CHECK(out->packHeader()->usageSubDir == ":data:");
+    CHECK(out->packHeader()->headerMaxSize == 1048576u);
+    REQUIRE(out->entries().size() == 998);
+    std::map<std::string, const PakEntry*> gameByPath;
+    for (const auto& e : game->entries()) gameByPath.emplace(e.path, &e);
+    for (const auto& e : out->entries()) {
+        INFO(e.path);
+        CHECK(slotMd5Valid(*out, e));
+        auto found = gameByPath.find(e.path);
+        if (found == gameByPath.end()) {
+            CHECK(e.path == "Added/notes.txt");
+            CHECK(e.flags == (kFlagPublished | 0x04));
+            continue;
+        }
+        // Copied as it was: its IV and data, flags and record field; the base's MD5 where its
+        // slot is the one the writer lays out (else computed anew, and valid above).
+        const PakEntry& g = *found->second;
+        CHECK(e.flags == g.flags);
+        CHECK(e.unknown == g.unknown);
+        const std::size_t used = std::size_t(g.ivSize() + g.cipherSize());
+        CHECK(out->file()->readAt(out->entryOffset(e), used) ==
+              game->file()->readAt(game->entryOffset(g), used));
+        if (*g.slotSize == ((used + 63) & ~std::size_t(63))) CHECK(*e.slotMd5 == *g.slotMd5);
+    }
 }
