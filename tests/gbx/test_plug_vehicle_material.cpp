@@ -11,7 +11,7 @@ using namespace pakfs::gbx;
 namespace {
 
 // Inline keys: a keys version, a count, the version's extra field, then the (x, y) pairs.
-void inlineKeys(BodyWriter& w, std::uint32_t keysVersion, std::uint32_t n) {
+void materialInlineKeys(BodyWriter& w, std::uint32_t keysVersion, std::uint32_t n) {
     w.u32(keysVersion);
     w.u32(n);
     if (keysVersion == 1) w.u8(7);
@@ -31,13 +31,13 @@ void chunk010v14(BodyWriter& w) {
     w.f32(0);
     w.f32(0);                              // vec2
     for (int i = 0; i < 3; ++i) w.f32(3);  // v5+, v6+, v8+ (v13- field absent)
-    inlineKeys(w, 2, 2);                   // v9+
-    inlineKeys(w, 1, 1);                   // v10+
+    materialInlineKeys(w, 2, 2);           // v9+
+    materialInlineKeys(w, 1, 1);           // v10+
     w.f32(4);                              // v11+
-    inlineKeys(w, 3, 0);                   // v13+
-    inlineKeys(w, 4, 1);
+    materialInlineKeys(w, 3, 0);           // v13+
+    materialInlineKeys(w, 4, 1);
     for (int i = 0; i < 3; ++i) w.f32(5);
-    inlineKeys(w, 1, 3);  // v14+
+    materialInlineKeys(w, 1, 3);  // v14+
     w.u32(9);
 }
 
@@ -94,8 +94,8 @@ TEST_CASE("vehicle material: chunk 090F1010 at version 12 keeps CFuncKeysReal re
     w.f32(0);
     w.f32(0);
     for (int i = 0; i < 4; ++i) w.f32(3);  // v5+, v6+, v8+ and its v13- field
-    inlineKeys(w, 1, 2);                   // v9+: keys version 0 (12 - 12) is inline
-    inlineKeys(w, 2, 1);                   // v10+
+    materialInlineKeys(w, 1, 2);           // v9+: keys version 0 (12 - 12) is inline
+    materialInlineKeys(w, 2, 1);           // v10+
     w.f32(4);                              // v11+
     w.endNode();
     test::readsWhole(test::builtFile(0x090F1000, w));
