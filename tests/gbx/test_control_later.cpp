@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The control and node-buffer readers in the shapes ManiaPlanet writes them (gbx/chunks/control/Control.cpp
-// 0701701B/0701701F, gbx/chunks/control/EffectMaster.cpp, gbx/chunks/mwfoundations/RefBuffer.cpp): whole parses of
-// files built here, and exact errors on forms no file shows. The game's own files:
-// tests/archive/entry/test_mp_control_pack.cpp.
+// The control and node-buffer readers in the shapes ManiaPlanet writes them
+// (gbx/chunks/control/Control.cpp 0701701B/0701701F, gbx/chunks/control/EffectMaster.cpp,
+// gbx/chunks/mwfoundations/RefBuffer.cpp): whole parses of files built here, and exact errors on
+// forms no file shows. The game's own files: tests/archive/entry/test_mp_control_pack.cpp.
 #include <catch2/catch.hpp>
 
 #include "common/ByteSource.hpp"

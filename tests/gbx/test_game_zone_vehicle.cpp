@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The zone and vehicle model readers (gbx/chunks/game/Zone.cpp, gbx/chunks/gamedata/VehicleModel.cpp) on
-// files built here in GBX.NET's layouts: whole parses, and the version no source describes
-// stopping with the reason. The game's own files: tests/archive/entry/test_mp_control_pack.cpp.
+// The zone and vehicle model readers (gbx/chunks/game/Zone.cpp,
+// gbx/chunks/gamedata/VehicleModel.cpp) on files built here in GBX.NET's layouts: whole parses, and
+// the version no source describes stopping with the reason. The game's own files:
+// tests/archive/entry/test_mp_control_pack.cpp.
 #include <catch2/catch.hpp>
 
 #include "common/ByteSource.hpp"

@@ -108,7 +108,8 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
         auto* cmd = app.add_subcommand(
             "rm",
             "Remove files or folders (with everything in them) from PAK, by path or glob, and the "
-            "folders left empty, without a mount: written as pak commit writes, under the same lock");
+            "folders left empty, without a mount: written as pak commit writes, under the same "
+            "lock");
         auto o = std::make_shared<EditOptions>();
         auto paths = std::make_shared<std::vector<std::string>>();
         cmd->add_option("PAK", o->pak, "The pak to change")->required();
