@@ -13,8 +13,7 @@
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/GbxEntry.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
-#include "archive/ops/Check.hpp"
-#include "archive/ops/HashedNames.hpp"
+#include "archive/ops/CheckJson.hpp"
 #include "archive/ops/PakOpener.hpp"
 #include "archive/stream/SeekPoints.hpp"
 #include "common/Bytes.hpp"
@@ -218,37 +217,9 @@ std::vector<std::uint8_t> PakFile::read(const std::string& name) const {
 // The object of pak check --json (tools/pak/cmd_check.cpp), key for key: a test compares them.
 std::string PakFile::check_json() const {
     return translated([&] {
-        const archive::CheckReport r = archive::checkPak(impl_->pak);
-        nlohmann::ordered_json entries = nlohmann::ordered_json::array();
-        for (const auto& e : r.entries) {
-            nlohmann::ordered_json item;
-            item["path"] = e.path;
-            if (e.gbx) item["gbx"] = *e.gbx;
-            if (e.counterMode) item["counter_mode"] = true;
-            if (!e.decode.empty()) {
-                item["decode"] = e.decode;
-                item["detail"] = e.detail;
-            }
-            if (!e.error.empty()) item["error"] = e.error;
-            if (!e.unverified.empty()) item["unverified"] = e.unverified;
-            entries.push_back(std::move(item));
-        }
-        using archive::GbxDecodeKind;
-        nlohmann::ordered_json j;
-        j["files"] = r.files;
-        j["plain"] = r.plain;
-        j["plain_unverified"] = r.plainUnverified;
-        j["gbx"] = {{"parsed", r.gbxCount(GbxDecodeKind::Parsed)},
-                    {"header", r.gbxCount(GbxDecodeKind::Header)},
-                    {"exact", r.gbxCount(GbxDecodeKind::Exact)},
-                    {"verified", r.gbxCount(GbxDecodeKind::Verified)},
-                    {"refused", r.gbxCount(GbxDecodeKind::Refused)}};
-        j["counter_mode"] = {{"proven", r.counterProven}, {"unverified", r.counterUnverified}};
-        j["failed"] = r.failed;
-        if (r.incomplete > 0) j["not_salvaged"] = r.incomplete;
-        j["entries"] = std::move(entries);
-        const archive::HashedNameCount hashed = archive::countHashedNames(*impl_->pak);
-        j["hashed_names"] = {{"resolved", hashed.resolved}, {"left", hashed.left}};
+        auto j = archive::checkReportJson(impl_->path, archive::checkPak(impl_->pak),
+                                          archive::countHashedNames(*impl_->pak));
+        j.erase("file");  // the PakFile knows its path
         return j.dump();
     });
 }

@@ -8,34 +8,12 @@
 #include "common/ByteSource.hpp"
 #include "gbx/GbxFile.hpp"
 #include "gbx/testing/GbxBuilder.hpp"
-#include "tests/support/NodeSummary.hpp"
+#include "tests/support/GbxParse.hpp"
 
 using namespace pakfs;
 using namespace pakfs::gbx;
 
 namespace {
-
-test::NodeSummary parse(const Bytes& file) {
-    MemorySource src(file);
-    GbxFile f = readGbx(src);
-    REQUIRE(f.nodesComplete);
-    CHECK(f.trailingBytes == 0);
-    CHECK(f.unfilledSlots == 0);
-    test::NodeSummary p = test::summarize(f);
-    CHECK(p.allNodesComplete);
-    CHECK(p.allChunksKnown);
-    return p;
-}
-
-std::string parseError(const Bytes& file) {
-    MemorySource src(file);
-    try {
-        readGbx(src);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
-}
 
 // A ManiaPlanet style: text settings of `version` (two more words from version 4) and the
 // chunk 0701701F with `firstWord`, a CFuncEnum read in its fourth field and an identifier.
@@ -81,19 +59,19 @@ Bytes mpStyle(std::uint32_t version, std::uint32_t firstWord = 0) {
 
 TEST_CASE("control style: ManiaPlanet's text settings and chunk 0701701F read whole",
           "[gbx][control]") {
-    test::NodeSummary p = parse(mpStyle(4));
+    test::NodeSummary p = test::parseWhole(mpStyle(4));
     CHECK(p.classes == std::vector<std::string>{"CControlStyle", "CFuncEnum"});
     // TMUF's form (version 2, no words after the characters) still reads.
-    p = parse(mpStyle(2));
+    p = test::parseWhole(mpStyle(2));
     CHECK(p.classes == std::vector<std::string>{"CControlStyle", "CFuncEnum"});
 }
 
 TEST_CASE("control style: text settings and 0701701F forms no file shows stop the reader",
           "[gbx][control]") {
-    CHECK_THAT(parseError(mpStyle(3)),
+    CHECK_THAT(test::gbxParseError(mpStyle(3)),
                Catch::Contains("CControlStyle 0701701B: text settings at 74 start with 3, only 2 "
                                "(TMUF) and 4 (ManiaPlanet) are known"));
-    CHECK_THAT(parseError(mpStyle(4, 1)),
+    CHECK_THAT(test::gbxParseError(mpStyle(4, 1)),
                Catch::Contains("CControlStyle 0701701F: first word at 190 is 1, only 0 is known "
                                "(no source describes the chunk)"));
 }
@@ -130,7 +108,7 @@ TEST_CASE("node buffer and effect master read whole", "[gbx][control]") {
     w.lookback("PhyCharModelLibrary");
     w.endNode();
     b.body = w.bytes();
-    test::NodeSummary p = parse(b.build());
+    test::NodeSummary p = test::parseWhole(b.build());
     CHECK(p.classes ==
           std::vector<std::string>{"CMwRefBuffer", "CControlEffectMaster", "CMwRefBuffer"});
     CHECK(p.values["0:node class"] == "0701C000");

@@ -12,24 +12,12 @@
 #include "gbx/Classes.hpp"
 #include "gbx/GbxFile.hpp"
 #include "gbx/testing/EngineBuilder.hpp"
-#include "tests/support/NodeSummary.hpp"
+#include "tests/support/GbxParse.hpp"
 
 using namespace pakfs;
 using namespace pakfs::gbx;
 
 namespace {
-
-test::NodeSummary parse(const Bytes& file) {
-    MemorySource src(file);
-    GbxFile f = readGbx(src);
-    REQUIRE(f.nodesComplete);
-    CHECK(f.trailingBytes == 0);
-    CHECK(f.unfilledSlots == 0);
-    test::NodeSummary p = test::summarize(f);
-    CHECK(p.allNodesComplete);
-    CHECK(p.allChunksKnown);
-    return p;
-}
 
 // Records the node reads and mid-chunk mixes the reader reports.
 struct Recorder : ReadObserver {
@@ -38,16 +26,6 @@ struct Recorder : ReadObserver {
     void onNodeRead(std::uint32_t, bool, std::int64_t) override { ++nodeReads; }
     void onCipherMix(std::uint32_t value, bool) override { mixes.push_back(value); }
 };
-
-std::string parseError(const Bytes& file) {
-    MemorySource src(file);
-    try {
-        readGbx(src);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
-}
 
 // Replaces the first occurrence of `from` (a run of little-endian u32s) in file.
 Bytes patched(Bytes file, std::initializer_list<std::uint32_t> from,
@@ -68,7 +46,7 @@ Bytes patched(Bytes file, std::initializer_list<std::uint32_t> from,
 
 TEST_CASE("engine classes: a solid's tree, visual, index buffer, shader and surface read whole",
           "[gbx][engine]") {
-    test::NodeSummary p = parse(engine::solid());
+    test::NodeSummary p = test::parseWhole(engine::solid());
     CHECK(p.classes == std::vector<std::string>{"CPlugSolid", "CPlugTree",
                                                 "CPlugVisualIndexedTriangles", "CPlugIndexBuffer",
                                                 "CPlugShaderApply", "CPlugSurface",
@@ -87,7 +65,7 @@ TEST_CASE("engine classes: a solid's tree, visual, index buffer, shader and surf
     mesh.meshTriangles = 5;
     mesh.children = 3;
     mesh.vertices = 300;
-    p = parse(engine::solid(mesh));
+    p = test::parseWhole(engine::solid(mesh));
     CHECK(p.classes.size() == 10);
     CHECK(p.values["1:children"] == "3");
     CHECK(p.values["5:vertices"] == "300");
@@ -122,15 +100,15 @@ TEST_CASE("engine classes: CPlugSurfaceGeom 0900F004 mixes the box's minimum x i
 
 TEST_CASE("engine classes: bitmap, shader sprite, font and control style read whole",
           "[gbx][engine]") {
-    test::NodeSummary p = parse(engine::bitmap("Arrow.dds"));
+    test::NodeSummary p = test::parseWhole(engine::bitmap("Arrow.dds"));
     CHECK(p.classes == std::vector<std::string>{"CPlugBitmap"});
     CHECK(p.values["0:image"] == "node 1");
 
-    p = parse(engine::shaderSprite("Sprites.vsh.txt"));
+    p = test::parseWhole(engine::shaderSprite("Sprites.vsh.txt"));
     CHECK(p.classes == std::vector<std::string>{"CPlugShaderSprite", "CPlugShaderPass"});
     CHECK(p.values["0:passes"] == "1");
 
-    p = parse(engine::font(40));
+    p = test::parseWhole(engine::font(40));
     CHECK(p.classes ==
           std::vector<std::string>{"CPlugFontBitmap", "CPlugShaderApply", "CPlugBitmapApply"});
     CHECK(p.values["0:characters"] == "191");
@@ -139,7 +117,7 @@ TEST_CASE("engine classes: bitmap, shader sprite, font and control style read wh
     CHECK(p.values["0:pages"] == "1");
     CHECK(p.values["2:bitmap"] == "node 3");
 
-    p = parse(engine::controlStyle(4));
+    p = test::parseWhole(engine::controlStyle(4));
     CHECK(p.classes == std::vector<std::string>{
                            "CControlStyle", "CFuncEnum", "CPlugShaderApply", "CPlugShaderApply",
                            "CPlugShaderApply", "CPlugShaderApply", "CPlugMaterial",
@@ -157,26 +135,26 @@ TEST_CASE("engine classes: branches no source describes stop the reader with the
     // A texture coordinate set of version 3 (0900600E's fifth word) stores the vertex count
     // again: here the first coordinate (0) is read as that count.
     Bytes solid = engine::solid();
-    CHECK_THAT(parseError(patched(solid, {0x3B8, 1, 24, 0, 0}, {0x3B8, 1, 24, 0, 3})),
+    CHECK_THAT(test::gbxParseError(patched(solid, {0x3B8, 1, 24, 0, 0}, {0x3B8, 1, 24, 0, 3})),
                Catch::Contains("chunk 0900600E of CPlugVisualIndexedTriangles (0901E000) (chunk "
                                "at offset 266): texture coordinate set of 0 for 24 vertices"));
     // Skin data (flag bits 0..2) in 0900600E: the source reads it as 0900600D's version but
     // names another.
-    CHECK_THAT(parseError(patched(solid, {0x3B8, 1, 24, 0}, {0x3B9, 1, 24, 0})),
+    CHECK_THAT(test::gbxParseError(patched(solid, {0x3B8, 1, 24, 0}, {0x3B9, 1, 24, 0})),
                Catch::Contains("visual skin data in 0900600E: its version is not settled"));
     // A surface shape outside sphere, ellipsoid, box and mesh.
-    CHECK_THAT(parseError(patched(solid, {0x3F000000, 6}, {0x3F000000, 3})),
+    CHECK_THAT(test::gbxParseError(patched(solid, {0x3F000000, 6}, {0x3F000000, 3})),
                Catch::Contains("surface shape 3 is not one the sources describe"));
     // A solid with a model (09005011).
-    CHECK_THAT(parseError(patched(solid, {0x09005011, 1, 0}, {0x09005011, 1, 1})),
+    CHECK_THAT(test::gbxParseError(patched(solid, {0x09005011, 1, 0}, {0x09005011, 1, 1})),
                Catch::Contains("CPlugSolid 09005011 with a model: GBX.NET reads a flag then the "
                                "tree, the C reader a flag, the model and the tree only when the "
                                "model is not used"));
     // A font whose character map does not match its ranges.
     Bytes font = engine::font(10);
-    CHECK_THAT(parseError(patched(font, {0xA0, 0xFF}, {0xA0, 0xFE})),
+    CHECK_THAT(test::gbxParseError(patched(font, {0xA0, 0xFF}, {0xA0, 0xFE})),
                Catch::Contains("font maps 191 characters, its ranges hold 190"));
     // A hostile count: a glyph count the file cannot hold is refused before anything is read.
-    CHECK_THAT(parseError(patched(font, {3069, 2371, 10}, {3069, 2371, 0x7FFFFFFF})),
+    CHECK_THAT(test::gbxParseError(patched(font, {3069, 2371, 10}, {3069, 2371, 0x7FFFFFFF})),
                Catch::Contains("array elements"));
 }

@@ -8,24 +8,12 @@
 #include "common/ByteSource.hpp"
 #include "gbx/GbxFile.hpp"
 #include "gbx/testing/GbxBuilder.hpp"
-#include "tests/support/NodeSummary.hpp"
+#include "tests/support/GbxParse.hpp"
 
 using namespace pakfs;
 using namespace pakfs::gbx;
 
 namespace {
-
-test::NodeSummary parse(const Bytes& file) {
-    MemorySource src(file);
-    GbxFile f = readGbx(src);
-    REQUIRE(f.nodesComplete);
-    CHECK(f.trailingBytes == 0);
-    CHECK(f.unfilledSlots == 0);
-    test::NodeSummary p = test::summarize(f);
-    CHECK(p.allNodesComplete);
-    CHECK(p.allChunksKnown);
-    return p;
-}
 
 Bytes vehicle(std::uint32_t version) {
     GbxBuilder b;
@@ -95,15 +83,15 @@ TEST_CASE("zone: a flat zone's chunks read whole", "[gbx][zone]") {
     w.endSkippable();
     w.endNode();
     b.body = w.bytes();
-    test::NodeSummary p = parse(b.build());
+    test::NodeSummary p = test::parseWhole(b.build());
     CHECK(p.classes == std::vector<std::string>{"CGameCtnZoneFlat"});
 }
 
 TEST_CASE("vehicle model: versions 0 to 2 read whole, a later one stops", "[gbx][zone]") {
-    CHECK(parse(vehicle(2)).classes ==
+    CHECK(test::parseWhole(vehicle(2)).classes ==
           std::vector<std::string>{"CGameVehicleModel", "CControlEffectMaster",
                                    "CControlEffectMaster", "CControlEffectMaster"});
-    test::NodeSummary p = parse(vehicle(1));
+    test::NodeSummary p = test::parseWhole(vehicle(1));
     CHECK(p.values["0:occupant slots"] == "1");
     Bytes later = vehicle(3);  // the source reads it in place
     MemorySource src(later);

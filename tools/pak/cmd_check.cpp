@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "archive/ops/Check.hpp"
+#include "archive/ops/CheckJson.hpp"
 #include "archive/ops/HashedNames.hpp"
 #include "tools/pak/Commands.hpp"
 #include "tools/pak/KeyArgs.hpp"
@@ -57,38 +58,6 @@ void printCheckSummary(const CheckReport& r) {
         std::printf("%zu not salvaged (data past the end of the file)\n", r.incomplete);
 }
 
-// pak check --json: the report as one object.
-nlohmann::ordered_json checkJson(const std::string& file, const CheckReport& r) {
-    nlohmann::ordered_json entries = nlohmann::ordered_json::array();
-    for (const auto& e : r.entries) {
-        nlohmann::ordered_json item;
-        item["path"] = e.path;
-        if (e.gbx) item["gbx"] = *e.gbx;
-        if (e.counterMode) item["counter_mode"] = true;
-        if (!e.decode.empty()) {
-            item["decode"] = e.decode;
-            item["detail"] = e.detail;
-        }
-        if (!e.error.empty()) item["error"] = e.error;
-        if (!e.unverified.empty()) item["unverified"] = e.unverified;
-        entries.push_back(std::move(item));
-    }
-    nlohmann::ordered_json j;
-    j["file"] = file;
-    j["files"] = r.files;
-    j["plain"] = r.plain;
-    j["plain_unverified"] = r.plainUnverified;
-    j["gbx"] = {{"parsed", r.gbxCount(GbxDecodeKind::Parsed)},
-                {"header", r.gbxCount(GbxDecodeKind::Header)},
-                {"exact", r.gbxCount(GbxDecodeKind::Exact)},
-                {"verified", r.gbxCount(GbxDecodeKind::Verified)},
-                {"refused", r.gbxCount(GbxDecodeKind::Refused)}};
-    j["counter_mode"] = {{"proven", r.counterProven}, {"unverified", r.counterUnverified}};
-    j["failed"] = r.failed;
-    if (r.incomplete > 0) j["not_salvaged"] = r.incomplete;
-    j["entries"] = std::move(entries);
-    return j;
-}
 }  // namespace
 
 void addCheckCommands(CLI::App& app, int& exitCode) {
@@ -156,9 +125,7 @@ void addCheckCommands(CLI::App& app, int& exitCode) {
         if (!*json) options.checked = printCheckedLine;
         CheckReport report = checkPak(pak, options);
         if (*json) {
-            auto j = checkJson(pak->name(), report);
-            j["hashed_names"] = {{"resolved", hashed.resolved}, {"left", hashed.left}};
-            std::cout << j.dump(2) << "\n";
+            std::cout << archive::checkReportJson(pak->name(), report, hashed).dump(2) << "\n";
         } else {
             printCheckSummary(report);
             if (hashed.resolved + hashed.left > 0)
