@@ -207,25 +207,19 @@ void carTuning089(NodeReader& r) {
     if (v <= 2) {
         r.nodeRef();
     }
-    if (v >= 2) {
-        floats(r, 4);
-        if (v >= 4) {
-            floats(r, 11);
-            if (v >= 6) {
-                r.f32();
-                if (v >= 7) {
-                    r.boolean();
-                    if (v >= 8) {
-                        keys(r, int(v) - 10);
-                        keys(r, int(v) - 10);
-                        if (v >= 9) {
-                            keys(r, int(v) - 10);
-                        }
-                    }
-                }
-            }
-        }
-    }
+    if (v < 2) return;
+    floats(r, 4);
+    if (v < 4) return;
+    floats(r, 11);
+    if (v < 6) return;
+    r.f32();
+    if (v < 7) return;
+    r.boolean();
+    if (v < 8) return;
+    keys(r, int(v) - 10);
+    keys(r, int(v) - 10);
+    if (v < 9) return;
+    keys(r, int(v) - 10);
 }
 
 void carTuning08A(NodeReader& r) {
@@ -235,27 +229,23 @@ void carTuning08A(NodeReader& r) {
     keys(r, int(v) - 8);
     keys(r, int(v) - 8);
     keys(r, int(v) - 8);
-    if (v >= 1) {
-        if (v <= 3) {
-            floats(r, 2);
-        }
-        if (v >= 4) {
-            keys(r, int(v) - 8);
-            keys(r, int(v) - 8);
-        }
-        if (v >= 3) {
-            r.u32();
-            if (v == 5) {
-                r.f32();
-            }
-            if (v >= 6) {
-                keys(r, int(v) - 8);
-                if (v >= 7) {
-                    r.boolean();
-                }
-            }
-        }
+    if (v < 1) return;
+    if (v <= 3) {
+        floats(r, 2);
     }
+    if (v >= 4) {
+        keys(r, int(v) - 8);
+        keys(r, int(v) - 8);
+    }
+    if (v < 3) return;
+    r.u32();
+    if (v == 5) {
+        r.f32();
+    }
+    if (v < 6) return;
+    keys(r, int(v) - 8);
+    if (v < 7) return;
+    r.boolean();
 }
 
 void carTuning08B(NodeReader& r) {
@@ -288,129 +278,94 @@ void carTuning08B(NodeReader& r) {
             floats(r, 2);
         }
     }
-    if (v >= 4) {
+    if (v < 4) return;
+    keys(r, int(v) - 37);
+    if (v < 5) return;
+    if (v <= 9) {
+        r.skip(8);  // 2 ints
+    }
+    if (v >= 9) {
         keys(r, int(v) - 37);
-        if (v >= 5) {
-            if (v <= 9) {
-                r.skip(8);  // 2 ints
+        if (v >= 13) {
+            if (v <= 22) {
+                r.f32();
             }
-            if (v >= 9) {
+            if (v >= 22) {
                 keys(r, int(v) - 37);
-                if (v >= 13) {
-                    if (v <= 22) {
-                        r.f32();
-                    }
-                    if (v >= 22) {
-                        keys(r, int(v) - 37);
-                    }
-                    r.f32();
-                }
             }
-            if (v >= 6) {
+            r.f32();
+        }
+    }
+    if (v < 6) return;
+    keys(r, int(v) - 37);
+    if (v < 7) return;
+    r.f32();
+    if (v < 10) return;
+    keys(r, int(v) - 37);
+    keys(r, int(v) - 37);
+    keys(r, int(v) - 37);
+    if (v < 11) return;
+    floats(r, 5);
+    keys(r, int(v) - 37);
+    if (v < 12) return;
+    r.f32();
+    if (v < 14) return;
+    keys(r, int(v) - 37);
+    if (v < 15) return;
+    keys(r, int(v) - 37);
+    if (v < 16) return;
+    keys(r, int(v) - 37);
+    if (v < 17) return;
+    r.u32();
+    if (v < 18) return;
+    r.u32();
+    if (v < 19) return;
+    keys(r, int(v) - 37);
+    if (v < 20) return;
+    floats(r, 3);
+    if (v < 21) return;
+    r.skip(12);  // 3 ints
+    if (v < 23) return;
+    r.boolean();
+    floats(r, 2);
+    keys(r, int(v) - 37);
+    if (v < 24) return;
+    r.u32();
+    if (v < 25) return;
+    r.boolean();
+    r.f32();
+    if (v < 26) return;
+    r.f32();
+    if (v < 27) return;
+    if (v <= 33) {
+        floats(r, 3);
+        r.nodeRef();
+    }
+    if (v < 28) return;
+    if (v <= 33) {
+        r.nodeRef();
+    }
+    if (v >= 29) {
+        r.u32();
+        floats(r, 2);
+        if (v <= 33) {
+            if (v >= 30) {
+                r.nodeRef();
+            }
+            if (v >= 31) {
+                r.nodeRef();
+            }
+            if (v >= 32) {
+                r.f32();
+                r.nodeRef();
+            }
+        }
+        if (v >= 35) {
+            r.boolean();
+            if (v >= 36) {
+                r.boolean();
                 keys(r, int(v) - 37);
-                if (v >= 7) {
-                    r.f32();
-                    if (v >= 10) {
-                        keys(r, int(v) - 37);
-                        keys(r, int(v) - 37);
-                        keys(r, int(v) - 37);
-                        if (v >= 11) {
-                            floats(r, 5);
-                            keys(r, int(v) - 37);
-                            if (v >= 12) {
-                                r.f32();
-                                if (v >= 14) {
-                                    keys(r, int(v) - 37);
-                                    if (v >= 15) {
-                                        keys(r, int(v) - 37);
-                                        if (v >= 16) {
-                                            keys(r, int(v) - 37);
-                                            if (v >= 17) {
-                                                r.u32();
-                                                if (v >= 18) {
-                                                    r.u32();
-                                                    if (v >= 19) {
-                                                        keys(r, int(v) - 37);
-                                                        if (v >= 20) {
-                                                            floats(r, 3);
-                                                            if (v >= 21) {
-                                                                r.skip(12);  // 3 ints
-                                                                if (v >= 23) {
-                                                                    r.boolean();
-                                                                    floats(r, 2);
-                                                                    keys(r, int(v) - 37);
-                                                                    if (v >= 24) {
-                                                                        r.u32();
-                                                                        if (v >= 25) {
-                                                                            r.boolean();
-                                                                            r.f32();
-                                                                            if (v >= 26) {
-                                                                                r.f32();
-                                                                                if (v >= 27) {
-                                                                                    if (v <= 33) {
-                                                                                        floats(r,
-                                                                                               3);
-                                                                                        r.nodeRef();
-                                                                                    }
-                                                                                    if (v >= 28) {
-                                                                                        if (v <=
-                                                                                            33) {
-                                                                                            r.nodeRef();
-                                                                                        }
-                                                                                        if (v >=
-                                                                                            29) {
-                                                                                            r.u32();
-                                                                                            floats(
-                                                                                                r,
-                                                                                                2);
-                                                                                            if (v <=
-                                                                                                33) {
-                                                                                                if (v >=
-                                                                                                    30) {
-                                                                                                    r.nodeRef();
-                                                                                                }
-                                                                                                if (v >=
-                                                                                                    31) {
-                                                                                                    r.nodeRef();
-                                                                                                }
-                                                                                                if (v >=
-                                                                                                    32) {
-                                                                                                    r.f32();
-                                                                                                    r.nodeRef();
-                                                                                                }
-                                                                                            }
-                                                                                            if (v >=
-                                                                                                35) {
-                                                                                                r.boolean();
-                                                                                                if (v >=
-                                                                                                    36) {
-                                                                                                    r.boolean();
-                                                                                                    keys(
-                                                                                                        r,
-                                                                                                        int(v) -
-                                                                                                            37);
-                                                                                                    r.nodeRef();
-                                                                                                }
-                                                                                            }
-                                                                                        }
-                                                                                    }
-                                                                                }
-                                                                            }
-                                                                        }
-                                                                    }
-                                                                }
-                                                            }
-                                                        }
-                                                    }
-                                                }
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+                r.nodeRef();
             }
         }
     }
@@ -419,9 +374,8 @@ void carTuning08B(NodeReader& r) {
 void carTuning08C(NodeReader& r) {
     const std::uint32_t v = version(r, 1, "car tuning 090ED08C");
     floats(r, 4);
-    if (v >= 1) {
-        r.f32();
-    }
+    if (v < 1) return;
+    r.f32();
 }
 
 void carTuning08D(NodeReader& r) {
@@ -440,28 +394,23 @@ void carTuning08D(NodeReader& r) {
     if (v >= 4) {
         r.f32();
     }
-    if (v >= 5) {
-        r.boolean();
-        if (v == 5) {
-        }
+    if (v < 5) return;
+    r.boolean();
+    if (v == 5) {
     }
 }
 
 void carTuning08E(NodeReader& r) {
     const std::uint32_t v = version(r, 4, "car tuning 090ED08E");
     deprecRefArray(r);
-    if (v >= 1) {
-        deprecRefArray(r);
-        if (v >= 2) {
-            r.nodeRef();
-            if (v >= 3) {
-                r.nodeRef();
-                if (v >= 4) {
-                    refArray(r);
-                }
-            }
-        }
-    }
+    if (v < 1) return;
+    deprecRefArray(r);
+    if (v < 2) return;
+    r.nodeRef();
+    if (v < 3) return;
+    r.nodeRef();
+    if (v < 4) return;
+    refArray(r);
 }
 
 void carTuning094(NodeReader& r) {
@@ -472,20 +421,17 @@ void carTuning094(NodeReader& r) {
     r.f32();
     keys(r, int(v) - 3);
     r.u32();
-    if (v >= 1) {
-        r.skip(8);  // 2 ints
-        if (v >= 2) {
-            r.f32();
-            keys(r, int(v) - 3);
-            r.skip(8);  // 2 ints
-            if (v == 3) {
-                r.u32();
-            }
-            if (v >= 4) {
-                r.u32();
-            }
-        }
+    if (v < 1) return;
+    r.skip(8);  // 2 ints
+    if (v < 2) return;
+    r.f32();
+    keys(r, int(v) - 3);
+    r.skip(8);  // 2 ints
+    if (v == 3) {
+        r.u32();
     }
+    if (v < 4) return;
+    r.u32();
 }
 
 void carTuning095(NodeReader& r) {
@@ -495,28 +441,22 @@ void carTuning095(NodeReader& r) {
     keys(r, int(v) - 1);
     r.boolean();
     floats(r, 3);
-    if (v >= 1) {
-        r.u32();
-        if (v >= 2) {
-            r.u32();
-            keys(r, int(v) - 1);
-            keys(r, int(v) - 1);
-            if (v >= 3) {
-                keys(r, int(v) - 1);
-                if (v >= 4) {
-                    r.u32();
-                    if (v >= 5) {
-                        r.skip(8);  // 2 ints
-                        keys(r, int(v) - 1);
-                        r.u32();
-                        if (v >= 6) {
-                            keys(r, int(v) - 1);
-                        }
-                    }
-                }
-            }
-        }
-    }
+    if (v < 1) return;
+    r.u32();
+    if (v < 2) return;
+    r.u32();
+    keys(r, int(v) - 1);
+    keys(r, int(v) - 1);
+    if (v < 3) return;
+    keys(r, int(v) - 1);
+    if (v < 4) return;
+    r.u32();
+    if (v < 5) return;
+    r.skip(8);  // 2 ints
+    keys(r, int(v) - 1);
+    r.u32();
+    if (v < 6) return;
+    keys(r, int(v) - 1);
 }
 
 void carTuning096(NodeReader& r) {
@@ -529,24 +469,20 @@ void carTuning096(NodeReader& r) {
     r.skipArray(4);
     r.skipArray(4);
     r.skipArray(4);
-    if (v >= 3) {
-        r.f32();
-        if (v >= 4) {
-            r.boolean();
-            if (v >= 5) {
-                r.f32();
-            }
-        }
-    }
+    if (v < 3) return;
+    r.f32();
+    if (v < 4) return;
+    r.boolean();
+    if (v < 5) return;
+    r.f32();
 }
 
 void carTuning097(NodeReader& r) {
     const std::uint32_t v = version(r, 2, "car tuning 090ED097");
     floats(r, 6);
     r.boolean();
-    if (v >= 2) {
-        r.nodeRef();
-    }
+    if (v < 2) return;
+    r.nodeRef();
 }
 
 void carTuning098(NodeReader& r) {
@@ -556,9 +492,8 @@ void carTuning098(NodeReader& r) {
     floats(r, 2);
     r.u32();
     floats(r, 3);
-    if (v >= 2) {
-        r.boolean();
-    }
+    if (v < 2) return;
+    r.boolean();
 }
 
 void carTuning099(NodeReader& r) {
@@ -575,18 +510,14 @@ void carTuning09B(NodeReader& r) {
     const std::uint32_t v = version(r, 4, "car tuning 090ED09B");
     floats(r, 6);
     r.skip(12);  // 3 ints
-    if (v >= 1) {
-        floats(r, 13);
-        if (v >= 2) {
-            r.f32();
-            if (v >= 3) {
-                floats(r, 7);
-                if (v >= 4) {
-                    keys(r, 0);
-                }
-            }
-        }
-    }
+    if (v < 1) return;
+    floats(r, 13);
+    if (v < 2) return;
+    r.f32();
+    if (v < 3) return;
+    floats(r, 7);
+    if (v < 4) return;
+    keys(r, 0);
 }
 
 void carTuning09C(NodeReader& r) {
@@ -615,52 +546,38 @@ void carTuning09C(NodeReader& r) {
     if (v == 3) {
         r.f32();
     }
-    if (v >= 4) {
-        r.nodeRef();
-        if (v >= 5) {
-            r.f32();
-            keys(r, int(v) - 21);
-            floats(r, 3);
-            if (v >= 6) {
-                r.f32();
-                if (v >= 7) {
-                    r.u32();
-                    keys(r, int(v) - 21);
-                    if (v >= 8) {
-                        keys(r, int(v) - 21);
-                        if (v >= 9) {
-                            r.f32();
-                            if (v >= 10) {
-                                r.f32();
-                                if (v >= 11) {
-                                    keys(r, int(v) - 21);
-                                    keys(r, int(v) - 21);
-                                    if (v >= 12) {
-                                        keys(r, int(v) - 21);
-                                        if (v >= 13) {
-                                            keys(r, int(v) - 21);
-                                            if (v >= 15) {
-                                                r.f32();
-                                                if (v >= 16) {
-                                                    r.f32();
-                                                    if (v >= 19) {
-                                                        keys(r, int(v) - 21);
-                                                        if (v >= 20) {
-                                                            r.f32();
-                                                        }
-                                                    }
-                                                }
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
+    if (v < 4) return;
+    r.nodeRef();
+    if (v < 5) return;
+    r.f32();
+    keys(r, int(v) - 21);
+    floats(r, 3);
+    if (v < 6) return;
+    r.f32();
+    if (v < 7) return;
+    r.u32();
+    keys(r, int(v) - 21);
+    if (v < 8) return;
+    keys(r, int(v) - 21);
+    if (v < 9) return;
+    r.f32();
+    if (v < 10) return;
+    r.f32();
+    if (v < 11) return;
+    keys(r, int(v) - 21);
+    keys(r, int(v) - 21);
+    if (v < 12) return;
+    keys(r, int(v) - 21);
+    if (v < 13) return;
+    keys(r, int(v) - 21);
+    if (v < 15) return;
+    r.f32();
+    if (v < 16) return;
+    r.f32();
+    if (v < 19) return;
+    keys(r, int(v) - 21);
+    if (v < 20) return;
+    r.f32();
 }
 
 void carTuning09D(NodeReader& r) {
@@ -751,99 +668,77 @@ void carTuning09D(NodeReader& r) {
     if (v >= 19) {
         r.f32();
     }
-    if (v >= 20) {
-        r.nodeRef();
-    }
+    if (v < 20) return;
+    r.nodeRef();
 }
 
 void carTuning09E(NodeReader& r) {
     const std::uint32_t v = version(r, 7, "car tuning 090ED09E");
     floats(r, 3);
-    if (v >= 1) {
+    if (v < 1) return;
+    r.f32();
+    if (v < 2) return;
+    r.u32();
+    r.f32();
+    if (v < 3) return;
+    r.f32();
+    if (v < 4) return;
+    r.f32();
+    keys(r, int(v) - 8);
+    if (v <= 6) {
         r.f32();
-        if (v >= 2) {
-            r.u32();
-            r.f32();
-            if (v >= 3) {
-                r.f32();
-                if (v >= 4) {
-                    r.f32();
-                    keys(r, int(v) - 8);
-                    if (v <= 6) {
-                        r.f32();
-                    }
-                    if (v >= 7) {
-                        keys(r, 0);
-                    }
-                    if (v >= 5) {
-                        r.f32();
-                        if (v >= 6) {
-                            floats(r, 2);
-                        }
-                    }
-                }
-            }
-        }
     }
+    if (v >= 7) {
+        keys(r, 0);
+    }
+    if (v < 5) return;
+    r.f32();
+    if (v < 6) return;
+    floats(r, 2);
 }
 
 void carTuning09F(NodeReader& r) {
     const std::uint32_t v = version(r, 13, "car tuning 090ED09F");
     keys(r, int(v) - 14);
     floats(r, 3);
-    if (v >= 1) {
-        r.f32();
-        if (v >= 2) {
-            keys(r, int(v) - 14);
-            if (v >= 3) {
-                keys(r, int(v) - 14);
-                if (v >= 4) {
-                    floats(r, 6);
-                    if (v >= 5) {
-                        r.f32();
-                        if (v >= 6) {
-                            keys(r, int(v) - 14);
-                            if (v >= 7) {
-                                r.f32();
-                                keys(r, int(v) - 14);
-                                keys(r, int(v) - 14);
-                                r.f32();
-                                if (v >= 8) {
-                                    floats(r, 4);
-                                    if (v >= 9) {
-                                        r.vec3();
-                                        r.vec3();
-                                        if (v >= 10) {
-                                            keys(r, int(v) - 14);
-                                            if (v >= 11) {
-                                                keys(r, int(v) - 14);
-                                                if (v >= 12) {
-                                                    r.boolean();
-                                                    if (v >= 13) {
-                                                        r.skip(20);  // 5 ints
-                                                    }
-                                                }
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
+    if (v < 1) return;
+    r.f32();
+    if (v < 2) return;
+    keys(r, int(v) - 14);
+    if (v < 3) return;
+    keys(r, int(v) - 14);
+    if (v < 4) return;
+    floats(r, 6);
+    if (v < 5) return;
+    r.f32();
+    if (v < 6) return;
+    keys(r, int(v) - 14);
+    if (v < 7) return;
+    r.f32();
+    keys(r, int(v) - 14);
+    keys(r, int(v) - 14);
+    r.f32();
+    if (v < 8) return;
+    floats(r, 4);
+    if (v < 9) return;
+    r.vec3();
+    r.vec3();
+    if (v < 10) return;
+    keys(r, int(v) - 14);
+    if (v < 11) return;
+    keys(r, int(v) - 14);
+    if (v < 12) return;
+    r.boolean();
+    if (v < 13) return;
+    r.skip(20);  // 5 ints
 }
 
 void carTuning0A0(NodeReader& r) {
     const std::uint32_t v = version(r, 2, "car tuning 090ED0A0");
-    if (v >= 1) {
-        floats(r, 5);
-        if (v >= 2) {
-            floats(r, 5);
-        }
-    }
+    if (v < 1) return;
+    floats(r, 5);
+    if (v < 2) return;
+    floats(r, 5);
 }
 
 void carTuning0A1(NodeReader& r) {
@@ -877,50 +772,38 @@ void carTuning0A3(NodeReader& r) {
     const std::uint32_t v = version(r, 12, "car tuning 090ED0A3");
     floats(r, 2);
     r.skip(8);  // 2 ints
-    if (v >= 1) {
-        r.f32();
-        if (v >= 2) {
-            floats(r, 4);
-            if (v >= 3) {
-                r.f32();
-                if (v >= 4) {
-                    r.nodeRef();
-                    r.f32();
-                    r.skip(12);  // 3 ints
-                    if (v >= 5) {
-                        r.u32();
-                        r.nodeRef();
-                        r.nodeRef();
-                        keys(r, int(v) - 13);
-                        keys(r, int(v) - 13);
-                        if (v >= 6) {
-                            r.u32();
-                            if (v >= 7) {
-                                r.u32();
-                                if (v >= 8) {
-                                    r.u32();
-                                    if (v >= 9) {
-                                        r.f32();
-                                        r.u32();
-                                        if (v >= 10) {
-                                            r.u32();
-                                            if (v >= 11) {
-                                                r.f32();
-                                                if (v >= 12) {
-                                                    keys(r, int(v) - 13);
-                                                    keys(r, int(v) - 13);
-                                                }
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
+    if (v < 1) return;
+    r.f32();
+    if (v < 2) return;
+    floats(r, 4);
+    if (v < 3) return;
+    r.f32();
+    if (v < 4) return;
+    r.nodeRef();
+    r.f32();
+    r.skip(12);  // 3 ints
+    if (v < 5) return;
+    r.u32();
+    r.nodeRef();
+    r.nodeRef();
+    keys(r, int(v) - 13);
+    keys(r, int(v) - 13);
+    if (v < 6) return;
+    r.u32();
+    if (v < 7) return;
+    r.u32();
+    if (v < 8) return;
+    r.u32();
+    if (v < 9) return;
+    r.f32();
+    r.u32();
+    if (v < 10) return;
+    r.u32();
+    if (v < 11) return;
+    r.f32();
+    if (v < 12) return;
+    keys(r, int(v) - 13);
+    keys(r, int(v) - 13);
 }
 
 void carTuning0A4(NodeReader& r) {
@@ -981,9 +864,8 @@ void carTuning0A4(NodeReader& r) {
     if (v >= 16) {
         r.f32();
     }
-    if (v >= 18) {
-        r.u32();
-    }
+    if (v < 18) return;
+    r.u32();
 }
 
 void carTuning0A5(NodeReader& r) {
@@ -1073,9 +955,8 @@ void carTuning0A6(NodeReader& r) {
     if (v == 14) {
         r.u32();
     }
-    if (v >= 15) {
-        keys(r, 0);
-    }
+    if (v < 15) return;
+    keys(r, 0);
 }
 
 void carTuning0A7(NodeReader& r) {
@@ -1141,9 +1022,8 @@ void carTuning0A7(NodeReader& r) {
     if (v >= 17) {
         keys(r, int(v) - 19);
     }
-    if (v >= 18) {
-        floats(r, 2);
-    }
+    if (v < 18) return;
+    floats(r, 2);
 }
 
 void carTuning0A8(NodeReader& r) {
@@ -1176,9 +1056,8 @@ void carTuning0A8(NodeReader& r) {
     if (v >= 8) {
         floats(r, 2);
     }
-    if (v >= 9) {
-        keys(r, int(v) - 10);
-    }
+    if (v < 9) return;
+    keys(r, int(v) - 10);
 }
 
 void carTuning0A9(NodeReader& r) {
@@ -1195,9 +1074,8 @@ void carTuning0A9(NodeReader& r) {
         keys(r, int(v) - 4);
         keys(r, int(v) - 4);
     }
-    if (v >= 3) {
-        keys(r, int(v) - 4);
-    }
+    if (v < 3) return;
+    keys(r, int(v) - 4);
 }
 
 void carTuning0AA(NodeReader& r) {
@@ -1264,18 +1142,16 @@ void carTuning0AD(NodeReader& r) {
     if (v >= 9) {
         r.f32();
     }
-    if (v >= 11) {
-        r.u32();
-    }
+    if (v < 11) return;
+    r.u32();
 }
 
 void carTuning0AE(NodeReader& r) {
     const std::uint32_t v = version(r, 1, "car tuning 090ED0AE");
     r.u32();
     keys(r, int(v) - 2);
-    if (v >= 1) {
-        r.f32();
-    }
+    if (v < 1) return;
+    r.f32();
 }
 
 void carTuning0AF(NodeReader& r) {
@@ -1333,9 +1209,8 @@ void carTuning0AF(NodeReader& r) {
 void carTuning0B0(NodeReader& r) {
     const std::uint32_t v = version(r, 1, "car tuning 090ED0B0");
     r.f32();
-    if (v >= 1) {
-        r.f32();
-    }
+    if (v < 1) return;
+    r.f32();
 }
 
 // CPlugVehiclePhyTuning 000 [G]: its name (an Id), a curve, a float; then the game mixes the
@@ -1383,11 +1258,10 @@ void phyModelShape(NodeReader& r) {
         const std::uint32_t slots = r.count(1);
         for (std::uint32_t i = 0; i < slots; ++i) occupantSlot(r, v);
     }
-    if (v >= 6) {
-        r.skipArray(12);
-        if (v >= 10 && v <= 13) r.u32();
-        if (v >= 12) r.u32();
-    }
+    if (v < 6) return;
+    r.skipArray(12);
+    if (v >= 10 && v <= 13) r.u32();
+    if (v >= 12) r.u32();
 }
 
 // CPlugVehicleCarPhyShape 000 [G].
