@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages pakfs needs to build and test, when any is missing.
 set -euo pipefail
-# xfslibs-dev: the headers fsx and fsstress (tests/fs/test_stress.cpp) are built with.
+# xfslibs-dev: the headers fsx and fsstress (tests/fs/overlay/test_stress.cpp) are built with.
 # pybind11 and python3-*: the Python module pakfs (python/) and its pytest suite.
 # libjpeg-dev (libjpeg-turbo), libpng-dev: pak gbx thumbnail --size (desktop/).
 packages=(build-essential cmake pkg-config libcrypto++-dev zlib1g-dev liblzo2-dev libfuse3-dev

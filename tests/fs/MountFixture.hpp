@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "tests/fs/PakFixture.hpp"
+#include "tests/support/PakFixture.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
 

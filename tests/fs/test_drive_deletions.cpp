@@ -15,7 +15,7 @@
 #include "archive/pak/PakIndex.hpp"
 #include "packs/Drives.hpp"
 #include "packs/Sources.hpp"
-#include "tests/fs/DrivesFixture.hpp"
+#include "tests/support/DrivesFixture.hpp"
 #include "tests/fs/MountFixture.hpp"
 
 using namespace pakfs;

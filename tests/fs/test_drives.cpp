@@ -9,7 +9,7 @@
 #include "fs/view/PackView.hpp"
 #include "packs/Drives.hpp"
 #include "packs/Sources.hpp"
-#include "tests/fs/DrivesFixture.hpp"
+#include "tests/support/DrivesFixture.hpp"
 #include "tests/support/Cli.hpp"
 
 using namespace pakfs;

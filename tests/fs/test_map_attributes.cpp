@@ -9,7 +9,7 @@
 
 #include "gbx/testing/GbxBuilder.hpp"
 #include "tests/fs/MountFixture.hpp"
-#include "tests/fs/PakFixture.hpp"
+#include "tests/support/PakFixture.hpp"
 #include "tests/support/Pictures.hpp"
 #include "tests/support/Shared.hpp"
 

@@ -20,9 +20,9 @@
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PackList.hpp"
-#include "tests/fs/DrivesFixture.hpp"
+#include "tests/support/DrivesFixture.hpp"
 #include "tests/fs/MountFixture.hpp"
-#include "tests/fs/PakFixture.hpp"
+#include "tests/support/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 
 using namespace pakfs;

@@ -18,7 +18,7 @@
 
 #include "archive/pak/PackList.hpp"
 #include "tests/fs/MountFixture.hpp"
-#include "tests/fs/PakFixture.hpp"
+#include "tests/support/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 
 using namespace pakfs;

@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "tests/fs/MountFixture.hpp"
-#include "tests/fs/PakFixture.hpp"
+#include "tests/support/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 
 using namespace pakfs;

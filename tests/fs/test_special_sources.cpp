@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/fs/MountFixture.hpp"
-#include "tests/fs/PakFixture.hpp"
+#include "tests/support/PakFixture.hpp"
 
 using namespace pakfs;
 using namespace pakfs::test;

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "archive/pak/PackList.hpp"
-#include "tests/fs/DrivesFixture.hpp"
+#include "tests/support/DrivesFixture.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/TestUtil.hpp"
 

@@ -10,7 +10,7 @@
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/stream/SeekPoints.hpp"
 #include "fs/view/SeekIndexFile.hpp"
-#include "tests/fs/PakFixture.hpp"
+#include "tests/support/PakFixture.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;

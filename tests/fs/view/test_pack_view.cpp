@@ -16,7 +16,7 @@
 #include "fs/overlay/Overlay.hpp"
 #include "gbx/testing/GbxBuilder.hpp"
 #include "packs/Sources.hpp"
-#include "tests/fs/PakFixture.hpp"
+#include "tests/support/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 
 using namespace pakfs;

@@ -16,7 +16,7 @@
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "common/FileLock.hpp"
-#include "tests/fs/PakFixture.hpp"
+#include "tests/support/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 
 using namespace pakfs;

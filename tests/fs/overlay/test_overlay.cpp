@@ -17,7 +17,7 @@
 
 #include "archive/pak/PackList.hpp"
 #include "commit/OverlayRecord.hpp"
-#include "tests/fs/DrivesFixture.hpp"
+#include "tests/support/DrivesFixture.hpp"
 #include "tests/fs/MountFixture.hpp"
 #include "tests/fs/OverlayFixture.hpp"
 

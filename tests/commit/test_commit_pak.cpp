@@ -12,7 +12,7 @@
 #include "commit/OverlayRecord.hpp"
 #include "common/FileLock.hpp"
 #include "packs/Sources.hpp"
-#include "tests/fs/PakFixture.hpp"
+#include "tests/support/PakFixture.hpp"
 
 using namespace pakfs;
 using namespace pakfs::test;
