@@ -30,9 +30,9 @@
 #include "gbx/testing/GbxBuilder.hpp"
 #include "packs/Drives.hpp"
 #include "packs/Sources.hpp"
+#include "tests/support/Cli.hpp"
 #include "tests/support/DrivesFixture.hpp"
 #include "tests/support/PakFixture.hpp"
-#include "tests/support/Cli.hpp"
 #include "tests/support/Shared.hpp"
 
 using namespace pakfs;

@@ -18,8 +18,8 @@
 #include <thread>
 #include <vector>
 
-#include "tests/support/PakFixture.hpp"
 #include "tests/support/Cli.hpp"
+#include "tests/support/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 
 namespace pakfs::test {

@@ -15,8 +15,8 @@
 #include "archive/pak/PakIndex.hpp"
 #include "packs/Drives.hpp"
 #include "packs/Sources.hpp"
-#include "tests/support/DrivesFixture.hpp"
 #include "tests/fs/MountFixture.hpp"
+#include "tests/support/DrivesFixture.hpp"
 
 using namespace pakfs;
 using namespace pakfs::test;

@@ -9,8 +9,8 @@
 #include "fs/view/PackView.hpp"
 #include "packs/Drives.hpp"
 #include "packs/Sources.hpp"
-#include "tests/support/DrivesFixture.hpp"
 #include "tests/support/Cli.hpp"
+#include "tests/support/DrivesFixture.hpp"
 
 using namespace pakfs;
 using namespace pakfs::test;

@@ -20,8 +20,8 @@
 #include "archive/entry/EntryReader.hpp"
 #include "archive/entry/PlainEntryReader.hpp"
 #include "archive/pak/PackList.hpp"
-#include "tests/support/DrivesFixture.hpp"
 #include "tests/fs/MountFixture.hpp"
+#include "tests/support/DrivesFixture.hpp"
 #include "tests/support/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 

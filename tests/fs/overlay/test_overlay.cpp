@@ -17,9 +17,9 @@
 
 #include "archive/pak/PackList.hpp"
 #include "commit/OverlayRecord.hpp"
-#include "tests/support/DrivesFixture.hpp"
 #include "tests/fs/MountFixture.hpp"
 #include "tests/fs/OverlayFixture.hpp"
+#include "tests/support/DrivesFixture.hpp"
 
 using namespace pakfs;
 using namespace pakfs::test;
