@@ -16,6 +16,7 @@
 #include "common/Bytes.hpp"
 #include "common/Error.hpp"
 #include "common/File.hpp"
+#include "common/ShellWord.hpp"
 #include "packs/Drives.hpp"
 #include "packs/MountPaths.hpp"
 #include "packs/Sources.hpp"
@@ -139,7 +140,7 @@ void refuseServingMounts(const WriterLock& lock, const std::string& ownMount) {
             const std::string& mount = others.front();
             throw Error(lock.target().string() + " is served by the writable mount at " + mount +
                         ", whose changes are made over it: unmount " + mount +
-                        " first (fusermount3 -u " + mount + ")");
+                        " first (fusermount3 -u " + shellWord(mount) + ")");
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
@@ -196,7 +197,7 @@ FolderLock lockOverlay(const stdfs::path& overlayRoot, const std::string& holder
         if (ours || pakfsMountedAt(mount) || step == kEndingWaitSteps)
             throw Error(overlayRoot.string() + ": the writable mount at " + mount +
                         " is using this overlay folder: unmount " + mount +
-                        " first (fusermount3 -u " + mount + ")");
+                        " first (fusermount3 -u " + shellWord(mount) + ")");
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
 }
@@ -356,7 +357,7 @@ PatchResult commitPatch(const PatchRequest& request) {
     LoadedSources loaded = loadSources({request.packsDir}, readKeys);
     for (const auto& w : loaded.warnings) warnOf(request.warn, w);
     auto packs = orderPacks(std::move(loaded.packs), packListOrder({request.packsDir}));
-    result.plan = planPatch(packs, request.overlay);
+    result.plan = planPatch(packs, request.overlay, archive::keyOptionWords(request.keys));
     for (const auto& w : result.plan.warnings) warnOf(request.warn, w);
     const std::string ext = result.plan.options.version >= 6 ? ".Pack.Gbx" : ".pak";
     const stdfs::path out =

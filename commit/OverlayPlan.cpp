@@ -43,7 +43,8 @@ archive::ChangePlan planCommit(const std::shared_ptr<const archive::PakIndex>& p
     return archive::planChanges(pak, readOverlayChanges(packOverlay));
 }
 
-archive::ChangePlan planPatch(const std::vector<Pack>& packs, const stdfs::path& overlayRoot) {
+archive::ChangePlan planPatch(const std::vector<Pack>& packs, const stdfs::path& overlayRoot,
+                              const std::string& keyWords) {
     // Only the drives of a -o drives mount, and its own names, belong in its overlay folder.
     for (const auto& name : sortedNames(overlayRoot))
         if (name != kResourceDrive && name != kGameDrive && !isOverlayOwnName(name))
@@ -66,7 +67,7 @@ archive::ChangePlan planPatch(const std::vector<Pack>& packs, const stdfs::path&
                         ": changes to the Resource drive cannot go into a patch pack (the game "
                         "loads Resource.pak on its own): commit them with pak commit " +
                         shellWord(pak ? pak->pak->name() : std::string("Resource.pak")) + " " +
-                        shellWord(overlayRoot.string()) + " --in-place");
+                        shellWord(overlayRoot.string()) + " --in-place" + keyWords);
     }
     const archive::ChangeSet changes = readOverlayChanges(overlayRoot / std::string(kGameDrive));
     const Drives drives(packs);

@@ -26,8 +26,9 @@ archive::ChangePlan planCommit(const std::shared_ptr<const archive::PakIndex>& p
 // pack of their own that, loaded last, replaces them (archive::planPatch). Throws Error naming
 // the overlay path for what a patch pack cannot express: deletions (whiteouts, opaque folders)
 // and changes to the Resource drive (Resource.pak: commit that pack itself), besides what
-// planCommit refuses.
+// planCommit refuses. `keyWords` (archive::keyOptionWords) go into the pak commit it suggests.
 archive::ChangePlan planPatch(const std::vector<Pack>& packs,
-                              const std::filesystem::path& overlayRoot);
+                              const std::filesystem::path& overlayRoot,
+                              const std::string& keyWords = {});
 
 }  // namespace pakfs::fs

@@ -14,6 +14,7 @@
 #include "common/Bytes.hpp"
 #include "common/Error.hpp"
 #include "common/PathPattern.hpp"
+#include "common/ShellWord.hpp"
 
 namespace stdfs = std::filesystem;
 
@@ -170,7 +171,11 @@ stdfs::path diskItemAt(const std::vector<AddedItem>& items, const std::string& p
 // file loses every file in it, as a file replaced by a folder is lost (cp refuses both).
 void refuseKindChanges(const EditRequest& request, const archive::PakIndex& pak,
                        const archive::ChangeSet& changes, const std::vector<AddedItem>& items) {
-    const char* const kHow = " (pak rm it first, or pass --force to replace it)";
+    // The way out as a command to run as printed.
+    const auto how = [&](const std::string& held) {
+        return " (first run: pak rm " + shellWord(request.pak.string()) + " " + shellWord(held) +
+               archive::keyOptionWords(request.keys) + ", or pass --force to replace it)";
+    };
     for (const auto& [path, disk] : changes.files) {
         const auto held = findInPak(pak, path);
         if (!held || !held->folder) continue;
@@ -179,7 +184,7 @@ void refuseKindChanges(const EditRequest& request, const archive::PakIndex& pak,
             if (isUnder(foldCase(e.path), foldCase(held->path))) ++files;
         throw Error(disk.string() + ": a file, but " + where(request, held->path) +
                     " is a folder (" + plural(files, "file", "files") +
-                    " in it): pak add replaces no folder by a file" + kHow);
+                    " in it): pak add replaces no folder by a file" + how(held->path));
     }
     for (const auto& folder : changes.folders) {
         const auto held = findInPak(pak, folder);
@@ -190,7 +195,7 @@ void refuseKindChanges(const EditRequest& request, const archive::PakIndex& pak,
         throw Error(disk.string() + ": " +
                     (diskFolder ? "a folder" : "goes in under " + folder + "/, as in a folder") +
                     ", but " + where(request, held->path) +
-                    " is a file: pak add replaces no file by a folder" + kHow);
+                    " is a file: pak add replaces no file by a folder" + how(held->path));
     }
 }
 
@@ -321,8 +326,9 @@ CommitResult moveInPak(const EditRequest& request, const std::string& from, cons
         // compares names without regard to case, so it is the one path the pak holds.
         const bool caseOnly = foldCase(givenTo) == foldCase(held->path);
         if (const auto there = findInPak(*pak, givenTo); there && !caseOnly)
-            throw Error(where(request, there->path) +
-                        " is there already: remove it first (pak rm), or move " + held->path +
+            throw Error(where(request, there->path) + " is there already: first run: pak rm " +
+                        shellWord(request.pak.string()) + " " + shellWord(there->path) +
+                        archive::keyOptionWords(request.keys) + ", or move " + held->path +
                         " elsewhere");
         if (foldCase(givenTo).starts_with(foldCase(held->path) + "/"))
             throw Error(where(request, givenTo) + ": inside " + held->path +

@@ -121,19 +121,6 @@ std::vector<Drives::Holder> Drives::holders(std::string_view drivePath) const {
     return {};
 }
 
-// `text` as one word for a shell: as it is when nothing in it is special, else in single quotes.
-std::string shellWord(const std::string& text) {
-    if (!text.empty() &&
-        text.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-                               "_-./+,:=@%") == std::string::npos)
-        return text;
-    std::string out = "'";
-    for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-namespace {}  // namespace
-
 std::string Drives::deletionAdvice(std::string_view drivePath) const {
     const std::vector<Holder> held = holders(drivePath);
     if (held.empty()) return {};

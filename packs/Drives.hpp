@@ -8,14 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include "common/ShellWord.hpp"
 #include "gbx/Header.hpp"
 #include "packs/Pack.hpp"
 
 namespace pakfs::fs {
-
-// `text` as one word for a shell: as it is when nothing in it is special, else in single quotes
-// (for commands an error message suggests, to run as printed).
-std::string shellWord(const std::string& text);
 
 struct DriveFile {
     std::string path;  // "Resource/..." or "Game/...", as the pack spells it

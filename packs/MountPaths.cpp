@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "common/Error.hpp"
+#include "common/ShellWord.hpp"
 
 namespace pakfs::fs {
 
@@ -78,9 +79,10 @@ std::string deadMount(const stdfs::path& mountpoint, int err) {
         if (above && p.size() >= dead.size()) dead = p;
     }
     if (dead.empty() || dead == at.string())
-        return given + ": a mount there has died (" + why + "); run: fusermount3 -u " + given;
+        return given + ": a mount there has died (" + why + "); run: fusermount3 -u " +
+               shellWord(given);
     return given + ": inside " + dead + ", a mount that has died (" + why +
-           "); run: fusermount3 -u " + dead;
+           "); run: fusermount3 -u " + shellWord(dead);
 }
 
 }  // namespace
@@ -135,7 +137,7 @@ void checkMountPoint(const stdfs::path& mountpoint, bool allowNonEmpty) {
     }
     if (mounted && isPakfsMount(*mounted))
         throw Error(given + ": already mounted (by pakfs); unmount it first: fusermount3 -u " +
-                    given);
+                    shellWord(given));
     if (allowNonEmpty) return;
     std::error_code ec;
     stdfs::directory_iterator it(mountpoint, ec);

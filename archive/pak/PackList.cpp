@@ -6,6 +6,7 @@
 
 #include "archive/pak/KeysFile.hpp"
 #include "common/File.hpp"
+#include "common/ShellWord.hpp"
 
 namespace fs = std::filesystem;
 
@@ -213,6 +214,20 @@ PakKey keyFromBaseKey(const PakKey& baseKey) {
     std::string hex = hexString(baseKey);
     for (char& c : hex) c = char(std::toupper(static_cast<unsigned char>(c)));
     return md5(hex + "NadeoPak");
+}
+
+std::string keyOptionWords(const KeyOptions& options) {
+    std::string out;
+    const auto add = [&](const char* option, const std::string& value) {
+        if (!value.empty()) out += std::string(" ") + option + " " + shellWord(value);
+    };
+    add("--key", options.keyHex);
+    add("--key-file", options.keyFile.string());
+    add("--packlist", options.packList.string());
+    add("--base-key", options.baseKeyHex);
+    add("--ms-key", options.msKeyHex);
+    add("--keys", options.keysFile.string());
+    return out;
 }
 
 PakKey parseKeyOption(const std::string& hex, const std::string& option) {

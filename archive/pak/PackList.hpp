@@ -69,6 +69,9 @@ struct KeyOptions {
     // with the four above (UsageError). A pack it does not name falls back to the packlist.
     std::filesystem::path keysFile{};
 };
+// The key options as a command line gives them (" --key HEX --packlist FILE"...), each value one
+// shell word: what a command an error message suggests repeats, to run as printed.
+std::string keyOptionWords(const KeyOptions& options);
 // A key given as an option's value (--key, --base-key, --ms-key): 32 hex digits, else a
 // UsageError naming `option`.
 PakKey parseKeyOption(const std::string& hex, const std::string& option);

@@ -15,6 +15,7 @@
 #include "archive/write/SlotProducer.hpp"
 #include "common/File.hpp"
 #include "common/FileLock.hpp"
+#include "common/ShellWord.hpp"
 
 namespace fs = std::filesystem;
 
@@ -482,7 +483,7 @@ PackResult writePak(const fs::path& sourceDir, const fs::path& output, const Pak
     for (const auto& mount : lock.servingMounts())
         throw Error(lock.target().string() + " is served by the writable mount at " + mount +
                     ", whose changes are made over it: unmount " + mount +
-                    " first (fusermount3 -u " + mount + ")");
+                    " first (fusermount3 -u " + shellWord(mount) + ")");
     PackOptions opts = options;
     // An earlier output in the tree is not packed again, nor its lock file.
     opts.leaveOut.push_back(output);

@@ -16,6 +16,8 @@
 #include "archive/pak/PackList.hpp"
 #include "archive/pak/PakIndex.hpp"
 #include "common/FileLock.hpp"
+#include "common/ShellWord.hpp"
+#include "tests/support/Cli.hpp"
 #include "tests/support/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 
@@ -117,6 +119,46 @@ TEST_CASE("pak add: files and folders in, a replaced file keeps its class ID, th
     CHECK(readFile(t.pak) == now);
 }
 
+TEST_CASE("pak add and pak mv: the pak rm they suggest, run as printed, lets them through",
+          "[edit][cli][advice]") {
+    TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")},
+                               {"Media/Font/Arial.txt", bytesOf("f\n")},
+                               {"Tracks/d.txt", bytesOf("d\n")},
+                               {"Assets/b.txt", bytesOf("b\n")}});
+    const stdfs::path in = t.dir->path() / "in";
+    writeFile(in / "Media", bytesOf("notes\n"));
+    writeFile(in / "folder/a.txt/x.txt", bytesOf("x\n"));
+    // Given as a user in the pak's folder gives them: by their names there.
+    const stdfs::path here = t.dir->path();
+    const std::string key = " --key " + std::string(kTestKeyHex);
+    const std::string pak = t.pak.filename().string();
+
+    // A file over a folder.
+    auto r = runAsPrinted("pak add " + pak + " in/Media" + key, here);
+    REQUIRE(r.code == 1);
+    std::string advice = suggestedCommand(r.err, "(first run: ", ", or pass --force");
+    CHECK(advice == "pak rm " + pak + " Media" + key);
+    REQUIRE(runAsPrinted(advice, here).code == 0);
+    REQUIRE(runAsPrinted("pak add -q " + pak + " in/Media" + key, here).code == 0);
+    // A folder over a file.
+    r = runAsPrinted("pak add " + pak + " in/folder/a.txt" + key, here);
+    REQUIRE(r.code == 1);
+    advice = suggestedCommand(r.err, "(first run: ", ", or pass --force");
+    CHECK(advice == "pak rm " + pak + " a.txt" + key);
+    REQUIRE(runAsPrinted(advice, here).code == 0);
+    REQUIRE(runAsPrinted("pak add -q " + pak + " in/folder/a.txt" + key, here).code == 0);
+    // A move onto a file the pak holds.
+    r = runAsPrinted("pak mv " + pak + " Tracks/d.txt Assets/b.txt" + key, here);
+    REQUIRE(r.code == 1);
+    advice = suggestedCommand(r.err, "first run: ", ", or move");
+    CHECK(advice == "pak rm " + pak + " Assets/b.txt" + key);
+    REQUIRE(runAsPrinted(advice, here).code == 0);
+    REQUIRE(runAsPrinted("pak mv -q " + pak + " Tracks/d.txt Assets/b.txt" + key, here).code == 0);
+    CHECK(contentsOf(t.pak) == std::map<std::string, Bytes>{{"Media", bytesOf("notes\n")},
+                                                            {"a.txt/x.txt", bytesOf("x\n")},
+                                                            {"Assets/b.txt", bytesOf("d\n")}});
+}
+
 TEST_CASE("pak add replaces no folder by a file and no file by a folder unless --force",
           "[edit][cli]") {
     TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")},
@@ -134,33 +176,43 @@ TEST_CASE("pak add replaces no folder by a file and no file by a folder unless -
     CHECK(r.code == 1);
     CHECK(r.err == "pak: " + (in / "Media").string() + ": a file, but " + t.pak.string() +
                        ":Media is a folder (2 files in it): pak add replaces no folder by a "
-                       "file (pak rm it first, or pass --force to replace it)\n");
+                       "file (first run: pak rm " +
+                       shellWord(t.pak.string()) + " Media --key " + std::string(kTestKeyHex) +
+                       ", or pass --force to replace it)\n");
     r = run(pakCommand("add -n " + pak + " " + quoted(in / "notice.txt") + " --as media/font"));
     CHECK(r.code == 1);
     CHECK(r.err == "pak: " + (in / "notice.txt").string() + ": a file, but " + t.pak.string() +
                        ":Media/Font is a folder (1 file in it): pak add replaces no folder by a "
-                       "file (pak rm it first, or pass --force to replace it)\n");
+                       "file (first run: pak rm " +
+                       shellWord(t.pak.string()) + " Media/Font --key " + std::string(kTestKeyHex) +
+                       ", or pass --force to replace it)\n");
     CHECK(r.out.empty());
     // A folder over a file, and a file under a path whose parent is a file of the pak.
     r = run(pakCommand("add " + pak + " " + quoted(in / "folder/a.txt")));
     CHECK(r.code == 1);
-    CHECK(r.err == "pak: " + (in / "folder/a.txt").string() + ": a folder, but " + t.pak.string() +
-                       ":a.txt is a file: pak add replaces no file by a folder (pak rm it first, "
-                       "or pass --force to replace it)\n");
+    CHECK(r.err ==
+          "pak: " + (in / "folder/a.txt").string() + ": a folder, but " + t.pak.string() +
+              ":a.txt is a file: pak add replaces no file by a folder (first run: pak rm " +
+              shellWord(t.pak.string()) + " a.txt --key " + std::string(kTestKeyHex) +
+              ", or pass --force to replace it)\n");
     r = run(pakCommand("add " + pak + " " + quoted(in / "notice.txt") + " --as A.txt/notice.txt"));
     CHECK(r.code == 1);
-    CHECK(r.err == "pak: " + (in / "notice.txt").string() +
-                       ": goes in under a.txt/, as in a folder, but " + t.pak.string() +
-                       ":a.txt is a file: pak add replaces no file by a folder (pak rm it first, "
-                       "or pass --force to replace it)\n");
+    CHECK(r.err ==
+          "pak: " + (in / "notice.txt").string() + ": goes in under a.txt/, as in a folder, but " +
+              t.pak.string() +
+              ":a.txt is a file: pak add replaces no file by a folder (first run: pak rm " +
+              shellWord(t.pak.string()) + " a.txt --key " + std::string(kTestKeyHex) +
+              ", or pass --force to replace it)\n");
     // A folder with a file of the pak's path deep in it.
     writeFile(in / "Tree/Media/Font/Arial.txt/deep.txt", bytesOf("d\n"));
     r = run(pakCommand("add " + pak + " " + quoted(in / "Tree/Media") + " " + quoted(in / "Tree")));
     CHECK(r.code == 1);
     CHECK(r.err == "pak: " + (in / "Tree/Media/Font/Arial.txt").string() + ": a folder, but " +
                        t.pak.string() +
-                       ":Media/Font/Arial.txt is a file: pak add replaces no file by a folder (pak "
-                       "rm it first, or pass --force to replace it)\n");
+                       ":Media/Font/Arial.txt is a file: pak add replaces no file by a folder "
+                       "(first run: pak rm " +
+                       shellWord(t.pak.string()) + " Media/Font/Arial.txt --key " +
+                       std::string(kTestKeyHex) + ", or pass --force to replace it)\n");
     CHECK(readFile(t.pak) == original);
 
     // --force replaces them.
@@ -237,9 +289,9 @@ TEST_CASE("pak rm and mv: files and folders, slots kept, to OUT, errors named", 
     CHECK(r.err == "pak: " + t.pak.string() + ":nothere.txt: no such file or folder in the pak\n");
     r = run(pakCommand("mv " + quoted(t.pak) + " Tracks/d.txt Assets/b.txt"));
     CHECK(r.code == 1);
-    CHECK(r.err == "pak: " + t.pak.string() +
-                       ":Assets/b.txt is there already: remove it first (pak rm), or move "
-                       "Tracks/d.txt elsewhere\n");
+    CHECK(r.err == "pak: " + t.pak.string() + ":Assets/b.txt is there already: first run: pak rm " +
+                       shellWord(t.pak.string()) + " Assets/b.txt --key " +
+                       std::string(kTestKeyHex) + ", or move Tracks/d.txt elsewhere\n");
     r = run(pakCommand("mv " + quoted(t.pak) + " Assets Assets/Sub/In"));
     CHECK(r.code == 1);
     CHECK(r.err == "pak: " + t.pak.string() +
@@ -420,4 +472,33 @@ TEST_CASE("pak add stopped by SIGINT leaves the pak as it was and no lock file",
         CHECK(readFile(t.pak) == original);
         CHECK_FALSE(stdfs::exists(lockFileOf(t.pak)));
     }
+}
+
+TEST_CASE("a path holding a newline or a tab shows in the shell's $'...' form, one line each",
+          "[edit][cli]") {
+    TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")}});
+    const std::string key = " --key " + std::string(kTestKeyHex);
+    writeFile(t.dir->path() / "in/line\nbreak.txt", bytesOf("n\n"));
+    writeFile(t.dir->path() / "in/tab\there's.txt", bytesOf("t\n"));
+    // pak add -n: a line per change.
+    auto r = run(kPakBinary + " add -n " + quoted(t.pak) + " " + quoted(t.dir->path() / "in") +
+                 " --as In" + key);
+    CHECK(r.code == 0);
+    CHECK(r.out == "A In/\nA $'In/line\\nbreak.txt'\nA $'In/tab\\there\\'s.txt'\n");
+    // pak commit -n of an overlay holding such a name.
+    writeFile(t.dir->path() / "ov/Test/new\nline.txt", bytesOf("x\n"));
+    r = run(kPakBinary + " commit -n " + quoted(t.pak) + " " + quoted(t.dir->path() / "ov") + key);
+    CHECK(r.code == 0);
+    CHECK(r.out == "A $'new\\nline.txt'\n");
+    // pak ls, short and long: the same form; other paths as they are.
+    REQUIRE(run(kPakBinary + " add -q " + quoted(t.pak) + " " + quoted(t.dir->path() / "in") +
+                " --as In" + key)
+                .code == 0);
+    r = run(kPakBinary + " ls " + quoted(t.pak) + key);
+    CHECK(r.code == 0);
+    CHECK(r.out == "a.txt\n$'In/line\\nbreak.txt'\n$'In/tab\\there\\'s.txt'\n");
+    r = run(kPakBinary + " ls -l " + quoted(t.pak) + " 'In/line*'" + key);
+    CHECK(r.code == 0);
+    CHECK(r.out.ends_with(" $'In/line\\nbreak.txt'\n"));
+    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
 }

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "common/ShellWord.hpp"
 #include "tests/fs/MountFixture.hpp"
 #include "tests/support/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
@@ -63,7 +64,7 @@ TEST_CASE("pakfs states: mounting on a live pakfs mount is refused, even with -o
     REQUIRE(mountTypesAt(mnt) == std::vector<std::string>{"fuse.pakfs"});
     const std::string refused = "pakfs: " + mnt +
                                 ": already mounted (by pakfs); unmount it first: fusermount3 -u " +
-                                mnt + "\n";
+                                shellWord(mnt) + "\n";
     for (const char* extra : {"", " -o nonempty", " -f -o nonempty,icase"}) {
         INFO(extra);
         RunResult r = runPakfsBounded(args + " " + quote(mnt) + std::string(extra));
@@ -83,6 +84,11 @@ TEST_CASE("pakfs states: mounting on a live pakfs mount is refused, even with -o
                        ": already mounted (by pakfs); unmount it first: fusermount3 -u " +
                        link.string() + "\n");
     CHECK(mountTypesAt(mnt) == std::vector<std::string>{"fuse.pakfs"});
+    // What the refusal says to run, run as printed, unmounts it.
+    const std::string advice = suggestedCommand(refused, "unmount it first: ");
+    CHECK(advice == "fusermount3 -u " + shellWord(mnt));
+    REQUIRE(runAsPrinted("timeout -s KILL 10 " + advice, m.dir.path()).code == 0);
+    CHECK_FALSE(isMounted(mnt));
     unmountStacked(mnt);
 }
 
@@ -132,7 +138,7 @@ TEST_CASE("pakfs states: a mount whose pakfs was killed is named with the fuserm
     const std::string hint = "pakfs: " + mnt.string() +
                              ": a mount there has died (transport endpoint not connected); run: "
                              "fusermount3 -u " +
-                             mnt.string() + "\n";
+                             shellWord(mnt.string()) + "\n";
     for (const char* extra : {"", " -o nonempty"}) {
         INFO(extra);
         RunResult r = runPakfsBounded(args + " " + quote(mnt.string()) + std::string(extra));
@@ -150,8 +156,10 @@ TEST_CASE("pakfs states: a mount whose pakfs was killed is named with the fuserm
                        mnt.string() + "\n");
     CHECK(mountTypesAt(mnt) == std::vector<std::string>{"fuse.pakfs"});
 
-    // Doing what it says clears it, and a mount works again.
-    REQUIRE(run("timeout -s KILL 10 fusermount3 -u " + quote(mnt.string())).code == 0);
+    // Doing what it says, run as printed, clears it, and a mount works again.
+    const std::string advice = suggestedCommand(r.err, "run: ");
+    CHECK(advice == "fusermount3 -u " + shellWord(mnt.string()));
+    REQUIRE(runAsPrinted("timeout -s KILL 10 " + advice, dir.path()).code == 0);
     CHECK_FALSE(isMounted(mnt));
     Mount again({"--key", kTestKeyHex, pack.pak.string()}, mnt, dir);
     INFO(again.errors());
@@ -221,4 +229,34 @@ TEST_CASE("pakfs states: usage errors are one line naming pakfs, exit status 2",
     INFO(m.errors());
     REQUIRE(m.waitMounted());
     CHECK(readFile(mnt / "Test/Text/readme.txt") == pack.file("Text/readme.txt"));
+}
+
+TEST_CASE(
+    "pakfs states: the mkdir a missing overlay folder's refusal suggests, run as printed, "
+    "lets the writable mount in",
+    "[mount][states][advice]") {
+    skipUnlessFuse();
+    TestPack pack = makeTestPack();
+    TempDir dir;
+    stdfs::create_directories(dir / "mnt");
+    // A folder name a shell would split: the advice quotes it.
+    const std::string args = "--key " + std::string(kTestKeyHex) + " " + quote(pack.pak.string()) +
+                             " mnt -o 'overlay=my changes'";
+    RunResult r = runAsPrinted("timeout -s KILL 20 pakfs " + args, dir.path());
+    CHECK(r.code == 1);
+    CHECK(r.err ==
+          "pakfs: my changes: no such folder (the overlay folder must exist: mkdir 'my changes' "
+          "first)\n");
+    CHECK_FALSE(isMounted(dir / "mnt"));
+    const std::string advice = suggestedCommand(r.err, "must exist: ", " first)");
+    REQUIRE(advice == "mkdir 'my changes'");
+    REQUIRE(runAsPrinted(advice, dir.path()).code == 0);
+    CHECK(stdfs::is_directory(dir / "my changes"));
+    Mount again(
+        {"--key", kTestKeyHex, pack.pak.string(), "-o", "overlay=" + (dir / "my changes").string()},
+        dir / "mnt", dir);
+    INFO(again.errors());
+    REQUIRE(again.waitMounted());
+    writeFile(dir / "mnt/Test/new.txt", bytesOf("new\n"));
+    CHECK(readFile(dir / "my changes/Test/new.txt") == bytesOf("new\n"));
 }

@@ -13,6 +13,7 @@
 #include "archive/pak/PakIndex.hpp"
 #include "commit/OverlayRecord.hpp"
 #include "common/FileLock.hpp"
+#include "common/ShellWord.hpp"
 #include "packs/Sources.hpp"
 #include "tests/fs/MountFixture.hpp"
 #include "tests/support/Cli.hpp"
@@ -240,8 +241,8 @@ TEST_CASE("locks: a live writable mount owns its overlay folder", "[commit][lock
     CHECK(r.code == 1);
     CHECK(r.err == "pakfs: " + (dir / "ov").string() + ": the writable mount at " +
                        first.path().string() + " is using this overlay folder: unmount " +
-                       first.path().string() + " first (fusermount3 -u " + first.path().string() +
-                       ")\n");
+                       first.path().string() + " first (fusermount3 -u " +
+                       shellWord(first.path().string()) + ")\n");
     CHECK_FALSE(isMounted(dir / "mnt2"));
     char buf[64] = {};
     CHECK(::pread(fd, buf, sizeof buf, 0) == 16);
@@ -256,7 +257,7 @@ TEST_CASE("locks: a live writable mount owns its overlay folder", "[commit][lock
         CHECK(r.err == "pak: " + (dir / "ov").string() + ": the writable mount at " +
                            first.path().string() + " is using this overlay folder: unmount " +
                            first.path().string() + " first (fusermount3 -u " +
-                           first.path().string() + ")\n");
+                           shellWord(first.path().string()) + ")\n");
     }
     CHECK(pathsIn(pak) == std::set<std::string>{"base.txt"});
     // A dry run only reads: allowed.
@@ -268,7 +269,7 @@ TEST_CASE("locks: a live writable mount owns its overlay folder", "[commit][lock
     const std::string mnt = first.path().string();
     const std::string served = "pak: " + pak.string() + " is served by the writable mount at " +
                                mnt + ", whose changes are made over it: unmount " + mnt +
-                               " first (fusermount3 -u " + mnt + ")\n";
+                               " first (fusermount3 -u " + shellWord(mnt) + ")\n";
     writeFile(dir / "ov2/P/other.txt", bytesOf("other\n"));
     writeFile(dir / "src/other.txt", bytesOf("other\n"));
     for (const std::string& args :
@@ -295,7 +296,7 @@ TEST_CASE("locks: a live writable mount owns its overlay folder", "[commit][lock
     CHECK(r.code == 1);
     CHECK(r.err == "pakfs: " + pak.string() + ": the writable mount at " + mnt +
                        " serves it already (one writable mount per pak): unmount " + mnt +
-                       " first (fusermount3 -u " + mnt +
+                       " first (fusermount3 -u " + shellWord(mnt) +
                        "), or mount it read-only (without -o overlay)\n");
     CHECK_FALSE(isMounted(dir / "mnt2"));
     {
@@ -304,8 +305,11 @@ TEST_CASE("locks: a live writable mount owns its overlay folder", "[commit][lock
         CHECK(ro.waitMounted());
     }
 
-    // Unmounted: the commit from the other overlay goes through.
-    REQUIRE(run("fusermount3 -u " + q(first.path())).code == 0);
+    // Unmounted as the refusal says, run as printed: the commit from the other overlay goes
+    // through.
+    const std::string advice = suggestedCommand(r.err, "first (", ")");
+    CHECK(advice == "fusermount3 -u " + shellWord(mnt));
+    REQUIRE(runAsPrinted(advice, dir.path()).code == 0);
     REQUIRE(first.waitExit(std::chrono::seconds(10)) == 0);
     r = run(kPak + " commit -q " + q(pak) + " " + q(dir / "ov2") + " --in-place");
     CHECK(r.code == 0);

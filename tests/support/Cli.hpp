@@ -24,6 +24,25 @@ inline std::string readText(const std::filesystem::path& p) {
     return std::string(b.begin(), b.end());
 }
 
+// The command a message suggests, as printed: the text after `lead` up to `end` (empty when
+// the message holds no `lead`).
+inline std::string suggestedCommand(const std::string& message, const std::string& lead,
+                                    const std::string& end = "\n") {
+    const std::size_t at = message.find(lead);
+    if (at == std::string::npos) return {};
+    const std::size_t from = at + lead.size();
+    return message.substr(from, message.find(end, from) - from);
+}
+
+#ifdef PAKFS_PAK_BINARY
+// Runs `command` as a user runs one a message printed: through the shell, from `folder`, with
+// the pak and pakfs just built first on PATH.
+inline RunResult runAsPrinted(const std::string& command, const std::filesystem::path& folder) {
+    const std::string bin = std::filesystem::path(kPak).parent_path().string();
+    return run("cd " + q(folder) + " && PATH=" + q(bin) + ":\"$PATH\" && " + command);
+}
+#endif
+
 // The names in folder `dir` (not below it).
 inline std::set<std::string> namesIn(const std::filesystem::path& dir) {
     std::set<std::string> out;

@@ -7,6 +7,7 @@
 
 #include "packs/Drives.hpp"
 #include "tools/pak/Commands.hpp"
+#include "tools/pak/Output.hpp"
 
 namespace pakfs::cli {
 
@@ -30,7 +31,8 @@ void printChanges(const archive::ChangePlan& plan, const std::string& what, cons
         j["changes"] = changes;
         std::cout << j.dump(2) << "\n";
     } else {
-        for (const auto& c : plan.changes) std::printf("%c %s\n", c.kind, c.path.c_str());
+        for (const auto& c : plan.changes)
+            std::printf("%c %s\n", c.kind, shownPath(c.path).c_str());
         std::fprintf(stderr, "%s: %s %s %s\n", what.c_str(),
                      counted(plan.changes.size(), "change", "changes").c_str(),
                      fromOverlay ? "from" : "by", from.c_str());

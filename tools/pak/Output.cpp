@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Warnings, the progress line, and how a path shows in a line of output.
 #include "tools/pak/Output.hpp"
+
+#include <algorithm>
 
 #include <unistd.h>
 
@@ -10,6 +13,28 @@
 #include "common/Error.hpp"
 
 namespace pakfs::cli {
+
+std::string shownPath(const std::string& path) {
+    const auto control = [](unsigned char c) { return c < 0x20 || c == 0x7F; };
+    if (std::none_of(path.begin(), path.end(), [&](char c) { return control(c); })) return path;
+    std::string out = "$'";
+    for (char ch : path) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '\n')
+            out += "\\n";
+        else if (c == '\t')
+            out += "\\t";
+        else if (c == '\\' || c == '\'')
+            out += std::string("\\") + ch;
+        else if (control(c)) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02X", c);
+            out += buf;
+        } else
+            out += ch;
+    }
+    return out + "'";
+}
 
 void warn(const std::string& message) {
     std::fprintf(stderr, "pak: warning: %s\n", message.c_str());

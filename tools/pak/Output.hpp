@@ -15,6 +15,11 @@ namespace pakfs::cli {
 // "pak: warning: <message>" on stderr.
 void warn(const std::string& message);
 
+// A path as a line of output shows it: as it is, unless it holds a control character (a
+// newline would split the line), then as the shell's $'...' form ($'a\nb.txt'), which a shell
+// reads back as the path.
+std::string shownPath(const std::string& path);
+
 // Writes all of `data` to `fd`; throws Error "<what>: write error: <reason>".
 void writeAll(int fd, ByteSpan data, const std::string& what);
 

@@ -263,9 +263,9 @@ void addLsCommand(CLI::App& app, int& exitCode) {
             if (*longFormat)
                 std::printf("%10u %10u %s %s %-12s %s\n", e.uncompressedSize, e.compressedSize,
                             hex32(e.classId).c_str(), hex64(e.flags).c_str(),
-                            entryKind(pak, e).c_str(), e.path.c_str());
+                            entryKind(pak, e).c_str(), shownPath(e.path).c_str());
             else
-                std::printf("%s\n", e.path.c_str());
+                std::printf("%s\n", shownPath(e.path).c_str());
         }
     });
 }

@@ -24,6 +24,7 @@
 #include "commit/OverlayRecord.hpp"
 #include "common/Error.hpp"
 #include "common/FileLock.hpp"
+#include "common/ShellWord.hpp"
 #include "fs/FuseOps.hpp"
 #include "fs/overlay/Overlay.hpp"
 #include "fs/view/SeekIndexFile.hpp"
@@ -407,7 +408,7 @@ void checkPaths(const CommandLine& cl, const std::string& mountpoint) {
         if (!std::filesystem::exists(cl.overlay, ec))
             throw pakfs::Error(cl.overlay +
                                ": no such folder (the overlay folder must exist: mkdir " +
-                               cl.overlay + " first)");
+                               pakfs::shellWord(cl.overlay) + " first)");
         if (!std::filesystem::is_directory(cl.overlay, ec))
             throw pakfs::Error(cl.overlay + ": not a folder (-o overlay= takes a folder)");
     }
@@ -519,7 +520,7 @@ WritableMount prepareOverlay(const CommandLine& cl, pakfs::fs::PackView& filesys
         if (!servedBy.empty())
             throw pakfs::Error(p.pak->name() + ": the writable mount at " + servedBy +
                                " serves it already (one writable mount per pak): unmount " +
-                               servedBy + " first (fusermount3 -u " + servedBy +
+                               servedBy + " first (fusermount3 -u " + pakfs::shellWord(servedBy) +
                                "), or mount it read-only (without -o overlay)");
     }
     // A commit at the last unmount that failed: said again until a commit succeeds.
