@@ -53,9 +53,9 @@ void enumList(NodeReader& r, bool forced) {  // 0701700D / 07017010
 
 // CControlBase 0700100C. GBX.NET gives four ints and the stack text (read from a media block's
 // CControlList). ManiaPlanet's menus of dedicated.pak store that form for buttons, entries,
-// enums, ranges, URL links and cards, and three words only for frames, grids, labels and quads: the class
-// decides (the first word, a set of flags, takes the same values in both forms). A class no file
-// or source shows stops.
+// enums, ranges, URL links and cards, and three words only for frames, grids, labels and quads: the
+// class decides (the first word, a set of flags, takes the same values in both forms). A class no
+// file or source shows stops.
 void controlBaseStack(NodeReader& r) {
     std::uint32_t cls = r.classes().generalize(r.node().classId);
     switch (cls) {

@@ -55,9 +55,8 @@ void registerControlWidgets(ChunkRegistry& reg) {
         knownWord(r, {1}, "CControlButton 07007005: word after the label");
         knownWord(r, {0xFFFFFFFF}, "CControlButton 07007005: last word");
     });
-    reg.add(0x07007008, false, [](NodeReader& r) {
-        knownWord(r, {0xFFFFFFFF}, "CControlButton 07007008: word");
-    });
+    reg.add(0x07007008, false,
+            [](NodeReader& r) { knownWord(r, {0xFFFFFFFF}, "CControlButton 07007008: word"); });
     reg.add(0x0700700B, false, [](NodeReader& r) {
         noteRef(r, "action sound");
         noteRef(r, "icons");

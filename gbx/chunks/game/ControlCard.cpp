@@ -35,8 +35,8 @@ void registerGameControlCard(ChunkRegistry& reg) {
     reg.add(0x030BD006, false, [](NodeReader& r) {
         std::uint64_t at = r.position();
         if (std::uint8_t b = r.u8(); b != 4)
-            r.fail("CGameControlCardGeneric 030BD006: first byte at " + num(at) + " is " +
-                   num(b) + ", only 4 is known (no source describes it)");
+            r.fail("CGameControlCardGeneric 030BD006: first byte at " + num(at) + " is " + num(b) +
+                   ", only 4 is known (no source describes it)");
         std::uint32_t n = r.count(14 * 4 + 9 * 4);
         for (std::uint32_t i = 0; i < n; ++i) genericCardData(r);
     });
