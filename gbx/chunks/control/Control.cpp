@@ -53,9 +53,9 @@ void enumList(NodeReader& r, bool forced) {  // 0701700D / 07017010
 
 // CControlBase 0700100C. GBX.NET gives four ints and the stack text (read from a media block's
 // CControlList). ManiaPlanet's menus of dedicated.pak store that form for buttons, entries,
-// enums, ranges, URL links and cards, and three words only for frames, grids, labels and quads: the
-// class decides (the first word, a set of flags, takes the same values in both forms). A class no
-// file or source shows stops.
+// enums, ranges, URL links and cards, and three words only for frames, list cards, grids, labels
+// and quads: the class decides (the first word, a set of flags, takes the same values in both
+// forms). A class no file or source shows stops.
 void controlBaseStack(NodeReader& r) {
     std::uint32_t cls = r.classes().generalize(r.node().classId);
     switch (cls) {
@@ -64,6 +64,7 @@ void controlBaseStack(NodeReader& r) {
         case 0x07016000:  // CControlFrame
         case 0x0701B000:  // CControlQuad
         case 0x07026000:  // CControlFrameStyled
+        case 0x07036000:  // CControlListCard
             r.skip(12);
             return;
         case 0x07007000:  // CControlButton
@@ -73,6 +74,7 @@ void controlBaseStack(NodeReader& r) {
         case 0x07014000:  // CControlUiRange
         case 0x07019000:  // CControlUrlLinks
         case 0x030BD000:  // CGameControlCardGeneric
+        case 0x2408C000:  // CTrackManiaControlPlayerInfoCard
             r.skip(16);
             r.string("stack text");
             return;
@@ -100,11 +102,32 @@ void controlStyle(NodeReader& r) {
     if (r.nodeRefFromIndex(w, at).kind == RefKind::Null) r.nodeRef();
 }
 
+// Where a container holds one child, after it: a frame (and the classes below it) its location,
+// a 3x4 matrix (Openplanet's class dump: CControlFrame::ChildsRelativeLocations); a grid its
+// square, two reals, and a word that is 0 in every grid child of dedicated.pak (the dump lists
+// CControlGrid's ChildsSquares and ChildsSquaresParam, an array of strings). Another container
+// stops.
+void childPlace(NodeReader& r) {
+    const ClassRegistry& classes = r.classes();
+    std::uint32_t cls = classes.generalize(r.node().classId);
+    if (cls == 0x07015000) {
+        floats(r, 2);
+        knownWord(r, {0}, "CControlGrid 07002005: a child's parameter");
+        return;
+    }
+    // A frame and the classes below it (cards, styled and list frames).
+    if (classes.ofClassOrAncestor(0x07016000, cls)) {
+        iso4(r);
+        return;
+    }
+    r.fail("CControlContainer 07002005: no file shows what " +
+           describeClass(r.node().classId, classes) + " stores after a child");
+}
+
 // The children a CControlContainer archives after 07002005's fields: a count (the third int
 // GBX.NET reads), then each child as three words (1, 3 and -2 in every file), the child node
-// and its location (a 3x4 matrix: the CControlFrame's relative locations, Openplanet's class
-// dump). No source describes them; every container of dedicated.pak reads so. GBX.NET notes
-// that the game archives the children only when AcceptOwnControls is false.
+// and its place (childPlace). No source describes them; every container of dedicated.pak reads so.
+// GBX.NET notes that the game archives the children only when AcceptOwnControls is false.
 void controlChildren(NodeReader& r, bool acceptOwn) {
     std::uint32_t n = r.count(4 * 3 + 8 + 48);
     if (n != 0 && acceptOwn)
@@ -118,7 +141,7 @@ void controlChildren(NodeReader& r, bool acceptOwn) {
         if (r.nodeRef().kind == RefKind::Null)
             r.fail("CControlContainer 07002005: child " + num(i) + " at " + num(at) +
                    " is a null reference: no file shows one");
-        iso4(r);
+        childPlace(r);
     }
     if (n != 0) r.note("children", num(n));
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The controls ManiaPlanet's menu frames hold (Menu/Control/*.Frame.Gbx of dedicated.pak):
-// CControlText (07031000) and its label, button, entry and enum, and CControlQuad (0701B000).
+// CControlText (07031000) and its label, button, entry and enum, CControlUiRange (07014000),
+// CControlGrid (07015000) with its CControlLayout (0700C000), and CControlQuad (0701B000).
 // No public source gives these chunks (GBX.NET has no reader for the classes; Openplanet's
 // class dump names their members only): each layout is what every file of the pack holding the
 // chunk reads whole with, under the rules of doc/FORMAT.md §7.7 (a word that is the same in
@@ -87,11 +88,48 @@ void registerControlWidgets(ChunkRegistry& reg) {
         if (n != 0) r.note("values", num(n));
     });
 
-    // CControlQuad 004: 2, then two booleans (Openplanet's dump lists IsLines and IsFill);
+    // CControlUiRange 000: an identifier (the icon); 001: 0; 003: 4, a boolean, two reals and
+    // a boolean.
+    reg.add(0x07014000, false, [](NodeReader& r) { noteLookback(r, "icon"); });
+    reg.add(0x07014001, false,
+            [](NodeReader& r) { knownWord(r, {0}, "CControlUiRange 07014001: word"); });
+    reg.add(0x07014003, false, [](NodeReader& r) {
+        knownWord(r, {4}, "CControlUiRange 07014003: first word");
+        r.boolean();
+        floats(r, 2);
+        r.boolean();
+    });
+
+    // CControlGrid 001: its main layout (a CControlLayout), 0, 0 and two reals; 003: a count and
+    // that many reals (column widths), then 1; 005: two reals; 006: 0, 0 and two ints.
+    // CControlLayout 001: two ints and four reals (Openplanet's dump: two alignments, then ratios
+    // and paddings).
+    reg.add(0x07015001, false, [](NodeReader& r) {
+        noteRef(r, "layout");
+        knownWord(r, {0}, "CControlGrid 07015001: word after the layout");
+        knownWord(r, {0}, "CControlGrid 07015001: second word after the layout");
+        floats(r, 2);
+    });
+    reg.add(0x07015003, false, [](NodeReader& r) {
+        r.skipArray(4);
+        knownWord(r, {1}, "CControlGrid 07015003: word after the widths");
+    });
+    reg.add(0x07015005, false, [](NodeReader& r) { floats(r, 2); });
+    reg.add(0x07015006, false, [](NodeReader& r) {
+        knownWord(r, {0}, "CControlGrid 07015006: first word");
+        knownWord(r, {0}, "CControlGrid 07015006: second word");
+        r.skip(8);
+    });
+    reg.add(0x0700C001, false, [](NodeReader& r) {
+        r.skip(8);  // the two alignments (1 or 4, 0 or 1 in the files)
+        floats(r, 4);
+    });
+
+    // CControlQuad 004: 2 or 3, then two booleans (Openplanet's dump lists IsLines and IsFill);
     // 005: two reals; 006: an identifier (the style's icon set); 007: a word (0) then the
     // icon's identifier and a colour with alpha (IconId, IconVertexColors, IconVertexAlpha).
     reg.add(0x0701B004, false, [](NodeReader& r) {
-        knownWord(r, {2}, "CControlQuad 0701B004: first word");
+        knownWord(r, {2, 3}, "CControlQuad 0701B004: first word");
         r.boolean();
         r.boolean();
     });

@@ -38,13 +38,13 @@ TEST_CASE("ManiaPlanet's pack: menu frames and generic cards read whole", "[real
         ++counts[e.classId].refused;
         CHECK_THAT(d.detail, Catch::Contains("cannot be verified ("));
     }
-    // At the readers' commit: 27 of the 28 generic cards and 15 of the 30 frames read whole; the
-    // styled frame and the others stop at children that are instances of other frames, at the
-    // chunks of CControlUiRange and CControlGrid, or at a class the tree lacks (07036000).
+    // At the readers' commit: 27 of the 28 generic cards and 21 of the 30 frames read whole; the
+    // styled frame and the others stop at children that are instances of other frame files (8),
+    // at the chunks of CControlListCard (2) or in a CPlugFileGpuFx (1).
     CHECK(counts[0x030BD000].parsed == 27);
     CHECK(counts[0x030BD000].refused == 1);
-    CHECK(counts[0x07016000].parsed == 15);
-    CHECK(counts[0x07016000].refused == 15);
+    CHECK(counts[0x07016000].parsed == 21);
+    CHECK(counts[0x07016000].refused == 9);
     CHECK(counts[0x07026000].parsed == 0);
     CHECK(counts[0x07026000].refused == 1);
 }
