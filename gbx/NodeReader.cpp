@@ -397,7 +397,11 @@ void NodeReader::fileRef() {
 NodeRef NodeReader::nodeRef() {
     if (encapsulation_ > 0) return directNode();
     std::uint64_t offset = in_.position();
-    std::uint32_t index = in_.u32();
+    return nodeRefFromIndex(in_.u32(), offset);
+}
+
+NodeRef NodeReader::nodeRefFromIndex(std::uint32_t index, std::uint64_t offset) {
+    if (encapsulation_ > 0) fail("a node index read inside an encapsulated part");
     NodeRef ref;
     if (index != 0xFFFFFFFF) {
         ref.index = index;

@@ -135,6 +135,9 @@ public:
               std::string* author = nullptr);
     void fileRef();
     NodeRef nodeRef();
+    // A node reference whose index u32 the caller already read at `offset` (a field that holds
+    // either a reference or another value, told apart by the word).
+    NodeRef nodeRefFromIndex(std::uint32_t index, std::uint64_t offset);
     // A node stored without an index ("direct node"): u32 class ID (-1 = none) then ReadNode.
     NodeRef directNode();
     // The body of a node of classId archived inline by its owner: no index, no class ID and no
