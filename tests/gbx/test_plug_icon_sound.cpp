@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// ManiaPlanet's icon indexes (gbx/chunks/plug/IconIndex.cpp) and sound gauges
-// (gbx/chunks/plug/SoundEngine.cpp) in the shapes the game writes them: whole parses of files
-// built here, and exact errors on forms no file shows. The game's own files:
+// ManiaPlanet's icon indexes (gbx/chunks/plug/IconIndex.cpp) and sound engines, gauges and
+// surfaces (gbx/chunks/plug/SoundEngine.cpp) in the shapes the game writes them: whole parses of
+// files built here, and exact errors on forms no file shows. The game's own files:
 // tests/archive/entry/test_mp_icon_pack.cpp, tests/archive/pak/test_mp_sounds_materials.cpp.
 #include <catch2/catch.hpp>
 
+#include "gbx/Classes.hpp"
 #include "gbx/GbxFile.hpp"
+#include "gbx/ReadObserver.hpp"
 #include "gbx/testing/GbxBuilder.hpp"
+#include "tests/gbx/BuiltGbx.hpp"
 #include "tests/support/GbxParse.hpp"
 
 using namespace pakfs;
@@ -95,6 +98,101 @@ Bytes gauge(const GaugeForm& form = {}) {
     return b.build();
 }
 
+// The mid-chunk cipher mixes a read reports (the curves held by value).
+struct Mixes : ReadObserver {
+    std::vector<std::uint32_t> values;
+    void onCipherMix(std::uint32_t value, bool) override { values.push_back(value); }
+};
+
+// A curve held by value: the chunks of a CFuncKeysReal with no index and no class ID (none here).
+void inlineCurve(BodyWriter& w) {
+    w.endNode();
+}
+
+// A sound engine: one component (a new node: its file external, ten reals), the highest rpm and
+// its 8 curves held by value.
+Bytes engine(std::uint32_t componentCount = 1) {
+    BodyWriter w;
+    w.chunk(0x0908E000);
+    w.u32(componentCount);
+    w.newNode(1, 0x0908F000);
+    w.chunk(0x0908F000);
+    w.ref(2);
+    for (int i = 0; i < 10; ++i) w.f32(1.0f);
+    w.endNode();
+    w.chunk(0x0908E002);
+    w.f32(10000.0f);
+    for (int i = 0; i < 8; ++i) inlineCurve(w);
+    w.endNode();
+    GbxBuilder b;
+    b.classId = 0x0908E000;
+    b.numNodes = 3;
+    ExternalRef e;
+    e.flags = 4;
+    e.resourceIndex = 7;
+    e.nodeIndex = 2;
+    b.refs.externals.push_back(e);
+    b.body = w.bytes();
+    return b.build();
+}
+
+struct Engine2Form {
+    std::uint32_t firstWord = 0;
+    std::uint32_t flagWord = 1;
+    std::uint32_t groupWord = 0xFFFFFFFF;
+    std::uint32_t mixVersion = 4;
+    std::uint32_t mixRealBits = 0x3F800000;
+};
+
+// A sound engine 2: its four chunks as every file of the pack holds them.
+Bytes engine2(const Engine2Form& form = {}) {
+    BodyWriter w;
+    w.chunk(0x09029000);
+    w.u32(form.firstWord);
+    w.u32(0);
+    w.chunk(0x09029001);
+    w.u32(3);
+    w.f32(10000.0f);
+    for (int i = 0; i < 10; ++i) inlineCurve(w);
+    w.u32(form.flagWord);
+    w.boolean(false);
+    w.f32(1.0f);
+    for (int i = 0; i < 2; ++i) inlineCurve(w);
+    w.chunk(0x09029002);
+    w.u32(4);
+    for (int g = 0; g < 3; ++g) {
+        for (int i = 0; i < 4; ++i) w.u32(g == 2 && i == 3 ? form.groupWord : 0xFFFFFFFF);
+        for (int i = 0; i < 3; ++i) w.f32(1.0f);
+    }
+    for (int i = 0; i < 2; ++i) inlineCurve(w);
+    w.chunk(0x09029003);
+    w.u32(form.mixVersion);
+    for (int i = 0; i < 33; ++i) w.u32(i == 32 ? form.mixRealBits : 0x3F000000);
+    w.endNode();
+    return test::builtFile(0x09029000, w);
+}
+
+// A sound surface's 0905E003: two materials, each one's texture component (the first a new
+// node, the second none) then skid component (a back-reference, none), and the skid curve.
+Bytes surface(std::uint32_t version = 1) {
+    BodyWriter w;
+    w.chunk(0x0905E003);
+    w.u32(version);
+    w.f32(500.0f);
+    w.u32(2);
+    w.newNode(1, 0x0908F000);
+    w.chunk(0x0908F000);
+    w.nullRef();
+    for (int i = 0; i < 10; ++i) w.f32(0.5f);
+    w.endNode();
+    w.nullRef();
+    w.ref(1);
+    w.nullRef();
+    inlineCurve(w);
+    w.endNode();
+    return test::builtFile(0x0905E000, w, 2);
+}
+
 }  // namespace
 
 TEST_CASE("icon index: ManiaPlanet's chunk 09093003 reads whole", "[gbx][plug]") {
@@ -142,4 +240,65 @@ TEST_CASE("sound gauge: versions and words no file shows stop the reader", "[gbx
     GaugeForm restart;
     restart.restart = 2;
     CHECK(test::gbxParseError(gauge(restart)) != "no error");
+}
+
+TEST_CASE(
+    "sound engines and surfaces: ManiaPlanet's chunks read whole, each curve held by value "
+    "folded as a CFuncKeysReal node read",
+    "[gbx][plug]") {
+    const std::uint32_t curve = ivXorClassInput(0x0501A000);
+    Mixes mixes;
+    test::NodeSummary p = test::readsWhole(engine(), &mixes);
+    std::vector<std::string> classes = {"CPlugSoundEngine", "CPlugSoundEngineComponent"};
+    classes.insert(classes.end(), 8, "CFuncKeysReal");  // the curves, read inline
+    CHECK(p.classes == classes);
+    CHECK(p.values["0:components"] == "1");
+    CHECK(mixes.values == std::vector<std::uint32_t>(8, curve));
+
+    Mixes mixes2;
+    p = test::readsWhole(engine2(), &mixes2);
+    classes = {"CPlugSoundEngine2"};
+    classes.insert(classes.end(), 14, "CFuncKeysReal");
+    CHECK(p.classes == classes);
+    CHECK(mixes2.values == std::vector<std::uint32_t>(14, curve));
+
+    Mixes mixes3;
+    p = test::readsWhole(surface(), &mixes3);
+    CHECK(p.classes == std::vector<std::string>{"CPlugSoundSurface", "CPlugSoundEngineComponent",
+                                                "CFuncKeysReal"});
+    CHECK(p.values["0:materials"] == "2");
+    CHECK(mixes3.values == std::vector<std::uint32_t>(1, curve));
+}
+
+TEST_CASE("sound engines and surfaces: versions and words no file shows stop the reader",
+          "[gbx][plug]") {
+    Engine2Form first;
+    first.firstWord = 1;
+    CHECK_THAT(test::gbxParseError(engine2(first)),
+               Catch::Contains("CPlugSoundEngine2 09029000: first word at 29 is 00000001, only "
+                               "00000000 is known (no source describes the chunk)"));
+    Engine2Form flag;
+    flag.flagWord = 2;
+    CHECK_THAT(test::gbxParseError(engine2(flag)),
+               Catch::Contains("CPlugSoundEngine2 09029001: the word after the tenth curve at 89 "
+                               "is 00000002, only 00000001 is known"));
+    Engine2Form group;
+    group.groupWord = 0;
+    CHECK_THAT(test::gbxParseError(engine2(group)),
+               Catch::Contains("CPlugSoundEngine2 09029002: a word of a group at 185 is 00000000, "
+                               "only FFFFFFFF is known"));
+    Engine2Form mix;
+    mix.mixVersion = 5;
+    CHECK_THAT(test::gbxParseError(engine2(mix)),
+               Catch::Contains("CPlugSoundEngine2 09029003 version 5 at 213 not supported: only 4 "
+                               "is known (no source describes the chunk)"));
+    Engine2Form inf;
+    inf.mixRealBits = 0x7F800000;
+    CHECK_THAT(test::gbxParseError(engine2(inf)),
+               Catch::Contains("CPlugSoundEngine2 09029003: the real at 345 is not finite"));
+    CHECK_THAT(test::gbxParseError(surface(2)),
+               Catch::Contains("CPlugSoundSurface 0905E003 version 2 at 29 not supported: only 1 "
+                               "is known"));
+    // A component count past the data stops before any allocation.
+    CHECK_THAT(test::gbxParseError(engine(0x40000000)), Catch::Contains("array elements"));
 }

@@ -41,9 +41,9 @@ std::map<std::uint32_t, Proven> provenByClass(const std::map<std::uint32_t, std:
             continue;
         }
         if (d.kind != GbxDecodeKind::Parsed && d.kind != GbxDecodeKind::Exact) continue;
+        // A file stored in the clear is exact without its nodes: what they read shows the classes.
         MemorySource src(d.bytes);
         gbx::GbxFile f = gbx::readGbxPartial(src);
-        REQUIRE(f.nodesComplete);
         for (const auto& [id, name] : classes) {
             bool holds = false;
             for (const auto& n : f.nodes) holds = holds || n.classId == id;
