@@ -302,3 +302,65 @@ TEST_CASE("sound engines and surfaces: versions and words no file shows stop the
     // A component count past the data stops before any allocation.
     CHECK_THAT(test::gbxParseError(engine(0x40000000)), Catch::Contains("array elements"));
 }
+
+namespace {
+
+// A particle emitter as ManiaPlanet's pack holds them: no sub-model, an Id, chunk 002 in version
+// 4 (two words), no strings, chunk 004 in version 3 (its nine fields alone).
+Bytes emitter(std::uint32_t splashVersion = 4, std::uint32_t fieldsVersion = 3) {
+    BodyWriter w;
+    w.chunk(0x090B3000);
+    w.u32(10);  // array version
+    w.u32(1);
+    w.newNode(1, 0x090B2000);  // a sub-model: its render mode chunk and a curve
+    w.chunk(0x090B2030);
+    w.u32(0);
+    w.f32(1.0f);
+    w.f32(2.0f);
+    w.u32(3);
+    w.chunk(0x090B2018);
+    w.newNode(2, 0x05036000);  // CFuncEnvelope
+    w.chunk(0x05036000);
+    for (int i = 0; i < 8; ++i) w.f32(0.5f);
+    w.u32(1);
+    w.endNode();
+    w.endNode();
+    w.chunk(0x090B3001);
+    w.lookback("Exhaust");
+    w.chunk(0x090B3002);
+    w.u32(splashVersion);
+    w.boolean(false);
+    w.f32(0.0f);
+    w.chunk(0x090B3003);
+    w.u32(0);
+    w.u32(0);
+    w.chunk(0x090B3004);
+    w.u32(fieldsVersion);
+    w.f32(0.5f);
+    w.u32(8);
+    w.f32(4.0f);
+    w.u32(10000);
+    w.f32(1.0f);
+    w.f32(0.2f);
+    w.boolean(false);
+    w.u32(500);
+    w.boolean(false);
+    w.endNode();
+    return test::builtFile(0x090B3000, w, 3);
+}
+
+}  // namespace
+
+TEST_CASE("particle emitter: GBX.NET's chunks and the versions ManiaPlanet's pack shows read whole",
+          "[gbx][plug]") {
+    test::NodeSummary p = test::readsWhole(emitter());
+    CHECK(p.classes == std::vector<std::string>{"CPlugParticleEmitterModel",
+                                                "CPlugParticleEmitterSubModel", "CFuncEnvelope"});
+    CHECK(p.values["0:sub-models"] == "1");
+    CHECK_THAT(test::gbxParseError(emitter(5)),
+               Catch::Contains("particle emitter 090B3002 version 5 not supported (4 is the "
+                               "highest any source describes)"));
+    CHECK_THAT(test::gbxParseError(emitter(4, 4)),
+               Catch::Contains("particle emitter 090B3004 version 4 not supported (3 is the "
+                               "highest any source describes)"));
+}

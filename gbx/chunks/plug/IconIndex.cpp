@@ -4,7 +4,7 @@
 //
 // Source: GBX.NET's class ID lists name 09093000 CPlugIconIndex for ManiaPlanet; Openplanet's
 // ManiaPlanet class dump (codecat/maniaplanet-history) declares it a CMwNod with no members.
-// No public source describes its chunk 09093003: the layout below is what the 31 files of
+// No public source describes its chunk 09093003: the layout below is what the 32 files of
 // ../shared/fixtures/real-mp/dedicated.pak that hold icons (function enums, control styles, ref
 // buffers) prove, each parsing whole to its end with every node slot filled. A value none of them
 // shows stops the reader with the offset.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // ManiaPlanet's own pack (../shared/fixtures/real-mp/dedicated.pak): the files holding the engine
-// classes whose chunks only this pack shows (icon indexes, gbx/chunks/plug/IconIndex.cpp) are
-// proven, each to its end, and no refused file stops inside one of them. The key comes from the
-// fixture's README.
+// classes read here (icon indexes, gbx/chunks/plug/IconIndex.cpp, and particle emitters,
+// gbx/chunks/plug/ParticleEmitter.cpp) are proven, and no refused file stops inside one of them.
+// The key comes from the fixture's README.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -55,15 +55,21 @@ std::map<std::uint32_t, Proven> provenByClass(const std::map<std::uint32_t, std:
 
 }  // namespace
 
-TEST_CASE("ManiaPlanet's pack: the files holding icon indexes are proven whole",
-          "[real-mp][fixtures]") {
+TEST_CASE(
+    "ManiaPlanet's pack: the files holding icon indexes and particle emitters are proven "
+    "whole",
+    "[real-mp][fixtures]") {
     const std::map<std::uint32_t, std::string> classes = {
         {0x09093000, "CPlugIconIndex"},
+        {0x090B3000, "CPlugParticleEmitterModel"},
     };
     auto proven = provenByClass(classes);
-    // The 31 function enums, control styles and node buffers holding icons (30 parsed, one
-    // exact: a style with skippable chunks no reader knows). The sounds:
-    // tests/archive/pak/test_mp_sounds_materials.cpp.
-    CHECK(proven[0x09093000].files == 31);
+    // The 32 function enums, control styles and node buffers holding icons (31 parsed, one
+    // exact: a style with skippable chunks no reader knows; 31 were refused before, one buffer
+    // exact). The sounds: tests/archive/pak/test_mp_sounds_materials.cpp.
+    CHECK(proven[0x09093000].files == 32);
     CHECK(proven[0x09093000].refused == 0);
+    // The 23 particle models (9 stopped at 090B3002 version 4 before, 14 were exact).
+    CHECK(proven[0x090B3000].files == 23);
+    CHECK(proven[0x090B3000].refused == 0);
 }
