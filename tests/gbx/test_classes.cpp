@@ -42,6 +42,9 @@ TEST_CASE("ivXorClassInput: S = specific(parent(generalized(id))) and the rules"
     // 09052000 is ManiaPlanet's CPlugSoundGauge, a CPlugSound (TMF's CPlugRessourceStrings).
     CHECK(ivXorClassInput(0x09052000) == 0x0901A000u);
     CHECK(ClassRegistry::builtin().name(0x09052000) == "CPlugSoundGauge");
+    // 09093000 is ManiaPlanet's CPlugIconIndex, a CMwNod (TMF's CPlugFileGpuFx, a CPlugFileText).
+    CHECK(ivXorClassInput(0x09093000) == 0x01001000u);
+    CHECK(ClassRegistry::builtin().name(0x09093000) == "CPlugIconIndex");
     CHECK(ivXorClassInput(0x12345000) == 0x01001000u);  // unknown class: child of CMwNod
 
     // The rules are data: a caller can replace them.

@@ -132,15 +132,21 @@ TEST_CASE("sounds: CPlugSoundSurface 0905E002 and a sound gauge's CPlugSound chu
         w.endNode();
         test::readsWhole(test::builtFile(0x0905E000, w));
     }
-    // ManiaPlanet's CPlugSoundGauge (09052000) is a CPlugSound: its sound chunks read, its own
-    // chunk stops the reader (no source describes it).
+    // ManiaPlanet's CPlugSoundGauge (09052000) is a CPlugSound: its sound chunks read, then its
+    // own chunks as the pack shows them (tests/gbx/test_plug_icon_sound.cpp).
     BodyWriter w;
     soundChunks(w);
     w.chunk(0x09052000);
     w.u32(2);
+    for (int i = 0; i < 12; ++i) w.nullRef();
+    w.chunk(0x09052001);
+    w.u32(5);
+    reals(w, 3);
+    w.boolean(true);
+    for (int i = 0; i < 36; ++i) w.nullRef();
     w.endNode();
-    std::string why = test::readError(test::builtFile(0x09052000, w, 2));
-    CHECK_THAT(why, Catch::Contains("unknown chunk 09052000 of CPlugSoundGauge (09052000)"));
+    test::NodeSummary s = test::readsWhole(test::builtFile(0x09052000, w, 2));
+    CHECK(s.classes.front() == "CPlugSoundGauge");
 }
 
 TEST_CASE("sounds: versions above what GBX.NET describes stop the reader", "[gbx][plug][sound]") {

@@ -6,9 +6,9 @@
 // and CPlugSoundSurface.chunkl (the chunk layouts and the highest versions below), checked on the
 // game-written sounds of ../shared/fixtures/real-mp/dedicated.pak (ManiaPlanet), each parse
 // ending exactly at the file's end with every node slot filled.
-// The own chunks of CPlugSoundEngine (0908E000), CPlugSoundGauge (09052000) and CPlugMusic
-// (0901C000) are described by no public source: files of those classes read their CPlugSound
-// chunks here and stop at their own chunk as at any chunk no reader knows.
+// The own chunks of CPlugSoundEngine (0908E000), CPlugSoundEngine2 (09029000), CPlugSoundGauge
+// (09052000) and CPlugSoundSurface's 0905E003 are described by no public source: SoundEngine.cpp
+// reads them as ManiaPlanet's pack proves them. CPlugMusic's (0901C000) stop the reader.
 #include "gbx/chunks/ChunkReaders.hpp"
 
 namespace pakfs::gbx::chunks {
