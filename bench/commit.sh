@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A small commit against a copy: one 1 MiB file changed in a 256 MiB pak, `pak commit` (its
 # output fsynced before the rename) against `cp` then `sync` of the pak, for a version 3 pak
-# and a version 18 pack, in alternating runs; medians and the median of the per-pair ratios.
+# and a version 18 pack, in alternating runs; medians and the median of the per-pair ratios,
+# of wall time and of CPU time (user + system: on a busy machine it moves less than wall).
 #
 #   bench/commit.sh [--runs N] [--mib M] [--build DIR] [--out DIR]
 #
@@ -29,11 +30,11 @@ done
 log() { echo "== $*" >&2; }
 calc() { awk "BEGIN { printf \"%.${2:-2}f\", $1 }"; }
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-timed() {  # seconds a command takes, its output discarded
-    local t0=$EPOCHREALTIME
-    "$@" > /dev/null 2> "$OUT/stderr" || { cat "$OUT/stderr" >&2; exit 1; }
-    calc "$EPOCHREALTIME - $t0" 4
-    echo
+timed() {  # "WALL CPU" seconds a command takes (CPU: user + system), its output discarded
+    local TIMEFORMAT='%R %U %S' t
+    t=$( { time "$@" > /dev/null 2> "$OUT/stderr"; } 2>&1 ) || { cat "$OUT/stderr" >&2; exit 1; }
+    set -- $t
+    echo "$1 $(calc "$2 + $3" 3)"
 }
 
 if [ ! -x "$BUILD/tools/pak" ]; then
@@ -64,18 +65,26 @@ for v in v3 v18; do
     head -c 1048576 /dev/urandom > "$OV/$v/Data/f$((MIB / 2)).bin"
 done
 
-echo "| pak | pak commit (median) | cp then sync (median) | ratio (median of pairs) |"
-echo "|---|---|---|---|"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "| pak | commit wall | cp+sync wall | ratio wall | commit CPU | cp+sync CPU | ratio CPU |"
+echo "|---|---|---|---|---|---|---|"
 for v in v3 v18; do
     cat "$OUT/$v.pak" > /dev/null  # page cache: both read it from memory
-    commits=() copies=() ratios=()
+    cw=() pw=() rw=() cc=() pc=() rc=()
     for i in $(seq 1 "$RUNS"); do
         rm -f "$OUT/commit.pak" "$OUT/copy.pak"
-        tc=$(timed "$PAK" commit -q --key "$KEY" "$OUT/$v.pak" "$OV" "$OUT/commit.pak")
-        tp=$(timed sh -c 'cp "$1" "$2" && sync "$2"' sh "$OUT/$v.pak" "$OUT/copy.pak")
-        commits+=("$tc") copies+=("$tp") ratios+=("$(calc "$tc / $tp" 3)")
+        read -r w c < <(timed "$PAK" commit -q --key "$KEY" "$OUT/$v.pak" "$OV" "$OUT/commit.pak")
+        read -r w2 c2 < <(timed sh -c 'cp "$1" "$2" && sync "$2"' sh "$OUT/$v.pak" "$OUT/copy.pak")
+        cw+=("$w") pw+=("$w2") rw+=("$(calc "$w / $w2" 3)")
+        cc+=("$c") pc+=("$c2") rc+=("$(calc "$c / ($c2 > 0 ? $c2 : 0.001)" 3)")
     done
     rm -f "$OUT/commit.pak" "$OUT/copy.pak"
-    echo "| $v.pak, $MIB MiB, one 1 MiB file changed | $(calc "$(median "${commits[@]}")" 3) s | $(calc "$(median "${copies[@]}")" 3) s | $(calc "$(median "${ratios[@]}")" 2)x (pairs: ${ratios[*]}) |"
+    echo "| $v.pak, $MIB MiB, one 1 MiB file changed | $(calc "$(median "${cw[@]}")" 3) s" \
+        "| $(calc "$(median "${pw[@]}")" 3) s | $(calc "$(median "${rw[@]}")" 2)x (${rw[*]})" \
+        "| $(calc "$(median "${cc[@]}")" 3) s | $(calc "$(median "${pc[@]}")" 3) s" \
+        "| $(calc "$(median "${rc[@]}")" 2)x (${rc[*]}) |"
 done
+echo
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 rm -rf "$OV"

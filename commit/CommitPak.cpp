@@ -156,7 +156,11 @@ std::vector<std::string> unmountCommitFailures(const stdfs::path& overlayRoot) {
 std::shared_ptr<const archive::PakIndex> openForWriting(
     const stdfs::path& path, const archive::KeyOptions& keys,
     const std::function<void(const std::string&)>& warn) {
-    archive::OpenedPak opened = archive::openPak(path, keys);
+    // Its unchanged slots are copied with their MD5s: the contents checksum is checked only
+    // when those do not seal every slot (PakIndex::ContentsCheck).
+    archive::PakOpenOptions options;
+    options.contents = archive::PakIndex::ContentsCheck::UnlessSlotsSealed;
+    archive::OpenedPak opened = archive::openPak(path, keys, options);
     for (const auto& w : opened.warnings) warnOf(warn, w);
     if (!opened.pak->metadataError().empty()) warnOf(warn, opened.pak->metadataError());
     if (!opened.pak->hasKey())
@@ -266,9 +270,14 @@ CommitResult commitOverlay(const CommitRequest& request) {
                     request.progress);
     // The overlay's changes are in the pak now: a second commit says so.
     if (inPlace) {
-        markCommitted(overlay, packName,
-                      *archive::openPakIndex(result.target, archive::PakKeyInput{pak->key()}),
-                      request.pak.string());
+        // Its stamp is in the header: neither names nor another pass over the file are needed.
+        archive::PakOpenOptions stampOnly;
+        stampOnly.resolveNames = false;
+        stampOnly.contents = archive::PakIndex::ContentsCheck::UnlessSlotsSealed;
+        markCommitted(
+            overlay, packName,
+            *archive::openPakIndex(result.target, archive::PakKeyInput{pak->key()}, stampOnly),
+            request.pak.string());
         clearUnmountCommitFailed(overlay, packName);
     }
     return result;

@@ -56,18 +56,23 @@ bool slotMd5Matches(const PakIndex& pak, const PakEntry& e) {
 
 // Why no checksum covers the bytes of a plain entry (not gbx, not counter mode) read whole from
 // its start; empty when one does: zlib's Adler-32 (`adlerChecked`: the stream ended with it),
-// and for version 6+ the contents checksum, else (version 14+) the slot's MD5. An empty entry
-// has no bytes to cover.
+// else (version 14+) the slot's MD5, else (version 6+, no slot MD5) the contents checksum.
+// Where a slot has an MD5, it decides: a commit copies unchanged slots with their MD5s under
+// a new contents checksum without reading them through (doc/FORMAT.md §3.3), so a slot damaged
+// in its base fails only its MD5. An empty entry has no bytes to cover.
 std::string plainUnverifiedReason(const PakIndex& pak, const PakEntry& e, bool adlerChecked) {
     if (e.uncompressedSize == 0 || adlerChecked) return "";
-    if (pak.version() >= 6 && (pak.contentsChecksumMatches() || slotMd5Matches(pak, e))) return "";
+    if (pak.version() >= 6 && (e.slotMd5 ? slotMd5Matches(pak, e) : pak.contentsChecksumMatches()))
+        return "";
     std::string why = e.codec == EntryCodec::Zlib  ? "its zlib stream has no end (no Adler-32)"
                       : e.codec == EntryCodec::Lz4 ? "LZ4-compressed"
                                                    : "stored";
     why += ", no checksum covers its bytes";
     if (pak.version() >= 6)
-        why += e.slotMd5 ? " (neither the contents checksum nor its slot MD5 matches)"
-                         : " (the contents checksum does not match)";
+        why += !e.slotMd5                      ? " (the contents checksum does not match)"
+               : pak.contentsChecksumMatches() ? " (its slot MD5 does not match)"
+                                               : " (neither the contents checksum nor its slot "
+                                                 "MD5 matches)";
     return why;
 }
 

@@ -17,7 +17,7 @@ std::shared_ptr<const PakIndex> openPakIndex(const std::filesystem::path& path,
                     names.try_emplace(i, std::move(name));
             return names;
         };
-    return PakIndex::open(path, key, options.salvage, namer);
+    return PakIndex::open(path, key, options.salvage, namer, options.contents);
 }
 
 void resolveNamesTogether(std::vector<std::shared_ptr<const PakIndex>>& paks,

@@ -24,6 +24,7 @@ struct PakOpenOptions {
     std::vector<HashList> nameLists{};
     // See PakIndex::open.
     bool salvage = false;
+    PakIndex::ContentsCheck contents = PakIndex::ContentsCheck::Whole;
 };
 
 struct OpenedPak {

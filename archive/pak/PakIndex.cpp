@@ -105,7 +105,7 @@ PakKey headerKeyFor(std::uint32_t headerFlags, const PakKey& packKey) {
 
 std::shared_ptr<const PakIndex> PakIndex::open(const std::filesystem::path& path,
                                                const PakKeyInput& key, bool salvage,
-                                               const EntryNamer& namer) {
+                                               const EntryNamer& namer, ContentsCheck contents) {
     std::shared_ptr<PakIndex> index(new PakIndex());
     index->salvage_ = salvage;
     index->file_ = InputFile::open(path);
@@ -114,7 +114,7 @@ std::shared_ptr<const PakIndex> PakIndex::open(const std::filesystem::path& path
     if (version >= 6 && version <= 18) {
         index->readHeaderV6(key);
         index->buildPaths();
-        index->checkContents();
+        index->checkContents(contents);
         if (namer) {
             // Decided before anyone else sees the index: immutable from then on.
             auto names = namer(index);
@@ -386,7 +386,8 @@ void PakIndex::readHeaderV6(const PakKeyInput& input) {
     Bytes hashed = f.readAt(fixedEnd, std::size_t(pub.size - fixedEnd));
     std::fill(plain.begin(), plain.begin() + 16, 0);
     hashed.insert(hashed.end(), plain.begin(), plain.end());
-    if (md5(hashed) != headerMd5_) {
+    headerMd5Matches_ = md5(hashed) == headerMd5_;
+    if (!headerMd5Matches_) {
         if (version_ >= 18) throw Error(wrongKey + " (header MD5 mismatch)");
         warnings_.push_back(f.name() + ": header MD5 does not match (the rule is checked on " +
                             "version 18 packs only; version " + std::to_string(version_) +
@@ -397,31 +398,51 @@ void PakIndex::readHeaderV6(const PakKeyInput& input) {
     dataOffset_ = std::uint32_t(dataOffset);
 }
 
-void PakIndex::checkContents() {
+bool PakIndex::everySlotSealed() const {
+    if (version_ < 14 || !headerMd5Matches_) return false;
+    const std::uint64_t fileSize = file_->size();
+    for (const auto& e : entries_) {
+        const std::uint64_t padded = (e.ivSize() + e.cipherSize() + 63) & ~std::uint64_t(63);
+        const std::uint64_t at = entryOffset(e);
+        if (!e.slotMd5 || (e.slotSize && *e.slotSize != padded) || at > fileSize ||
+            padded > fileSize - at)
+            return false;
+    }
+    return true;
+}
+
+void PakIndex::checkContents(ContentsCheck contents) {
     const InputFile& f = *file_;
     // SHA-256 of everything after the checksum field, and (v14+) MD5 of the gbx headers
-    // section to the end: both in one pass over the file.
+    // section to the end: both in one pass over the file; the MD5's part alone when the
+    // checksum is left out.
+    contentsChecked_ = contents == ContentsCheck::Whole || salvage_ || !everySlotSealed();
+    slotsSealed_ = !contentsChecked_;
     CryptoPP::SHA256 sha;
     CryptoPP::Weak::MD5 tailMd5;
     const bool tail = gbxHeadersMd5_ && metaDataOffset_ <= f.size();
-    Bytes buf;
-    for (std::uint64_t at = 44; at < f.size();) {
+    Bytes buf(std::size_t(std::min<std::uint64_t>(1 << 20, f.size())));
+    std::uint64_t at = contentsChecked_ ? 44 : std::max<std::uint64_t>(44, metaDataOffset_);
+    if (!contentsChecked_ && !tail) at = f.size();
+    while (at < f.size()) {
         std::size_t n = std::size_t(std::min<std::uint64_t>(1 << 20, f.size() - at));
-        buf = f.readAt(at, n);
-        sha.Update(buf.data(), n);
+        f.readAt(at, buf.data(), n);
+        if (contentsChecked_) sha.Update(buf.data(), n);
         if (tail && at + n > metaDataOffset_) {
             std::uint64_t from = std::max<std::uint64_t>(at, metaDataOffset_);
             tailMd5.Update(buf.data() + (from - at), std::size_t(at + n - from));
         }
         at += n;
     }
-    std::array<std::uint8_t, 32> digest;
-    sha.Final(digest.data());
-    contentsChecksumMatches_ = digest == packHeader_->contentsChecksum;
-    if (!contentsChecksumMatches_)
-        warnings_.push_back(f.name() +
-                            ": contents checksum (SHA-256) does not match: the file was changed "
-                            "or damaged after it was written");
+    if (contentsChecked_) {
+        std::array<std::uint8_t, 32> digest;
+        sha.Final(digest.data());
+        contentsChecksumMatches_ = digest == packHeader_->contentsChecksum;
+        if (!contentsChecksumMatches_)
+            warnings_.push_back(f.name() +
+                                ": contents checksum (SHA-256) does not match: the file was "
+                                "changed or damaged after it was written");
+    }
     if (gbxHeadersMd5_) {
         Md5Digest d;
         tailMd5.Final(d.data());

@@ -122,11 +122,20 @@ public:
     // namer (version 6+): real paths for entries stored under a hashed name, by entry index,
     // decided before anyone else sees the index (it is immutable from then on). The entry
     // layer's opener (archive/ops/PakOpener.hpp) supplies it; the pak format knows no names.
+    // contents (version 6+): what open reads of the file's bytes past its header.
+    // Whole: the contents checksum, one pass over the file. UnlessSlotsSealed (a commit's
+    // base): that pass is left out when every byte a commit copies is sealed without it: version
+    // 14+, the header MD5 (which covers the file table with every slot MD5) matches, and every
+    // slot MD5 covers the slot as the writer lays it out (IV, data, padding to 64) inside the
+    // file; a copied slot keeps its MD5, so damage in it stays as detectable as in the base
+    // (doc/FORMAT.md §3.3). Otherwise the checksum is checked as with Whole.
+    enum class ContentsCheck { Whole, UnlessSlotsSealed };
     using EntryNamer =
         std::function<std::map<std::size_t, std::string>(const std::shared_ptr<const PakIndex>&)>;
     static std::shared_ptr<const PakIndex> open(const std::filesystem::path& path,
                                                 const PakKeyInput& key, bool salvage = false,
-                                                const EntryNamer& namer = {});
+                                                const EntryNamer& namer = {},
+                                                ContentsCheck contents = ContentsCheck::Whole);
     static std::shared_ptr<const PakIndex> open(const std::filesystem::path& path,
                                                 const PakKey& key) {
         return open(path, PakKeyInput{key});
@@ -166,6 +175,14 @@ public:
     // Version 6+: whether the contents checksum (SHA-256 of the file after it) matched on open,
     // so that every byte of the file is as its writer sealed it. Version 3 has none: false.
     bool contentsChecksumMatches() const { return contentsChecksumMatches_; }
+    // Version 6+: whether open checked the contents checksum (see ContentsCheck).
+    bool contentsChecked() const { return contentsChecked_; }
+    // Version 14+: whether each slot MD5 is the one its writer sealed over the slot's bytes as
+    // the writer lays the slot out, so a copy of the slot may keep it: the contents checksum
+    // matched, or it was left out because the header MD5 and every slot's layout showed
+    // this (ContentsCheck::UnlessSlotsSealed). It says nothing of the slots' bytes: a damaged
+    // slot fails its MD5 wherever it is copied.
+    bool slotMd5sSealed() const { return contentsChecksumMatches_ || slotsSealed_; }
     // Hashed names replaced by real ones (by the namer given to open).
     std::size_t resolvedNames() const { return resolvedNames_; }
     std::uint64_t headerIv() const { return headerIv_; }
@@ -208,7 +225,10 @@ private:
     // Refuses a data start inside the header, or (without salvage) past the end of the file.
     void checkDataStart(std::uint64_t dataStart, std::uint64_t headerEnd) const;
     void buildPaths();
-    void checkContents();
+    void checkContents(ContentsCheck contents);
+    // Version 14+: the header MD5 matched and every slot MD5 covers its slot as the writer
+    // lays it out, inside the file.
+    bool everySlotSealed() const;
     void readMetadata();
 
     std::shared_ptr<const InputFile> file_;
@@ -219,6 +239,9 @@ private:
     std::vector<std::string> warnings_;
     std::optional<Md5Digest> gbxHeadersMd5_;  // version 14+
     bool contentsChecksumMatches_ = false;
+    bool contentsChecked_ = false;
+    bool headerMd5Matches_ = false;
+    bool slotsSealed_ = false;  // the contents checksum left out (ContentsCheck)
     std::size_t resolvedNames_ = 0;
     std::uint64_t headerIv_ = 0;
     Md5Digest headerMd5_{};

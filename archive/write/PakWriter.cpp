@@ -26,6 +26,9 @@ namespace {
 // Version 18: the header's maximum size (where the data starts) of the game's pack.
 constexpr std::uint64_t kGameHeaderMaxSize = 1 << 20;
 
+// The piece the contents checksum's pass reads, hashes (and copies) at a time.
+constexpr std::uint64_t kHashPiece = 1 << 20;
+
 void writeAuthor(ByteWriter& w, const PackHeaderFields& h) {
     w.u32(0);  // author info version
     w.string(h.authorLogin);
@@ -147,12 +150,20 @@ std::uint64_t progressTotal(const std::vector<PlanFile>& files, const PackOption
     return total;
 }
 
+// A run of consecutive slots copied from the base: `size` bytes from `from` in the base to `to`
+// in the pak written.
+struct CopyRun {
+    std::uint64_t from = 0, to = 0, size = 0;
+};
+
 // The slots as written: a file table row each, where the data ends (from the data's start),
-// and (version 3) the metadata records by file index.
+// (version 3) the metadata records by file index, and (version 6+) the runs copied from the
+// base, in file order, left to the checksum's pass (writePackGbxChecksum).
 struct WrittenSlots {
     std::vector<TableRow> rows;
     std::uint64_t dataEnd = 0;
     std::map<std::uint32_t, Bytes> metadata;
+    std::vector<CopyRun> copies;
 };
 
 // A header in the clear, with what its encryption needs: the folder names (for the folder
@@ -175,11 +186,12 @@ std::uint64_t packGbxPrivateSize(const PackPlan& plan, const PackOptions& option
            4 + tablesSize(plan.folders, plan.files, version);
 }
 
-// Version 6+: every slot (the IV, the bytes, zero padding to a multiple of 64) written from
+// Version 6+: every slot (the IV, the bytes, zero padding to a multiple of 64) laid out from
 // `dataStart`, each with its row. An encoded slot's MD5 (version 14+) is computed from its
-// bytes. A slot copied from the base goes file to file (consecutive ones in one copy), its
-// padding with it, and keeps the base's slot MD5 when that covers exactly these bytes
-// (CopiedSlot::md5); only a copied slot whose MD5 cannot be reused passes through memory.
+// bytes and the slot written. A slot copied from the base keeps the base's slot MD5 when that
+// covers exactly these bytes (CopiedSlot::md5) and is left to the checksum's pass, which
+// copies it with its padding (consecutive ones as one run) while it hashes it; only a copied
+// slot whose MD5 cannot be reused passes through memory here.
 WrittenSlots writePackGbxSlots(const PackPlan& plan, const Blowfish& cipher,
                                const PackOptions& options, AtomicOutputFile& out,
                                std::uint64_t dataStart, const fs::path& output,
@@ -189,11 +201,9 @@ WrittenSlots writePackGbxSlots(const PackPlan& plan, const Blowfish& cipher,
     std::uint64_t bytesDone = 0;
     const std::uint64_t bytesTotal = progressTotal(plan.files, options);
     const bool slotMd5 = options.version >= 14;
-    struct {
-        std::uint64_t from = 0, to = 0, size = 0;
-    } run;
+    CopyRun run;
     auto copyRun = [&] {
-        if (run.size > 0) out.copyFrom(*plan.base->file(), run.from, run.to, run.size);
+        if (run.size > 0) written.copies.push_back(run);
         run.size = 0;
     };
     produceInOrder(
@@ -242,8 +252,7 @@ WrittenSlots writePackGbxSlots(const PackPlan& plan, const Blowfish& cipher,
             written.dataEnd += slotSize;
             bytesDone += size;
             if (options.progress) options.progress(i + 1, plan.files.size(), bytesDone, bytesTotal);
-        },
-        copyRun);
+        });
     copyRun();
     return written;
 }
@@ -285,16 +294,35 @@ PlainHeader packGbxPrivateHeader(const PackPlan& plan, const PackOptions& option
     return header;
 }
 
-// Version 6+, last: SHA-256 of everything after the checksum field, into it.
-void writePackGbxChecksum(AtomicOutputFile& out) {
+// Version 6+, last: SHA-256 of everything after the checksum field, into it, in one pass in
+// file order: what is written already (the headers, encoded slots) read back, and the runs
+// copied from the base (`copies`, in file order) written as they are hashed, so that their
+// bytes pass through memory once.
+void writePackGbxChecksum(AtomicOutputFile& out, const std::vector<CopyRun>& copies,
+                          const InputFile* base) {
     CryptoPP::SHA256 sha;
-    Bytes buf(1 << 20);
-    for (std::uint64_t at = 44; at < out.size();) {
-        std::size_t n = std::size_t(std::min<std::uint64_t>(buf.size(), out.size() - at));
-        out.readAt(at, buf.data(), n);
-        sha.Update(buf.data(), n);
-        at += n;
+    Bytes buf(std::size_t(std::min<std::uint64_t>(kHashPiece, out.size())));
+    std::uint64_t at = 44;
+    auto hashWritten = [&](std::uint64_t end) {
+        while (at < end) {
+            const std::size_t n = std::size_t(std::min<std::uint64_t>(buf.size(), end - at));
+            out.readAt(at, buf.data(), n);
+            sha.Update(buf.data(), n);
+            at += n;
+        }
+    };
+    for (const CopyRun& run : copies) {
+        hashWritten(run.to);
+        for (std::uint64_t done = 0; done < run.size;) {
+            const std::size_t n = std::size_t(std::min<std::uint64_t>(buf.size(), run.size - done));
+            base->readAt(run.from + done, buf.data(), n);
+            sha.Update(buf.data(), n);
+            out.writeAt(run.to + done, ByteSpan(buf.data(), n));
+            done += n;
+        }
+        at = run.to + run.size;
     }
+    hashWritten(out.size());
     std::uint8_t checksum[32];
     sha.Final(checksum);
     out.writeAt(12, ByteSpan(checksum, 32));
@@ -340,8 +368,10 @@ PackResult writePackGbx(const PackPlan& plan, const fs::path& output, const PakK
     }
     head.insert(head.end(), header.bytes.begin(), header.bytes.end());
     out.writeAt(0, head);
-    if (out.size() < fileSize) out.writeAt(fileSize - 1, Bytes{0});  // an empty pack's padding
-    writePackGbxChecksum(out);
+    // The file at its full size before the checksum's pass reads it back (the copies are
+    // written in that pass; the byte is an empty pack's padding, or under a copy).
+    if (out.size() < fileSize) out.writeAt(fileSize - 1, Bytes{0});
+    writePackGbxChecksum(out, slots.copies, plan.base ? plan.base->file().get() : nullptr);
     result.bytesOut = out.size();
     result.files = plan.files.size();
     out.commit();

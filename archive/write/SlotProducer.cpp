@@ -73,11 +73,12 @@ EncodedEntry copiedEntry(const PakIndex& base, const PakEntry& b, bool bytes) {
     } else {
         encoded.copied = CopiedSlot{base.entryOffset(b), size, std::nullopt};
         // The base's slot MD5 covers its IV, data and padding to a multiple of 64 (its slot
-        // size from version 17): when that is the slot the writer lays out, and the contents
-        // checksum showed every byte as its writer sealed it, the MD5 holds for the copy.
+        // size from version 17): when that is the slot the writer lays out, and the MD5 is the
+        // one its writer sealed (the contents checksum, or the header MD5, showed it), the copy
+        // keeps it: the same bytes, so damage in them fails it in the copy as in the base.
         const std::uint64_t padded = (size + 63) & ~std::uint64_t(63);
         const std::uint64_t fileSize = base.file()->size();
-        if (b.slotMd5 && base.contentsChecksumMatches() && (!b.slotSize || *b.slotSize == padded) &&
+        if (b.slotMd5 && base.slotMd5sSealed() && (!b.slotSize || *b.slotSize == padded) &&
             base.entryOffset(b) <= fileSize && padded <= fileSize - base.entryOffset(b))
             encoded.copied->md5 = *b.slotMd5;
     }

@@ -96,9 +96,9 @@ void addCheckCommands(CLI::App& app, int& exitCode) {
     cmd->add_flag("--strict", *strict,
                   "Exit 1 also when a plain file is unverified, that is no checksum covers its "
                   "bytes: a file stored without compression in a version 3 pak; in a version "
-                  "6+ pack a stored or LZ4 file when neither the contents checksum nor (version "
-                  "14+) its slot MD5 matches; a zlib stream without an end (no Adler-32) where "
-                  "neither does");
+                  "6+ pack a stored or LZ4 file whose slot MD5 (version 14+) or, without one, "
+                  "the contents checksum does not match; a zlib stream without an end (no "
+                  "Adler-32) where neither covers it");
     auto quiet = std::make_shared<bool>(false);
     cmd->add_flag("-q,--quiet", *quiet,
                   "No progress line (shown on a terminal: files and bytes done, rate)");
