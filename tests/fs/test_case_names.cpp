@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Names that differ only in case, as the game compares them (without regard to case), through
+// real mounts: the drives' view merges them with or without icase, showing one spelling.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include "archive/pak/PackList.hpp"
+#include "archive/write/PakWriter.hpp"
+#include "tests/fs/MountFixture.hpp"
+
+using namespace pakfs;
+using namespace pakfs::test;
+namespace stdfs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> caseNamesIn(const stdfs::path& folder) {
+    std::vector<std::string> names;
+    for (const auto& e : stdfs::directory_iterator(folder))
+        names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::string caseText(const stdfs::path& file) {
+    const Bytes b = readFile(file);
+    return std::string(b.begin(), b.end());
+}
+
+// A Packs folder whose two Game packs spell two folders and a file differently: Stadium
+// (loaded first) "Tracks/Sub" and "Same.txt", Common (loaded last) "tracks/sub" and "SAME.txt".
+struct CasePacks {
+    TempDir dir;
+    stdfs::path packs = dir / "Packs";
+
+    CasePacks() {
+        archive::PackList list;
+        list.salt = 77;
+        const char* names[] = {"Resource", "Stadium", "Common"};
+        for (const char* n : names) list.entries.push_back({0, n, std::string(32, 'K')});
+        stdfs::create_directories(packs);
+        archive::writePackList(packs / "packlist.dat", list);
+        const stdfs::path src = dir / "src";
+        writeFile(src / "Resource/Shaders/x.fx", bytesOf("fx"));
+        writeFile(src / "Stadium/Tracks/a.txt", bytesOf("stadium a"));
+        writeFile(src / "Stadium/Tracks/Same.txt", bytesOf("stadium same"));
+        writeFile(src / "Stadium/Tracks/Sub/x.txt", bytesOf("stadium x"));
+        writeFile(src / "Common/tracks/b.txt", bytesOf("common b"));
+        writeFile(src / "Common/tracks/SAME.txt", bytesOf("common same"));
+        writeFile(src / "Common/tracks/sub/y.txt", bytesOf("common y"));
+        for (const auto& e : list.entries)
+            archive::writePak(src / e.name, packs / (e.name + ".pak"), e.key(), {});
+    }
+};
+
+}  // namespace
+
+TEST_CASE(
+    "case names: -o drives merges folders and files that differ only in case, with or "
+    "without icase, in the spelling of the last pack that holds them",
+    "[mount][drives]") {
+    skipUnlessFuse();
+    CasePacks p;
+    for (const std::string options : {"drives", "drives,icase"}) {
+        INFO(options);
+        TempDir dir;
+        Mount m({"-o", options, p.packs.string()}, dir / "mnt", dir);
+        INFO(m.errors());
+        REQUIRE(m.waitMounted());
+        const stdfs::path game = m.path() / "Game";
+        // One folder, spelled as Common (loaded last) spells it; the file of Common wins and
+        // shows in its spelling, the folders' files of both packs in it.
+        CHECK(caseNamesIn(game) == std::vector<std::string>{"tracks"});
+        CHECK(caseNamesIn(game / "tracks") ==
+              std::vector<std::string>{"SAME.txt", "a.txt", "b.txt", "sub"});
+        CHECK(caseNamesIn(game / "tracks/sub") == std::vector<std::string>{"x.txt", "y.txt"});
+        CHECK(caseText(game / "tracks/SAME.txt") == "common same");
+        CHECK(caseText(game / "tracks/a.txt") == "stadium a");
+        CHECK(caseText(game / "tracks/sub/x.txt") == "stadium x");
+        struct stat st;
+        // Lookups of another spelling find it with icase only.
+        const bool icase = options.find("icase") != std::string::npos;
+        CHECK((::stat((game / "Tracks/Sub/y.txt").c_str(), &st) == 0) == icase);
+        CHECK((::stat((game / "TRACKS/same.TXT").c_str(), &st) == 0) == icase);
+        if (icase) CHECK(caseText(game / "TRACKS/same.TXT") == "common same");
+        // Nothing was left out or renamed.
+        CHECK(m.errors().find("name taken") == std::string::npos);
+    }
+}
