@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -115,8 +116,16 @@ private:
     // Resolves a name in a folder: 0 with ino and attributes, or -ENOENT.
     int resolve(Ino parent, std::string_view name, Ino* ino, struct stat* st);
     // The view below's child of `parent` called `name`, if it shows (not whited out, the folder
-    // not opaque or new).
+    // not opaque or new, not renamed).
     bool belowChild(Ino parent, std::string_view name, struct stat* st);
+    // How the view below spells its child of `parent` that `name` finds (with icase, names
+    // equal but for case find it), whether or not the overlay hides it; nullopt when it holds
+    // none there or nothing below shows in `parent`. Whiteouts name it so.
+    std::optional<std::string> belowSpelling(Ino parent, std::string_view name);
+    // Copies every file the folder `dir` shows from the view below into the overlay folder and
+    // drops the folder's whiteouts and opaque markers: it then holds what it shows on its own
+    // (a folder of the pack renamed by case).
+    int copyUpTree(Ino dir);
     int ensureUpperDir(Ino ino);
     // Copies a file of the view below into the overlay folder (a deleted one that is still
     // open: to keptPath), its first `limit` bytes only when it is about to be cut to that.

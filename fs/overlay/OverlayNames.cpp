@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commit/OverlayLayout.hpp"
+#include "common/Bytes.hpp"
 #include "fs/overlay/Overlay.hpp"
 #include "fs/overlay/OverlayDisk.hpp"
 
@@ -169,10 +170,9 @@ int Overlay::unlink(Ino parent, std::string_view name) {
         kept = keep(ino, false);
         if (!kept && ::unlink(diskOf(ino).c_str()) != 0) return errnoResult();
     }
-    const Entry* p = entryOf(parent);
-    if (belowHolds(below_, p && !p->below, p && p->opaque, parent, name)) {
+    if (const auto spelled = belowSpelling(parent, name)) {
         if (int rc = ensureUpperDir(parent); rc != 0) return rc;
-        if (int rc = makeMarker(diskOf(parent) / whiteoutName(name)); rc != 0) return rc;
+        if (int rc = makeMarker(diskOf(parent) / whiteoutName(*spelled)); rc != 0) return rc;
     }
     markChanged(ino);
     markGone(ino, parent, name, false);
@@ -197,10 +197,9 @@ int Overlay::rmdir(Ino parent, std::string_view name) {
         if (int rc = clearLayoutFiles(disk); rc != 0) return rc;
         if (::rmdir(disk.c_str()) != 0) return errnoResult();
     }
-    const Entry* p = entryOf(parent);
-    if (belowHolds(below_, p && !p->below, p && p->opaque, parent, name)) {
+    if (const auto spelled = belowSpelling(parent, name)) {
         if (int rc = ensureUpperDir(parent); rc != 0) return rc;
-        if (int rc = makeMarker(diskOf(parent) / whiteoutName(name)); rc != 0) return rc;
+        if (int rc = makeMarker(diskOf(parent) / whiteoutName(*spelled)); rc != 0) return rc;
     }
     markGone(ino, parent, name, true);
     return 0;
@@ -217,15 +216,26 @@ int Overlay::rename(Ino parent, std::string_view name, Ino newParent, std::strin
     struct stat st;
     if (int rc = resolve(parent, name, &ino, &st); rc != 0) return rc;
     const bool dir = S_ISDIR(st.st_mode);
+    // A new spelling of the same name (Case.txt to CASE.txt): the game compares names without
+    // regard to case, so it is a rename of that one name, whatever holds it.
+    const bool caseOnly =
+        parent == newParent && name != newName && foldCase(name) == foldCase(newName);
+    bool wholeTree = false;
     if (dir) {
         // A folder of the view below (or merged with one) would have to be copied whole, as
-        // overlayfs does not either: mv then copies and deletes.
+        // overlayfs does not either: mv then copies and deletes. By case only it is copied
+        // here: the copy mv makes would be a new name beside the old one.
         const Entry* e = entryOf(ino);
-        if (!e || e->below) return -EXDEV;
+        if (!e || e->below) {
+            if (!caseOnly) return -EXDEV;
+            wholeTree = true;
+        }
     }
     Ino target = 0;
     struct stat tst;
-    const bool exists = resolve(newParent, newName, &target, &tst) == 0;
+    bool exists = resolve(newParent, newName, &target, &tst) == 0;
+    // With icase the new spelling finds the name itself.
+    if (exists && target == ino && caseOnly) exists = false;
     if (exists) {
         if (target == ino) return 0;
         if (flags & kRenameNoReplace) return -EEXIST;
@@ -236,10 +246,13 @@ int Overlay::rename(Ino parent, std::string_view name, Ino newParent, std::strin
     // The old name is whited out; a folder moved over one of the view below hides what it
     // held (a file moved over a file only replaces it, as a changed file does).
     if (int rc = refuseDeletion("rename", parent, name); rc != 0) return rc;
-    if (dir)
+    if (dir && !caseOnly)
         if (int rc = refuseDeletion("rename", newParent, newName); rc != 0) return rc;
+    const std::optional<std::string> fromBelow = belowSpelling(parent, name);
     if (!dir)
         if (int rc = copyUp(ino); rc != 0) return rc;
+    if (wholeTree)
+        if (int rc = copyUpTree(ino); rc != 0) return rc;
     if (int rc = ensureUpperDir(newParent); rc != 0) return rc;
     const std::filesystem::path from = diskOf(ino);
     const std::filesystem::path toDir = diskOf(newParent);
@@ -252,7 +265,12 @@ int Overlay::rename(Ino parent, std::string_view name, Ino newParent, std::strin
         }
     }
     const Entry* np = entryOf(newParent);
-    const bool hidesBelow = belowHolds(below_, !np->below, np->opaque, newParent, newName);
+    // By case only, the view below's name is the one renamed (or, spelled back as the pack
+    // spells it, the one it comes back to: its deleted contents stay hidden).
+    const std::optional<std::string> toBelow = belowSpelling(newParent, newName);
+    const bool hidesBelow = caseOnly
+                                ? toBelow == std::string(newName)
+                                : belowHolds(below_, !np->below, np->opaque, newParent, newName);
     // A file replaced while someone may have it open keeps its bytes for them.
     bool targetKept = false;
     if (exists && !S_ISDIR(tst.st_mode))
@@ -265,15 +283,15 @@ int Overlay::rename(Ino parent, std::string_view name, Ino newParent, std::strin
     const std::filesystem::path toWhiteout = toDir / whiteoutName(newName);
     if (existsNoFollow(toWhiteout)) ::unlink(toWhiteout.c_str());
     if (dir && hidesBelow) makeMarker(to / std::string(kOpaqueMarker));
-    const Entry* p = entryOf(parent);
-    if (belowHolds(below_, p && !p->below, p && p->opaque, parent, name))
-        makeMarker(diskOf(parent) / whiteoutName(name));
+    if (fromBelow && !(caseOnly && *fromBelow == newName))
+        makeMarker(diskOf(parent) / whiteoutName(*fromBelow));
     if (exists) {
         markChanged(target);
         markGone(target, newParent, newName, S_ISDIR(tst.st_mode));
         entries_[target].kept = targetKept;
     }
     names_.erase({parent, std::string(name)});
+    if (const Entry* old = entryOf(ino)) names_.erase({old->parent, old->name});
     Entry& e = entries_[ino];
     e.parent = newParent;
     e.name = std::string(newName);

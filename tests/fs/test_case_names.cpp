@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Names that differ only in case, as the game compares them (without regard to case), through
-// real mounts: the drives' view merges them with or without icase, showing one spelling.
+// real mounts: the drives' view merges them with or without icase, showing one spelling; a
+// writable mount renames a name to another spelling of itself, and pak commit writes it.
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <map>
 
 #include "archive/pak/PackList.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "tests/fs/MountFixture.hpp"
+#include "tests/fs/OverlayFixture.hpp"
 
 using namespace pakfs;
 using namespace pakfs::test;
@@ -88,5 +91,60 @@ TEST_CASE(
         if (icase) CHECK(caseText(game / "TRACKS/same.TXT") == "common same");
         // Nothing was left out or renamed.
         CHECK(m.errors().find("name taken") == std::string::npos);
+    }
+}
+
+namespace {
+
+// The entries of a pak (made with the test key), by path.
+std::map<std::string, Bytes> caseCommitted(const OverlayMount& m, const stdfs::path& out) {
+    auto r = run(kPak + " commit -q" + keyArg() + quote(m.pack.pak.string()) + " " +
+                 quote(m.overlay.string()) + " " + quote(out.string()));
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    return contentsOf(out);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "case names: mv to a new spelling of a file or folder renames it, with or without "
+    "icase, and pak commit writes the rename",
+    "[mount][overlay][commit]") {
+    for (const std::string options : {"", "icase"}) {
+        INFO("-o " << options);
+        OverlayMount m(options.empty() ? std::vector<std::string>{}
+                                       : std::vector<std::string>{"-o", options});
+        // A file and a folder (with a folder inside) of the pack, and a file the overlay made.
+        m.sh("mv Text/readme.txt Text/README.txt");
+        // With icase DEEP is the folder itself, so mv would move Deep into it: -T says not to.
+        m.sh(std::string("mv ") + (options.empty() ? "" : "-T ") + "Data/Deep Data/DEEP");
+        m.sh("echo new > Text/new.txt && mv Text/new.txt Text/New.txt");
+        CHECK(caseNamesIn(m / "Text") ==
+              std::vector<std::string>{"New.txt", "README.txt", "empty.txt", "one.txt"});
+        CHECK(caseNamesIn(m / "Data") ==
+              std::vector<std::string>{"DEEP", "c100k.txt", "r1024.bin", "r255.bin", "r256.bin"});
+        CHECK(caseNamesIn(m / "Data/DEEP") == std::vector<std::string>{"Er"});
+        CHECK(readFile(m / "Text/README.txt") == m.pack.file("Text/readme.txt"));
+        CHECK(readFile(m / "Data/DEEP/Er/c1024.txt") == m.pack.file("Data/Deep/Er/c1024.txt"));
+        CHECK(caseText(m / "Text/New.txt") == "new\n");
+        // Back again, and again: each spelling shows once.
+        m.sh("mv Text/one.txt Text/ONE.txt && mv Text/ONE.txt Text/one.txt");
+        CHECK(caseNamesIn(m / "Text") ==
+              std::vector<std::string>{"New.txt", "README.txt", "empty.txt", "one.txt"});
+        const auto seen = snapshot(m.mount->path() / "Test");
+        m.remount();
+        CHECK(snapshot(m.mount->path() / "Test") == seen);
+        m.mount.reset();
+
+        // The pak holds the new spellings only, with the same bytes.
+        const auto out = caseCommitted(m, m.dir / "Out.pak");
+        auto expected = m.pack.files;
+        expected["Text/README.txt"] = expected.at("Text/readme.txt");
+        expected.erase("Text/readme.txt");
+        expected["Data/DEEP/Er/c1024.txt"] = expected.at("Data/Deep/Er/c1024.txt");
+        expected.erase("Data/Deep/Er/c1024.txt");
+        expected["Text/New.txt"] = bytesOf("new\n");
+        CHECK(out == expected);
     }
 }
