@@ -134,6 +134,12 @@ private:
     int statUpper(Ino ino, struct stat* st);
     void fixBelowStat(struct stat* st) const;
     int checkNewName(Ino parent, std::string_view name, const char* op);
+    // -EEXIST, with a log line naming both spellings, when `parent` shows a name that differs
+    // from `name` only in case (other than `self`, a name renamed by case): the game compares
+    // names without regard to case, so a pak cannot hold both. 0 otherwise.
+    int refuseCaseTwin(Ino parent, std::string_view name, Ino self, const char* op);
+    // The log line and -EEXIST for `name` beside `twin`.
+    int caseTwinRefused(Ino parent, std::string_view name, std::string_view twin, const char* op);
     Ino newIno() { return nextIno_++; }
     int openFd(Ino ino, int flags);
     // A file of the overlay folder opened (flags: O_RDONLY or O_RDWR, O_TRUNC) only when it is

@@ -71,6 +71,46 @@ int Overlay::checkNewName(Ino parent, std::string_view name, const char* op) {
     return 0;
 }
 
+int Overlay::refuseCaseTwin(Ino parent, std::string_view name, Ino self, const char* op) {
+    const std::string folded = foldCase(name);
+    std::vector<std::string> candidates;
+    auto consider = [&](std::string_view n) {
+        if (n.size() == name.size() && n != name && foldCase(n) == folded)
+            candidates.emplace_back(n);
+    };
+    // The overlay's names, then the view below's: each one shown is a twin.
+    if (hasUpperDir(parent)) {
+        if (DIR* d = ::opendir(diskOf(parent).c_str())) {
+            while (dirent* e = ::readdir(d)) consider(e->d_name);
+            ::closedir(d);
+        }
+    }
+    const Entry* p = entryOf(parent);
+    if (!p || (p->below && !p->opaque))
+        below_.readdir(parent, 2, [&](const char* n, const struct stat&, std::int64_t) {
+            consider(n);
+            return true;
+        });
+    for (const auto& twin : candidates) {
+        Ino ino = 0;
+        struct stat st;
+        if (resolve(parent, twin, &ino, &st) != 0 || ino == self) continue;
+        return caseTwinRefused(parent, name, twin, op);
+    }
+    return 0;
+}
+
+int Overlay::caseTwinRefused(Ino parent, std::string_view name, std::string_view twin,
+                             const char* op) {
+    const std::string folder = pathOf(parent);
+    log(std::string(op) + " " + folder + "/" + std::string(name) + ": " + folder + "/" +
+        std::string(twin) +
+        " is there, and the game compares names without regard to case, so a pak cannot hold "
+        "both: rename " +
+        std::string(twin) + " instead");
+    return -EEXIST;
+}
+
 int Overlay::create(Ino parent, std::string_view name, mode_t mode, int flags, struct stat* st,
                     std::uint64_t* fh) {
     std::lock_guard lock(mutex_);
@@ -78,6 +118,7 @@ int Overlay::create(Ino parent, std::string_view name, mode_t mode, int flags, s
     Ino existing = 0;
     struct stat est;
     if (resolve(parent, name, &existing, &est) == 0) return -EEXIST;
+    if (int rc = refuseCaseTwin(parent, name, 0, "create"); rc != 0) return rc;
     if (int rc = ensureUpperDir(parent); rc != 0) return rc;
     const std::filesystem::path dir = diskOf(parent);
     const std::filesystem::path whiteout = dir / whiteoutName(name);
@@ -108,6 +149,7 @@ int Overlay::mkdir(Ino parent, std::string_view name, mode_t mode, struct stat* 
     Ino existing = 0;
     struct stat est;
     if (resolve(parent, name, &existing, &est) == 0) return -EEXIST;
+    if (int rc = refuseCaseTwin(parent, name, 0, "mkdir"); rc != 0) return rc;
     if (int rc = ensureUpperDir(parent); rc != 0) return rc;
     const Entry* p = entryOf(parent);
     const bool hidesBelow = belowHolds(below_, !p->below, p->opaque, parent, name);
@@ -238,10 +280,22 @@ int Overlay::rename(Ino parent, std::string_view name, Ino newParent, std::strin
     if (exists && target == ino && caseOnly) exists = false;
     if (exists) {
         if (target == ino) return 0;
+        // With icase another spelling finds the name: replacing it under this spelling would
+        // leave both in the pak.
+        Ino at = 0;
+        std::string spelled;
+        if (const Entry* te = entryOf(target)) {
+            spelled = te->name;
+        } else if (below_.locate(target, &at, &spelled) != 0) {
+            spelled = newName;
+        }
+        if (spelled != newName) return caseTwinRefused(newParent, newName, spelled, "rename");
         if (flags & kRenameNoReplace) return -EEXIST;
         if (dir && !S_ISDIR(tst.st_mode)) return -ENOTDIR;
         if (!dir && S_ISDIR(tst.st_mode)) return -EISDIR;
         if (S_ISDIR(tst.st_mode) && !isEmptyDir(target)) return -ENOTEMPTY;
+    } else if (int rc = refuseCaseTwin(newParent, newName, ino, "rename"); rc != 0) {
+        return rc;
     }
     // The old name is whited out; a folder moved over one of the view below hides what it
     // held (a file moved over a file only replaces it, as a changed file does).

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Names that differ only in case, as the game compares them (without regard to case), through
 // real mounts: the drives' view merges them with or without icase, showing one spelling; a
-// writable mount renames a name to another spelling of itself, and pak commit writes it.
+// writable mount renames a name to another spelling of itself, and pak commit writes it; a new
+// name beside another spelling of it is refused as it is made.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -96,6 +97,11 @@ TEST_CASE(
 
 namespace {
 
+// errno of a failed call, 0 when it succeeded.
+int caseErrno(int rc) {
+    return rc == 0 ? 0 : errno;
+}
+
 // The entries of a pak (made with the test key), by path.
 std::map<std::string, Bytes> caseCommitted(const OverlayMount& m, const stdfs::path& out) {
     auto r = run(kPak + " commit -q" + keyArg() + quote(m.pack.pak.string()) + " " +
@@ -146,5 +152,59 @@ TEST_CASE(
         expected.erase("Data/Deep/Er/c1024.txt");
         expected["Text/New.txt"] = bytesOf("new\n");
         CHECK(out == expected);
+    }
+}
+
+TEST_CASE(
+    "case names: a new name that differs only in case from one the pack or the overlay "
+    "holds is refused with EEXIST and a log line, and the overlay commits",
+    "[mount][overlay][commit]") {
+    for (const std::string options : {"", "icase"}) {
+        INFO("-o " << options);
+        OverlayMount m(options.empty() ? std::vector<std::string>{}
+                                       : std::vector<std::string>{"-o", options});
+        const bool icase = !options.empty();
+        const std::string folder = "Test/Text";
+        auto refused = [&](const char* op, const std::string& name, const std::string& twin) {
+            return std::string("pakfs: ") + op + " " + folder + "/" + name + ": " + folder + "/" +
+                   twin +
+                   " is there, and the game compares names without regard to case, so a pak "
+                   "cannot hold both: rename " +
+                   twin + " instead\n";
+        };
+        std::string log;
+        // create(2) and mkdir(2) beside a name of the pack. With icase the kernel finds the
+        // pack's name itself: the file is there (EEXIST from O_EXCL, no log line).
+        CHECK(
+            caseErrno(::open((m / "Text/README.TXT").c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644) < 0
+                          ? -1
+                          : 0) == EEXIST);
+        if (!icase) log += refused("create", "README.TXT", "readme.txt");
+        CHECK(caseErrno(::mkdir((m / "Text/EMPTY.txt").c_str(), 0755)) == EEXIST);
+        if (!icase) log += refused("mkdir", "EMPTY.txt", "empty.txt");
+        // Beside a name the overlay made (the overlay's names are found as spelled, icase
+        // or not).
+        m.sh("echo n > Text/New.txt && mkdir Text/Made");
+        CHECK(caseErrno(::open((m / "Text/NEW.txt").c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644) < 0
+                            ? -1
+                            : 0) == EEXIST);
+        log += refused("create", "NEW.txt", "New.txt");
+        CHECK(caseErrno(::mkdir((m / "Text/MADE").c_str(), 0755)) == EEXIST);
+        log += refused("mkdir", "MADE", "Made");
+        // rename(2) to a new spelling of another name.
+        CHECK(caseErrno(::rename((m / "root.txt").c_str(), (m / "Text/NEW.TXT").c_str())) ==
+              EEXIST);
+        log += refused("rename", "NEW.TXT", "New.txt");
+        // With icase the new spelling finds the pack's file: replacing it is refused too.
+        CHECK(caseErrno(::rename((m / "Text/New.txt").c_str(), (m / "Text/ONE.txt").c_str())) ==
+              EEXIST);
+        log += refused("rename", "ONE.txt", "one.txt");
+        CHECK(m.mount->errors() == log);
+        CHECK(caseNamesIn(m / "Text") ==
+              std::vector<std::string>{"Made", "New.txt", "empty.txt", "one.txt", "readme.txt"});
+        m.mount.reset();
+        const auto out = caseCommitted(m, m.dir / "Out.pak");
+        CHECK(out.count("Text/readme.txt") == 1);
+        CHECK(out.count("Text/README.TXT") == 0);
     }
 }
