@@ -146,9 +146,15 @@ Tree::Tree(const Drives& drives, bool icase, const std::function<void(const std:
         const std::string drive(driveOf(packs_[p].name));
         for (const auto& folder : pak.folders())
             if (!folder.path.empty()) place(root, drive + "/" + folder.path, nullptr, {}, {});
-        for (const auto& e : pak.entries())
-            if (auto slash = e.path.rfind('/'); slash != std::string::npos && pak.whole(e))
-                place(root, drive + "/" + e.path.substr(0, slash), nullptr, {}, {});
+        std::string_view last;  // consecutive entries mostly share their folder
+        for (const auto& e : pak.entries()) {
+            const std::size_t slash = e.path.rfind('/');
+            if (slash == std::string::npos || !pak.whole(e)) continue;
+            const std::string_view folder(e.path.data(), slash);
+            if (folder == last) continue;
+            last = folder;
+            place(root, drive + "/" + std::string(folder), nullptr, {}, {});
+        }
     }
     for (std::size_t p = 0; p < packs_.size(); ++p) {
         const auto& pak = *packs_[p].pak;
