@@ -82,8 +82,9 @@ void replyStatus(fuse_req_t req, long rc) {
     fuse_reply_err(req, rc < 0 ? int(-rc) : 0);
 }
 
-// How long the kernel may keep what it learns of `ino`: no time for an inode whose attributes
-// another inode changes (a writable icase mount's spelling aliases).
+// How long the kernel may keep what it learns of `ino` (its attributes, its names, its
+// listing, its pages): no time when changes through another inode change it (a writable
+// icase mount, where every spelling of a name is an inode).
 double cacheSeconds(fuse_req_t req, std::uint64_t ino) {
     return viewOf(req).keepsNoAttributes(ino) ? 0.0 : kCacheSeconds;
 }
@@ -136,7 +137,7 @@ void opLookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
     if (rc == -ENOENT) {
         // A negative entry, kept as long as the positive ones.
         fuse_entry_param e{};
-        e.entry_timeout = kCacheSeconds;
+        e.entry_timeout = cacheSeconds(req, parent);
         fuse_reply_entry(req, &e);
         return;
     }
@@ -170,8 +171,7 @@ void opOpendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
     if (int rc = viewOf(req).getattr(ino, &st); rc != 0) return replyStatus(req, rc);
     if (!S_ISDIR(st.st_mode)) return (void)fuse_reply_err(req, ENOTDIR);
     // The kernel may keep listings: a change made through it drops the folder's.
-    fi->cache_readdir = 1;
-    fi->keep_cache = 1;
+    fi->cache_readdir = fi->keep_cache = !viewOf(req).keepsNoAttributes(ino);
     fuse_reply_open(req, fi);
 }
 
@@ -225,7 +225,7 @@ void opOpen(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
     std::uint64_t fh = 0;
     if (int rc = s.view->open(ino, fi->flags, &fh); rc != 0) return replyStatus(req, rc);
     fi->fh = fh;
-    fi->keep_cache = 1;
+    fi->keep_cache = !s.view->keepsNoAttributes(ino);
     if (fuse_reply_open(req, fi) != 0) s.view->release(ino, fh);  // interrupted: no release
 }
 

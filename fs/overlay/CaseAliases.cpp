@@ -25,12 +25,19 @@ int CaseAliases::lookup(Ino parent, std::string_view name, struct stat* st) {
     if (inner_.locate(ino, &at, &shown) != 0 || shown == name) return 0;
     std::lock_guard lock(mutex_);
     auto key = std::make_pair(folder, std::string(name));
-    auto [it, fresh] = byName_.emplace(key, next_);
-    if (fresh) {
-        spellingOf_.emplace(next_, std::move(key));
-        ++next_;
+    auto it = byName_.find(key);
+    // A spelling that finds another inode than before (the name was replaced or renamed) is
+    // a new alias: the kernel may still hold the old one, which keeps its inode.
+    if (it != byName_.end() && aliases_[it->second] != ino) {
+        spellingOf_.erase(it->second);
+        byName_.erase(it);
+        it = byName_.end();
     }
-    aliases_[it->second] = ino;  // the spelling may find another inode than before
+    if (it == byName_.end()) {
+        it = byName_.emplace(key, next_).first;
+        spellingOf_.emplace(next_, std::move(key));
+        aliases_[next_++] = ino;
+    }
     st->st_ino = it->second;
     return 0;
 }

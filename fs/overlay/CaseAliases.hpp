@@ -5,8 +5,8 @@
 // The kernel takes a rename whose new name is the old one's inode for no change at all, and
 // mv(1) refuses to move a file onto itself: with the one inode for every spelling, Case.txt
 // could never become CASE.txt. Every call on an alias is the call on the name's inode; only
-// the inode number differs (and the kernel keeps an alias's attributes no time, so both
-// inodes read the same bytes).
+// the inode number differs. A change through one spelling changes what the others show, so
+// the kernel keeps nothing of any inode (attributes, names, listings, pages) on such a mount.
 #pragma once
 
 #include <map>
@@ -58,7 +58,8 @@ public:
     bool storeIfBelow(Ino ino, const std::function<bool()>& store) override {
         return inner_.storeIfBelow(ino, store);
     }
-    bool keepsNoAttributes(Ino ino) const override { return isAlias(ino); }
+    // A change through one spelling changes what every other shows: the kernel keeps nothing.
+    bool keepsNoAttributes(Ino) const override { return true; }
 
 private:
     // The name's inode for an alias (0 for one forgotten); any other inode as it is.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "commit/OverlayLayout.hpp"
+#include "common/Bytes.hpp"
 #include "common/Error.hpp"
 #include "fs/overlay/OverlayDisk.hpp"
 
@@ -201,6 +202,20 @@ int Overlay::resolve(Ino parent, std::string_view name, Ino* ino, struct stat* s
         names_[{parent, e.name}] = *ino;
         if (shadows) markChanged(*ino);
         return statUpper(*ino, st);
+    }
+    // With icase, the overlay's name spelled otherwise (a folder holds no two names that
+    // differ only in case: they are refused as they are made).
+    if (options_.icase) {
+        const std::string folded = foldCase(name);
+        std::string found;
+        if (DIR* d = ::opendir(diskOf(parent).c_str())) {
+            while (dirent* e = ::readdir(d))
+                if (std::string_view n = e->d_name; n.size() == name.size() && n != name &&
+                                                    !isLayoutName(n) && foldCase(n) == folded)
+                    found = n;
+            ::closedir(d);
+        }
+        if (!found.empty() && resolve(parent, found, ino, st) == 0) return 0;
     }
     if (!belowChild(parent, name, st)) return -ENOENT;
     *ino = st->st_ino;

@@ -35,6 +35,8 @@ struct OverlayOptions {
     mode_t umask = 0;
     // One line per change refused or overlay entry left out; called from any thread.
     std::function<void(const std::string&)> log;
+    // The overlay's names are found without regard to case too, as the view below's are.
+    bool icase = false;
 };
 
 class Overlay : public View {

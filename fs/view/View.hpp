@@ -105,8 +105,8 @@ public:
     // The kernel holds `ino` no more (no name, no open file leads to it).
     virtual void forget(Ino ino) { (void)ino; }
 
-    // Whether the kernel may keep nothing of `ino` (its attributes, its name) for any time:
-    // another inode's changes change it.
+    // Whether the kernel may keep nothing of `ino` (its attributes, its names, its listing,
+    // its pages) for any time: changes made through another inode change it.
     virtual bool keepsNoAttributes(Ino ino) const {
         (void)ino;
         return false;

@@ -529,8 +529,9 @@ WritableMount prepareOverlay(const CommandLine& cl, pakfs::fs::PackView& filesys
     for (const auto& line : pakfs::fs::unmountCommitFailures(overlayRoot)) warnLine(line);
     // Absolute: the mount's daemon runs from /.
     m.overlay = std::make_unique<pakfs::fs::Overlay>(
-        filesystem, pakfs::fs::OverlayOptions{overlayRoot, cl.fsOptions.uid, cl.fsOptions.gid,
-                                              cl.fsOptions.umask, cl.fsOptions.log});
+        filesystem,
+        pakfs::fs::OverlayOptions{overlayRoot, cl.fsOptions.uid, cl.fsOptions.gid,
+                                  cl.fsOptions.umask, cl.fsOptions.log, cl.fsOptions.icase});
     if (cl.fsOptions.icase) m.aliases = std::make_unique<pakfs::fs::CaseAliases>(*m.overlay);
     // Which pak each pack's changes are made over, for pak commit to check.
     for (const auto& w : pakfs::fs::recordMountedPacks(overlayRoot, servedPacks)) warnLine(w);
