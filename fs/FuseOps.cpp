@@ -82,14 +82,21 @@ void replyStatus(fuse_req_t req, long rc) {
     fuse_reply_err(req, rc < 0 ? int(-rc) : 0);
 }
 
+// How long the kernel may keep what it learns of `ino` (its attributes, its names, its
+// listing, its pages): no time when changes through another inode change it (a writable
+// icase mount, where every spelling of a name is an inode).
+double cacheSeconds(fuse_req_t req, std::uint64_t ino) {
+    return viewOf(req).keepsNoAttributes(ino) ? 0.0 : kCacheSeconds;
+}
+
 // The entry the kernel keeps for a name whose attributes are `st` (st_ino is the view's).
-fuse_entry_param entryOf(const struct stat& st) {
+fuse_entry_param entryOf(fuse_req_t req, const struct stat& st) {
     fuse_entry_param e{};
     e.ino = st.st_ino;
     e.generation = 1;
     e.attr = st;
-    e.attr_timeout = kCacheSeconds;
-    e.entry_timeout = kCacheSeconds;
+    e.attr_timeout = cacheSeconds(req, st.st_ino);
+    e.entry_timeout = e.attr_timeout;
     return e;
 }
 
@@ -120,7 +127,7 @@ void opInit(void* userdata, fuse_conn_info* conn) {
 
 void replyEntry(fuse_req_t req, int rc, const struct stat& st) {
     if (rc != 0) return replyStatus(req, rc);
-    fuse_entry_param e = entryOf(st);
+    fuse_entry_param e = entryOf(req, st);
     fuse_reply_entry(req, &e);
 }
 
@@ -130,7 +137,7 @@ void opLookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
     if (rc == -ENOENT) {
         // A negative entry, kept as long as the positive ones.
         fuse_entry_param e{};
-        e.entry_timeout = kCacheSeconds;
+        e.entry_timeout = cacheSeconds(req, parent);
         fuse_reply_entry(req, &e);
         return;
     }
@@ -152,7 +159,7 @@ void opForgetMulti(fuse_req_t req, size_t count, fuse_forget_data* forgets) {
 void opGetattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
     struct stat st;
     if (int rc = viewOf(req).getattr(ino, &st); rc != 0) return replyStatus(req, rc);
-    fuse_reply_attr(req, &st, kCacheSeconds);
+    fuse_reply_attr(req, &st, cacheSeconds(req, ino));
 }
 
 void opAccess(fuse_req_t req, fuse_ino_t ino, int mask) {
@@ -164,8 +171,7 @@ void opOpendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
     if (int rc = viewOf(req).getattr(ino, &st); rc != 0) return replyStatus(req, rc);
     if (!S_ISDIR(st.st_mode)) return (void)fuse_reply_err(req, ENOTDIR);
     // The kernel may keep listings: a change made through it drops the folder's.
-    fi->cache_readdir = 1;
-    fi->keep_cache = 1;
+    fi->cache_readdir = fi->keep_cache = !viewOf(req).keepsNoAttributes(ino);
     fuse_reply_open(req, fi);
 }
 
@@ -179,7 +185,7 @@ void readdirCommon(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, bo
                 fuse_entry_param e{};
                 // "." and ".." carry no entry: the kernel does not look them up.
                 if (std::strcmp(name, ".") != 0 && std::strcmp(name, "..") != 0)
-                    e = entryOf(st);
+                    e = entryOf(req, st);
                 else
                     e.attr = st;
                 need = fuse_add_direntry_plus(req, buf.data() + used, size - used, name, &e, next);
@@ -219,7 +225,7 @@ void opOpen(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
     std::uint64_t fh = 0;
     if (int rc = s.view->open(ino, fi->flags, &fh); rc != 0) return replyStatus(req, rc);
     fi->fh = fh;
-    fi->keep_cache = 1;
+    fi->keep_cache = !s.view->keepsNoAttributes(ino);
     if (fuse_reply_open(req, fi) != 0) s.view->release(ino, fh);  // interrupted: no release
 }
 
@@ -284,7 +290,7 @@ void opSetattr(fuse_req_t req, fuse_ino_t ino, struct stat* attr, int toSet, fus
     struct stat st;
     int rc = viewOf(req).setattr(ino, *attr, toSet, fi ? fi->fh : 0, &st);
     if (rc != 0) return replyStatus(req, rc);
-    fuse_reply_attr(req, &st, kCacheSeconds);
+    fuse_reply_attr(req, &st, cacheSeconds(req, ino));
 }
 void opMkdir(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode) {
     struct stat st;
@@ -314,7 +320,7 @@ void opCreate(fuse_req_t req, fuse_ino_t parent, const char* name, mode_t mode,
         fh = 0;
     }
     fi->fh = fh;
-    fuse_entry_param e = entryOf(st);
+    fuse_entry_param e = entryOf(req, st);
     if (fuse_reply_create(req, &e, fi) != 0) v.release(st.st_ino, fh);
 }
 void opWrite(fuse_req_t req, fuse_ino_t ino, const char* buf, size_t size, off_t offset,

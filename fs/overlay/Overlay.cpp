@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "commit/OverlayLayout.hpp"
+#include "common/Bytes.hpp"
 #include "common/Error.hpp"
 #include "fs/overlay/OverlayDisk.hpp"
 
@@ -135,11 +136,32 @@ int Overlay::statUpper(Ino ino, struct stat* st) {
 bool Overlay::belowChild(Ino parent, std::string_view name, struct stat* st) {
     const Entry* p = entryOf(parent);
     if (p && (!p->below || p->opaque || p->gone)) return false;
-    if (hasUpperDir(parent) && existsNoFollow(diskOf(parent) / whiteoutName(name))) return false;
+    const bool upperDir = hasUpperDir(parent);
+    if (upperDir && existsNoFollow(diskOf(parent) / whiteoutName(name))) return false;
     if (below_.lookup(parent, name, st) != 0) return false;
-    if (const Entry* c = entryOf(st->st_ino); c && (c->gone || c->parent != parent)) return false;
+    // With icase the view below finds names equal but for case: its whiteout has its spelling.
+    Ino at = 0;
+    std::string spelled;
+    if (below_.locate(st->st_ino, &at, &spelled) == 0 && spelled != name && upperDir &&
+        existsNoFollow(diskOf(parent) / whiteoutName(spelled)))
+        return false;
+    // Moved elsewhere, or renamed by case in this folder.
+    if (const Entry* c = entryOf(st->st_ino);
+        c && (c->gone || c->parent != parent || (c->name != spelled && c->name != name)))
+        return false;
     fixBelowStat(st);
     return true;
+}
+
+std::optional<std::string> Overlay::belowSpelling(Ino parent, std::string_view name) {
+    const Entry* p = entryOf(parent);
+    if (p && (!p->below || p->opaque)) return std::nullopt;
+    struct stat st;
+    if (below_.lookup(parent, name, &st) != 0) return std::nullopt;
+    Ino at = 0;
+    std::string spelled;
+    if (below_.locate(st.st_ino, &at, &spelled) != 0) return std::string(name);
+    return spelled;
 }
 
 int Overlay::resolve(Ino parent, std::string_view name, Ino* ino, struct stat* st) {
@@ -181,8 +203,24 @@ int Overlay::resolve(Ino parent, std::string_view name, Ino* ino, struct stat* s
         if (shadows) markChanged(*ino);
         return statUpper(*ino, st);
     }
+    // With icase, the overlay's name spelled otherwise (a folder holds no two names that
+    // differ only in case: they are refused as they are made).
+    if (options_.icase) {
+        const std::string folded = foldCase(name);
+        std::string found;
+        if (DIR* d = ::opendir(diskOf(parent).c_str())) {
+            while (dirent* e = ::readdir(d))
+                if (std::string_view n = e->d_name; n.size() == name.size() && n != name &&
+                                                    !isLayoutName(n) && foldCase(n) == folded)
+                    found = n;
+            ::closedir(d);
+        }
+        if (!found.empty() && resolve(parent, found, ino, st) == 0) return 0;
+    }
     if (!belowChild(parent, name, st)) return -ENOENT;
     *ino = st->st_ino;
+    // Found by another spelling (icase) while the overlay holds it: its attributes.
+    if (const Entry* c = entryOf(*ino); c && c->upper) return statUpper(*ino, st);
     return 0;
 }
 
@@ -271,7 +309,9 @@ int Overlay::readdirLocked(Ino ino, std::int64_t offset, const FillDirAt& fill) 
     if (self && self->below && !self->opaque) {
         below_.readdir(ino, 2, [&](const char* n, const struct stat& st, std::int64_t) {
             if (seen.count(n)) return true;
-            if (const Entry* c = entryOf(st.st_ino); c && (c->gone || c->parent != ino))
+            // Moved elsewhere, deleted, or renamed by case in this folder.
+            if (const Entry* c = entryOf(st.st_ino);
+                c && (c->gone || c->parent != ino || c->name != n))
                 return true;
             struct stat fixed = st;
             fixBelowStat(&fixed);

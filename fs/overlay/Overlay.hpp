@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -34,6 +35,8 @@ struct OverlayOptions {
     mode_t umask = 0;
     // One line per change refused or overlay entry left out; called from any thread.
     std::function<void(const std::string&)> log;
+    // The overlay's names are found without regard to case too, as the view below's are.
+    bool icase = false;
 };
 
 class Overlay : public View {
@@ -115,8 +118,16 @@ private:
     // Resolves a name in a folder: 0 with ino and attributes, or -ENOENT.
     int resolve(Ino parent, std::string_view name, Ino* ino, struct stat* st);
     // The view below's child of `parent` called `name`, if it shows (not whited out, the folder
-    // not opaque or new).
+    // not opaque or new, not renamed).
     bool belowChild(Ino parent, std::string_view name, struct stat* st);
+    // How the view below spells its child of `parent` that `name` finds (with icase, names
+    // equal but for case find it), whether or not the overlay hides it; nullopt when it holds
+    // none there or nothing below shows in `parent`. Whiteouts name it so.
+    std::optional<std::string> belowSpelling(Ino parent, std::string_view name);
+    // Copies every file the folder `dir` shows from the view below into the overlay folder and
+    // drops the folder's whiteouts and opaque markers: it then holds what it shows on its own
+    // (a folder of the pack renamed by case).
+    int copyUpTree(Ino dir);
     int ensureUpperDir(Ino ino);
     // Copies a file of the view below into the overlay folder (a deleted one that is still
     // open: to keptPath), its first `limit` bytes only when it is about to be cut to that.
@@ -125,6 +136,12 @@ private:
     int statUpper(Ino ino, struct stat* st);
     void fixBelowStat(struct stat* st) const;
     int checkNewName(Ino parent, std::string_view name, const char* op);
+    // -EEXIST, with a log line naming both spellings, when `parent` shows a name that differs
+    // from `name` only in case (other than `self`, a name renamed by case): the game compares
+    // names without regard to case, so a pak cannot hold both. 0 otherwise.
+    int refuseCaseTwin(Ino parent, std::string_view name, Ino self, const char* op);
+    // The log line and -EEXIST for `name` beside `twin`.
+    int caseTwinRefused(Ino parent, std::string_view name, std::string_view twin, const char* op);
     Ino newIno() { return nextIno_++; }
     int openFd(Ino ino, int flags);
     // A file of the overlay folder opened (flags: O_RDONLY or O_RDWR, O_TRUNC) only when it is

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "commit/OverlayLayout.hpp"
 #include "common/File.hpp"
 #include "fs/overlay/Overlay.hpp"
 #include "fs/overlay/OverlayDisk.hpp"
@@ -132,6 +133,39 @@ int Overlay::copyUp(Ino ino, std::uint64_t limit) {
     e.below = e.upper = true;
     entries_[ino] = e;
     names_[{parent, name}] = ino;
+    return 0;
+}
+
+int Overlay::copyUpTree(Ino dir) {
+    if (int rc = ensureUpperDir(dir); rc != 0) return rc;
+    std::vector<std::string> names;
+    if (int rc = readdirLocked(dir, 2,
+                               [&](const char* n, const struct stat&, std::int64_t) {
+                                   names.emplace_back(n);
+                                   return true;
+                               });
+        rc != 0)
+        return rc;
+    for (const auto& n : names) {
+        Ino child = 0;
+        struct stat st;
+        if (resolve(dir, n, &child, &st) != 0) continue;
+        const int rc = S_ISDIR(st.st_mode) ? copyUpTree(child) : copyUp(child);
+        if (rc != 0) return rc;
+        entries_[child].below = false;
+    }
+    // Whiteouts and the opaque marker hide what the view below had here: nothing is taken
+    // from it any more.
+    const std::filesystem::path disk = diskOf(dir);
+    std::vector<std::filesystem::path> markers;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(disk, ec), end; !ec && it != end; it.increment(ec))
+        if (isLayoutName(it->path().filename().string())) markers.push_back(it->path());
+    if (ec) return -ec.value();
+    for (const auto& m : markers)
+        if (::unlink(m.c_str()) != 0) return errnoResult();
+    Entry& e = entries_[dir];
+    e.below = e.opaque = false;
     return 0;
 }
 

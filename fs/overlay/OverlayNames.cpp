@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commit/OverlayLayout.hpp"
+#include "common/Bytes.hpp"
 #include "fs/overlay/Overlay.hpp"
 #include "fs/overlay/OverlayDisk.hpp"
 
@@ -70,6 +71,46 @@ int Overlay::checkNewName(Ino parent, std::string_view name, const char* op) {
     return 0;
 }
 
+int Overlay::refuseCaseTwin(Ino parent, std::string_view name, Ino self, const char* op) {
+    const std::string folded = foldCase(name);
+    std::vector<std::string> candidates;
+    auto consider = [&](std::string_view n) {
+        if (n.size() == name.size() && n != name && foldCase(n) == folded)
+            candidates.emplace_back(n);
+    };
+    // The overlay's names, then the view below's: each one shown is a twin.
+    if (hasUpperDir(parent)) {
+        if (DIR* d = ::opendir(diskOf(parent).c_str())) {
+            while (dirent* e = ::readdir(d)) consider(e->d_name);
+            ::closedir(d);
+        }
+    }
+    const Entry* p = entryOf(parent);
+    if (!p || (p->below && !p->opaque))
+        below_.readdir(parent, 2, [&](const char* n, const struct stat&, std::int64_t) {
+            consider(n);
+            return true;
+        });
+    for (const auto& twin : candidates) {
+        Ino ino = 0;
+        struct stat st;
+        if (resolve(parent, twin, &ino, &st) != 0 || ino == self) continue;
+        return caseTwinRefused(parent, name, twin, op);
+    }
+    return 0;
+}
+
+int Overlay::caseTwinRefused(Ino parent, std::string_view name, std::string_view twin,
+                             const char* op) {
+    const std::string folder = pathOf(parent);
+    log(std::string(op) + " " + folder + "/" + std::string(name) + ": " + folder + "/" +
+        std::string(twin) +
+        " is there, and the game compares names without regard to case, so a pak cannot hold "
+        "both: rename " +
+        std::string(twin) + " instead");
+    return -EEXIST;
+}
+
 int Overlay::create(Ino parent, std::string_view name, mode_t mode, int flags, struct stat* st,
                     std::uint64_t* fh) {
     std::lock_guard lock(mutex_);
@@ -77,6 +118,7 @@ int Overlay::create(Ino parent, std::string_view name, mode_t mode, int flags, s
     Ino existing = 0;
     struct stat est;
     if (resolve(parent, name, &existing, &est) == 0) return -EEXIST;
+    if (int rc = refuseCaseTwin(parent, name, 0, "create"); rc != 0) return rc;
     if (int rc = ensureUpperDir(parent); rc != 0) return rc;
     const std::filesystem::path dir = diskOf(parent);
     const std::filesystem::path whiteout = dir / whiteoutName(name);
@@ -107,6 +149,7 @@ int Overlay::mkdir(Ino parent, std::string_view name, mode_t mode, struct stat* 
     Ino existing = 0;
     struct stat est;
     if (resolve(parent, name, &existing, &est) == 0) return -EEXIST;
+    if (int rc = refuseCaseTwin(parent, name, 0, "mkdir"); rc != 0) return rc;
     if (int rc = ensureUpperDir(parent); rc != 0) return rc;
     const Entry* p = entryOf(parent);
     const bool hidesBelow = belowHolds(below_, !p->below, p->opaque, parent, name);
@@ -169,10 +212,9 @@ int Overlay::unlink(Ino parent, std::string_view name) {
         kept = keep(ino, false);
         if (!kept && ::unlink(diskOf(ino).c_str()) != 0) return errnoResult();
     }
-    const Entry* p = entryOf(parent);
-    if (belowHolds(below_, p && !p->below, p && p->opaque, parent, name)) {
+    if (const auto spelled = belowSpelling(parent, name)) {
         if (int rc = ensureUpperDir(parent); rc != 0) return rc;
-        if (int rc = makeMarker(diskOf(parent) / whiteoutName(name)); rc != 0) return rc;
+        if (int rc = makeMarker(diskOf(parent) / whiteoutName(*spelled)); rc != 0) return rc;
     }
     markChanged(ino);
     markGone(ino, parent, name, false);
@@ -197,10 +239,9 @@ int Overlay::rmdir(Ino parent, std::string_view name) {
         if (int rc = clearLayoutFiles(disk); rc != 0) return rc;
         if (::rmdir(disk.c_str()) != 0) return errnoResult();
     }
-    const Entry* p = entryOf(parent);
-    if (belowHolds(below_, p && !p->below, p && p->opaque, parent, name)) {
+    if (const auto spelled = belowSpelling(parent, name)) {
         if (int rc = ensureUpperDir(parent); rc != 0) return rc;
-        if (int rc = makeMarker(diskOf(parent) / whiteoutName(name)); rc != 0) return rc;
+        if (int rc = makeMarker(diskOf(parent) / whiteoutName(*spelled)); rc != 0) return rc;
     }
     markGone(ino, parent, name, true);
     return 0;
@@ -217,29 +258,55 @@ int Overlay::rename(Ino parent, std::string_view name, Ino newParent, std::strin
     struct stat st;
     if (int rc = resolve(parent, name, &ino, &st); rc != 0) return rc;
     const bool dir = S_ISDIR(st.st_mode);
+    // A new spelling of the same name (Case.txt to CASE.txt): the game compares names without
+    // regard to case, so it is a rename of that one name, whatever holds it.
+    const bool caseOnly =
+        parent == newParent && name != newName && foldCase(name) == foldCase(newName);
+    bool wholeTree = false;
     if (dir) {
         // A folder of the view below (or merged with one) would have to be copied whole, as
-        // overlayfs does not either: mv then copies and deletes.
+        // overlayfs does not either: mv then copies and deletes. By case only it is copied
+        // here: the copy mv makes would be a new name beside the old one.
         const Entry* e = entryOf(ino);
-        if (!e || e->below) return -EXDEV;
+        if (!e || e->below) {
+            if (!caseOnly) return -EXDEV;
+            wholeTree = true;
+        }
     }
     Ino target = 0;
     struct stat tst;
-    const bool exists = resolve(newParent, newName, &target, &tst) == 0;
+    bool exists = resolve(newParent, newName, &target, &tst) == 0;
+    // With icase the new spelling finds the name itself.
+    if (exists && target == ino && caseOnly) exists = false;
     if (exists) {
         if (target == ino) return 0;
+        // With icase another spelling finds the name: replacing it under this spelling would
+        // leave both in the pak.
+        Ino at = 0;
+        std::string spelled;
+        if (const Entry* te = entryOf(target)) {
+            spelled = te->name;
+        } else if (below_.locate(target, &at, &spelled) != 0) {
+            spelled = newName;
+        }
+        if (spelled != newName) return caseTwinRefused(newParent, newName, spelled, "rename");
         if (flags & kRenameNoReplace) return -EEXIST;
         if (dir && !S_ISDIR(tst.st_mode)) return -ENOTDIR;
         if (!dir && S_ISDIR(tst.st_mode)) return -EISDIR;
         if (S_ISDIR(tst.st_mode) && !isEmptyDir(target)) return -ENOTEMPTY;
+    } else if (int rc = refuseCaseTwin(newParent, newName, ino, "rename"); rc != 0) {
+        return rc;
     }
     // The old name is whited out; a folder moved over one of the view below hides what it
     // held (a file moved over a file only replaces it, as a changed file does).
     if (int rc = refuseDeletion("rename", parent, name); rc != 0) return rc;
-    if (dir)
+    if (dir && !caseOnly)
         if (int rc = refuseDeletion("rename", newParent, newName); rc != 0) return rc;
+    const std::optional<std::string> fromBelow = belowSpelling(parent, name);
     if (!dir)
         if (int rc = copyUp(ino); rc != 0) return rc;
+    if (wholeTree)
+        if (int rc = copyUpTree(ino); rc != 0) return rc;
     if (int rc = ensureUpperDir(newParent); rc != 0) return rc;
     const std::filesystem::path from = diskOf(ino);
     const std::filesystem::path toDir = diskOf(newParent);
@@ -252,7 +319,12 @@ int Overlay::rename(Ino parent, std::string_view name, Ino newParent, std::strin
         }
     }
     const Entry* np = entryOf(newParent);
-    const bool hidesBelow = belowHolds(below_, !np->below, np->opaque, newParent, newName);
+    // By case only, the view below's name is the one renamed (or, spelled back as the pack
+    // spells it, the one it comes back to: its deleted contents stay hidden).
+    const std::optional<std::string> toBelow = belowSpelling(newParent, newName);
+    const bool hidesBelow = caseOnly
+                                ? toBelow == std::string(newName)
+                                : belowHolds(below_, !np->below, np->opaque, newParent, newName);
     // A file replaced while someone may have it open keeps its bytes for them.
     bool targetKept = false;
     if (exists && !S_ISDIR(tst.st_mode))
@@ -265,15 +337,15 @@ int Overlay::rename(Ino parent, std::string_view name, Ino newParent, std::strin
     const std::filesystem::path toWhiteout = toDir / whiteoutName(newName);
     if (existsNoFollow(toWhiteout)) ::unlink(toWhiteout.c_str());
     if (dir && hidesBelow) makeMarker(to / std::string(kOpaqueMarker));
-    const Entry* p = entryOf(parent);
-    if (belowHolds(below_, p && !p->below, p && p->opaque, parent, name))
-        makeMarker(diskOf(parent) / whiteoutName(name));
+    if (fromBelow && !(caseOnly && *fromBelow == newName))
+        makeMarker(diskOf(parent) / whiteoutName(*fromBelow));
     if (exists) {
         markChanged(target);
         markGone(target, newParent, newName, S_ISDIR(tst.st_mode));
         entries_[target].kept = targetKept;
     }
     names_.erase({parent, std::string(name)});
+    if (const Entry* old = entryOf(ino)) names_.erase({old->parent, old->name});
     Entry& e = entries_[ino];
     e.parent = newParent;
     e.name = std::string(newName);

@@ -61,7 +61,7 @@ Node& Tree::newRoot() {
 }
 
 Tree::Tree(std::vector<Pack> packs, bool icase, const std::function<void(const std::string&)>& warn)
-    : packs_(std::move(packs)), icase_(icase) {
+    : packs_(std::move(packs)), icase_(icase), mergeFold_(icase) {
     std::size_t expected = 1 + packs_.size();
     for (const auto& pack : packs_)
         expected += pack.pak->folders().size() + pack.pak->entries().size();
@@ -124,7 +124,7 @@ Tree::Tree(std::vector<Pack> packs, bool icase, const std::function<void(const s
 }
 
 Tree::Tree(const Drives& drives, bool icase, const std::function<void(const std::string&)>& warn)
-    : packs_(drives.packs()), icase_(icase) {
+    : packs_(drives.packs()), icase_(icase), mergeFold_(true) {
     std::size_t expected = 1;
     for (const auto& pack : packs_)
         expected += pack.pak->folders().size() + pack.pak->entries().size();
@@ -137,7 +137,25 @@ Tree::Tree(const Drives& drives, bool icase, const std::function<void(const std:
             n->mtime = std::max(n->mtime, packs_[std::size_t(pack)].pak->file()->mtime());
         }
     };
-    // Folders of every pack first, so that empty ones show too.
+    // Folders first, so that empty ones show too, made from the last pack in load order that
+    // holds each (folders of its table, and those its files' paths name): a folder shows that
+    // pack's spelling, as a file shows the spelling of the pack whose file wins. Warnings come
+    // from the pass below, which places them again in load order.
+    for (std::size_t p = packs_.size(); p-- > 0;) {
+        const auto& pak = *packs_[p].pak;
+        const std::string drive(driveOf(packs_[p].name));
+        for (const auto& folder : pak.folders())
+            if (!folder.path.empty()) place(root, drive + "/" + folder.path, nullptr, {}, {});
+        std::string_view last;  // consecutive entries mostly share their folder
+        for (const auto& e : pak.entries()) {
+            const std::size_t slash = e.path.rfind('/');
+            if (slash == std::string::npos || !pak.whole(e)) continue;
+            const std::string_view folder(e.path.data(), slash);
+            if (folder == last) continue;
+            last = folder;
+            place(root, drive + "/" + std::string(folder), nullptr, {}, {});
+        }
+    }
     for (std::size_t p = 0; p < packs_.size(); ++p) {
         const auto& pak = *packs_[p].pak;
         std::string drive(driveOf(packs_[p].name));
@@ -175,27 +193,31 @@ Node* Tree::place(Node& top, std::string_view path, const archive::PakEntry* ent
 std::uint64_t Tree::hashOf(std::uint64_t parentIno, std::string_view name) const {
     std::uint64_t h = 0xcbf29ce484222325ull ^ (parentIno * 0x9e3779b97f4a7c15ull);
     for (char c : name) {
-        h ^= std::uint8_t(icase_ ? fold(c) : c);
+        h ^= std::uint8_t(mergeFold_ ? fold(c) : c);
         h *= 0x100000001b3ull;
     }
     return h ^ (h >> 32);
 }
 
-bool Tree::sameName(std::string_view a, std::string_view b) const {
+namespace {
+
+bool sameName(std::string_view a, std::string_view b, bool folded) {
     if (a.size() != b.size()) return false;
-    if (!icase_) return a == b;
+    if (!folded) return a == b;
     for (std::size_t i = 0; i < a.size(); ++i)
         if (fold(a[i]) != fold(b[i])) return false;
     return true;
 }
 
-Node* Tree::lookup(const Node& parent, std::string_view name) const {
+}  // namespace
+
+Node* Tree::lookup(const Node& parent, std::string_view name, bool folded) const {
     std::size_t mask = slots_.size() - 1;
     for (std::size_t i = std::size_t(hashOf(parent.ino, name)) & mask;; i = (i + 1) & mask) {
         std::uint32_t ino = slots_[i];
         if (ino == 0) return nullptr;
         const Node& n = nodes_[ino - 1];
-        if (n.parent == &parent && sameName(n.name, name)) return const_cast<Node*>(&n);
+        if (n.parent == &parent && sameName(n.name, name, folded)) return const_cast<Node*>(&n);
     }
 }
 
@@ -229,7 +251,7 @@ std::string_view Tree::storeName(std::string_view name) {
 }
 
 Node& Tree::ensureDir(Node& parent, std::string_view name, const Warn& warn) {
-    Node* found = lookup(parent, name);
+    Node* found = lookup(parent, name, mergeFold_);
     if (found && found->dir) return *found;
     // Only a clash needs the path, for the warning.
     std::string path = found ? pathOf(parent) : std::string();
@@ -239,16 +261,17 @@ Node& Tree::ensureDir(Node& parent, std::string_view name, const Warn& warn) {
 
 Node& Tree::addChild(Node& parent, std::string_view name, bool dir, std::string_view whatPrefix,
                      std::string_view whatPath, const Warn& warn) {
-    // Two entries with one name (or names equal but for case, with icase): the later one gets
-    // a numbered name so that both stay reachable and no lookup returns the wrong one.
+    // Two entries with one name (or names equal but for case, with icase or in the drives'
+    // view): the later one gets a numbered name so that both stay reachable and no lookup
+    // returns the wrong one.
     std::string_view stored;
-    if (!lookup(parent, name)) {
+    if (!lookup(parent, name, mergeFold_)) {
         stored = storeName(name);
     } else {
         std::string unique;
         for (int n = 2;; ++n) {
             unique = std::string(name) + " (" + std::to_string(n) + ")";
-            if (!lookup(parent, unique)) break;
+            if (!lookup(parent, unique, mergeFold_)) break;
         }
         if (warn)
             warn(joinWhat(whatPrefix, whatPath) + ": name taken, shown as \"" + unique + "\"");

@@ -50,7 +50,11 @@ public:
     // `warn` receives one line per entry left out or renamed.
     Tree(std::vector<Pack> packs, bool icase,
          const std::function<void(const std::string&)>& warn = {});
-    // The game's view: /Resource and /Game holding the merged files of `drives`.
+    // The game's view: /Resource and /Game holding the merged files of `drives`. Names are
+    // merged without regard to case whether or not `icase` is given (the game compares them
+    // so): a folder shows the spelling of the last pack in load order that holds it, a file
+    // the spelling of the pack whose file shows (Drives). `icase` makes lookups
+    // case-insensitive, as for packs.
     Tree(const Drives& drives, bool icase,
          const std::function<void(const std::string&)>& warn = {});
     Tree(const Tree&) = delete;
@@ -83,9 +87,12 @@ private:
     Node& addChild(Node& parent, std::string_view name, bool dir, std::string_view whatPrefix,
                    std::string_view whatPath, const Warn& warn);
     Node& ensureDir(Node& parent, std::string_view name, const Warn& warn);
-    Node* lookup(const Node& parent, std::string_view name) const;
+    // `fold`: names equal but for case match (lookups with icase, and building with mergeFold_).
+    Node* lookup(const Node& parent, std::string_view name, bool fold) const;
+    Node* lookup(const Node& parent, std::string_view name) const {
+        return lookup(parent, name, icase_);
+    }
     std::uint64_t hashOf(std::uint64_t parentIno, std::string_view name) const;
-    bool sameName(std::string_view a, std::string_view b) const;
     void insertHash(const Node& node);
     std::string_view storeName(std::string_view name);
     Node& newRoot();
@@ -93,6 +100,9 @@ private:
 
     std::vector<Pack> packs_;
     bool icase_;
+    // Names equal but for case are one name while building (icase, or the drives' view), so
+    // the hash folds case then too.
+    bool mergeFold_;
     std::deque<Node> nodes_;             // stable addresses; nodes_[i].ino == i + 1
     std::vector<std::uint32_t> slots_;   // open addressing: ino of (parent, name), 0 = empty
     std::vector<const Node*> children_;  // every folder's children, one run per folder

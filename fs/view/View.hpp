@@ -105,6 +105,13 @@ public:
     // The kernel holds `ino` no more (no name, no open file leads to it).
     virtual void forget(Ino ino) { (void)ino; }
 
+    // Whether the kernel may keep nothing of `ino` (its attributes, its names, its listing,
+    // its pages) for any time: changes made through another inode change it.
+    virtual bool keepsNoAttributes(Ino ino) const {
+        (void)ino;
+        return false;
+    }
+
     // Runs `store`, which hands the content of `ino` decoded by the view below to the kernel
     // (files decoded ahead), unless this view has changed or hidden `ino`.
     virtual bool storeIfBelow(Ino ino, const std::function<bool()>& store) {

@@ -26,6 +26,7 @@
 #include "common/FileLock.hpp"
 #include "common/ShellWord.hpp"
 #include "fs/FuseOps.hpp"
+#include "fs/overlay/CaseAliases.hpp"
 #include "fs/overlay/Overlay.hpp"
 #include "fs/view/SeekIndexFile.hpp"
 #include "packs/Drives.hpp"
@@ -498,6 +499,8 @@ void setLog(CommandLine& cl) {
 // that tell writers of its paks that it serves them.
 struct WritableMount {
     std::unique_ptr<pakfs::fs::Overlay> overlay;
+    // With icase: other spellings as inodes of their own, so that mv can change a name's case.
+    std::unique_ptr<pakfs::fs::CaseAliases> aliases;
     pakfs::FolderLock lock;
     std::vector<pakfs::ServedMark> marks;
 };
@@ -527,8 +530,10 @@ WritableMount prepareOverlay(const CommandLine& cl, pakfs::fs::PackView& filesys
     for (const auto& line : pakfs::fs::unmountCommitFailures(overlayRoot)) warnLine(line);
     // Absolute: the mount's daemon runs from /.
     m.overlay = std::make_unique<pakfs::fs::Overlay>(
-        filesystem, pakfs::fs::OverlayOptions{overlayRoot, cl.fsOptions.uid, cl.fsOptions.gid,
-                                              cl.fsOptions.umask, cl.fsOptions.log});
+        filesystem,
+        pakfs::fs::OverlayOptions{overlayRoot, cl.fsOptions.uid, cl.fsOptions.gid,
+                                  cl.fsOptions.umask, cl.fsOptions.log, cl.fsOptions.icase});
+    if (cl.fsOptions.icase) m.aliases = std::make_unique<pakfs::fs::CaseAliases>(*m.overlay);
     // Which pak each pack's changes are made over, for pak commit to check.
     for (const auto& w : pakfs::fs::recordMountedPacks(overlayRoot, servedPacks)) warnLine(w);
     if (!cl.fsOptions.drives) {
@@ -555,8 +560,8 @@ int serveWritable(const CommandLine& cl, pakfs::fs::PackView& filesystem,
         std::fprintf(stderr, "pakfs: %s\n", e.what());
         return kExitMountFailed;
     }
-    int rc = pakfs::fs::serve(*m.overlay, filesystem, "pakfs", cl.fuseArgs, mountpoint,
-                              cl.fsOptions.log);
+    pakfs::fs::View& top = m.aliases ? static_cast<pakfs::fs::View&>(*m.aliases) : *m.overlay;
+    int rc = pakfs::fs::serve(top, filesystem, "pakfs", cl.fuseArgs, mountpoint, cl.fsOptions.log);
     if (cl.commit && rc == 0) {
         // Those refused the overlay meanwhile learn that the mount is gone, its commit not.
         try {
