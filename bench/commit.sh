@@ -26,10 +26,9 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-log() { echo "== $*" >&2; }
-calc() { awk "BEGIN { printf \"%.${2:-2}f\", $1 }"; }
+. "$ROOT/bench/lib.sh"
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-timed() {  # seconds a command takes, its output discarded
+timed() {  # lib.sh's, but a failing command stops the run with its stderr
     local t0=$EPOCHREALTIME
     "$@" > /dev/null 2> "$OUT/stderr" || { cat "$OUT/stderr" >&2; exit 1; }
     calc "$EPOCHREALTIME - $t0" 4
