@@ -162,6 +162,34 @@ struct PlainHeader {
     std::uint64_t folderListEnd = 0;
 };
 
+// Slots copied from the base pak as they are: adjoining ones (next in the base and next in the
+// output) gathered into one copy, made when a slot that does not adjoin comes or on flush().
+class CopyRuns {
+public:
+    CopyRuns(AtomicOutputFile& out, const PackPlan& plan) : out_(out), plan_(plan) {}
+
+    void add(std::uint64_t from, std::uint64_t to, std::uint64_t size) {
+        if (size_ > 0 && from_ + size_ == from && to_ + size_ == to) {
+            size_ += size;
+            return;
+        }
+        flush();
+        from_ = from;
+        to_ = to;
+        size_ = size;
+    }
+
+    void flush() {
+        if (size_ > 0) out_.copyFrom(*plan_.base->file(), from_, to_, size_);
+        size_ = 0;
+    }
+
+private:
+    AtomicOutputFile& out_;
+    const PackPlan& plan_;
+    std::uint64_t from_ = 0, to_ = 0, size_ = 0;
+};
+
 // Version 6+: the private header's size (it depends only on names).
 std::uint64_t packGbxPrivateSize(const PackPlan& plan, const PackOptions& options) {
     const std::uint32_t version = options.version;
@@ -188,13 +216,8 @@ WrittenSlots writePackGbxSlots(const PackPlan& plan, const Blowfish& cipher,
     std::uint64_t bytesDone = 0;
     const std::uint64_t bytesTotal = progressTotal(plan.files, options);
     const bool slotMd5 = options.version >= 14;
-    struct {
-        std::uint64_t from = 0, to = 0, size = 0;
-    } run;
-    auto copyRun = [&] {
-        if (run.size > 0) out.copyFrom(*plan.base->file(), run.from, run.to, run.size);
-        run.size = 0;
-    };
+    CopyRuns runs(out, plan);
+    auto copyRun = [&] { runs.flush(); };
     produceInOrder(
         plan, cipher, options, false, result,
         [&](std::size_t i, std::uint32_t size, EncodedEntry& encoded) {
@@ -227,13 +250,7 @@ WrittenSlots writePackGbxSlots(const PackPlan& plan, const Blowfish& cipher,
                                     encoded.classId, encoded.flags, encoded.unknown,
                                     std::uint32_t(slotSize), digest});
             if (wholeCopy) {
-                if (run.size > 0 && run.from + run.size == copied->offset &&
-                    run.to + run.size == to) {
-                    run.size += slotSize;
-                } else {
-                    copyRun();
-                    run = {copied->offset, to, slotSize};
-                }
+                runs.add(copied->offset, to, slotSize);
             } else {
                 copyRun();
                 out.writeAt(to, slot);
@@ -357,13 +374,8 @@ WrittenSlots writeV3Slots(const PackPlan& plan, const Blowfish& cipher, const Pa
     written.rows.reserve(plan.files.size());
     std::uint64_t bytesDone = 0;
     const std::uint64_t bytesTotal = progressTotal(plan.files, options);
-    struct {
-        std::uint64_t from = 0, to = 0, size = 0;
-    } run;
-    auto copyRun = [&] {
-        if (run.size > 0) out.copyFrom(*plan.base->file(), run.from, run.to, run.size);
-        run.size = 0;
-    };
+    CopyRuns runs(out, plan);
+    auto copyRun = [&] { runs.flush(); };
     produceInOrder(
         plan, cipher, options, false, result,
         [&](std::size_t i, std::uint32_t size, EncodedEntry& encoded) {
@@ -382,13 +394,7 @@ WrittenSlots writeV3Slots(const PackPlan& plan, const Blowfish& cipher, const Pa
             if (to + slotSize > 0xFFFFFFFFu)
                 throw Error(output.string() + ": the pak would exceed 4 GiB, the format's limit");
             if (encoded.copied) {
-                if (run.size > 0 && run.from + run.size == encoded.copied->offset &&
-                    run.to + run.size == to) {
-                    run.size += slotSize;
-                } else {
-                    copyRun();
-                    run = {encoded.copied->offset, to, slotSize};
-                }
+                runs.add(encoded.copied->offset, to, slotSize);
             } else {
                 out.writeAt(to, encoded.blob);
             }
