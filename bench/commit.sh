@@ -27,10 +27,9 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-log() { echo "== $*" >&2; }
-calc() { awk "BEGIN { printf \"%.${2:-2}f\", $1 }"; }
+. "$ROOT/bench/lib.sh"
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-timed() {  # "WALL CPU" seconds a command takes (CPU: user + system), its output discarded
+timed() {  # lib.sh's, but "WALL CPU" (CPU: user + system), and a failing command stops the run
     local TIMEFORMAT='%R %U %S' t
     t=$( { time "$@" > /dev/null 2> "$OUT/stderr"; } 2>&1 ) || { cat "$OUT/stderr" >&2; exit 1; }
     set -- $t

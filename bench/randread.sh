@@ -9,7 +9,7 @@
 set -euo pipefail
 
 # Rows into `row` (run.sh's, or the one below). Needs PAK, PAKFS, PB, KEY, BIG (a pak whose
-# largest entry is Media/big.xml), OUT, READS, RR_ROUNDS and the helpers log, calc, timed, load.
+# largest entry is Media/big.xml), OUT, READS, RR_ROUNDS and bench/lib.sh's helpers.
 randread_rows() {
     local mnt=$OUT/rr-mnt sq=$OUT/rr-sqmnt img=$OUT/big.sqfs tree=$OUT/rr-tree
     local cache=$OUT/rr-cache file=Media/big.xml pid=
@@ -127,23 +127,8 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
             *) echo "randread.sh: unknown option $1" >&2; exit 2 ;;
         esac
     done
-    log() { echo "== $*" >&2; }
-    calc() { awk "BEGIN { printf \"%.${2:-2}f\", $1 }"; }
-    timed() {
-        local t0=$EPOCHREALTIME
-        "$@" > /dev/null
-        calc "$EPOCHREALTIME - $t0" 4
-        echo
-    }
-    load() {
-        local prefix=$1 line
-        shift
-        while IFS= read -r line; do
-            [[ $line == *=* ]] && printf -v "${prefix}_${line%%=*}" '%s' "${line#*=}"
-        done < <("$@")
-    }
+    . "$ROOT/bench/lib.sh"
     row() { echo "| $1 | $2 | $3 | $4 |"; }
-    verdict() { awk "BEGIN { exit !($1) }" && echo "met" || echo "NOT met"; }
     log "building in $BUILD; load average $(cut -d' ' -f1-3 /proc/loadavg)"
     cmake -S "$ROOT" -B "$BUILD" > /dev/null
     cmake --build "$BUILD" -j "$(nproc)" --target pak pakfs pakbench > /dev/null

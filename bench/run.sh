@@ -49,23 +49,7 @@ case $ONLY in
     *) echo "run.sh: --only takes writable-cat" >&2; exit 2 ;;
 esac
 
-log() { echo "== $*" >&2; }
-calc() { awk "BEGIN { printf \"%.${2:-2}f\", $1 }"; }
-# Seconds taken by a command (its output discarded).
-timed() {
-    local t0=$EPOCHREALTIME
-    "$@" > /dev/null
-    calc "$EPOCHREALTIME - $t0" 4
-    echo
-}
-# key=value lines from pakbench into variables named PREFIX_key.
-load() {
-    local prefix=$1 line
-    shift
-    while IFS= read -r line; do
-        [[ $line == *=* ]] && printf -v "${prefix}_${line%%=*}" '%s' "${line#*=}"
-    done < <("$@")
-}
+. "$ROOT/bench/lib.sh"
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 log "building in $BUILD"
@@ -94,7 +78,6 @@ row() {
     ROWS+=("| $1 | $2 | $3 | $4 |")
     echo "row: | $1 | $2 | $3 | $4 |" >&2  # as it comes: a run stopped early keeps its rows
 }
-verdict() { awk "BEGIN { exit !($1) }" && echo "met" || echo "NOT met"; }
 
 # Mounts.
 MNT=$OUT/mnt
@@ -158,7 +141,7 @@ writablereads() {
             what="the big entry"
         fi
         speed=""
-        [ -n "$bytes" ] && speed=" ($(calc "$bytes / $T_RW / 1e6" 1) / $(calc "$bytes / $T_RO / 1e6" 1) MB/s)"
+        [ -n "$bytes" ] && speed=" ($(mbps "$bytes" "$T_RW") / $(mbps "$bytes" "$T_RO") MB/s)"
         row "cat $what through a writable mount (-o overlay, nothing changed) / through a read-only mount (medians of 3 interleaved rounds, fresh mounts)" "$(calc "$T_RW" 3) s / $(calc "$T_RO" 3) s$speed" "$R of the read-only mount's speed (rounds: ${RATIOS[*]})" ">= 0.9: $(verdict "$R >= 0.9")"
     done
 }
@@ -179,25 +162,30 @@ if [ -z "$ONLY" ]; then
 log "single-core limit (Crypto++ Blowfish-CBC + zlib inflate of the packs' bytes)"
 load M "$PB" limit "$MANY"
 load B "$PB" limit "$BIG"
-M_LIM_CPP=$(calc "$M_out_bytes / ($M_decrypt_cryptopp_s + $M_inflate_s) / 1e6" 1)
-M_LIM_SIMD=$(calc "$M_out_bytes / ($M_decrypt_simd_s + $M_inflate_s) / 1e6" 1)
-B_LIM_CPP=$(calc "$B_out_bytes / ($B_decrypt_cryptopp_s + $B_inflate_s) / 1e6" 1)
-B_LIM_SIMD=$(calc "$B_out_bytes / ($B_decrypt_simd_s + $B_inflate_s) / 1e6" 1)
+# The limit of pack P (M or B): its output over the time of decryption D and inflation I alone.
+limit() {  # P D I -> MB/s
+    local bytes=${1}_out_bytes decrypt=${1}_decrypt_${2}_s inflate=${1}_inflate${3}_s
+    mbps "${!bytes}" "${!decrypt} + ${!inflate}"
+}
+M_LIM_CPP=$(limit M cryptopp "")
+M_LIM_SIMD=$(limit M simd "")
+B_LIM_CPP=$(limit B cryptopp "")
+B_LIM_SIMD=$(limit B simd "")
 # Our limit: the vector decryptor and the inflater plain entries use (libdeflate).
-M_LIM_OURS=$(calc "$M_out_bytes / ($M_decrypt_simd_s + $M_inflate_libdeflate_s) / 1e6" 1)
-B_LIM_OURS=$(calc "$B_out_bytes / ($B_decrypt_simd_s + $B_inflate_libdeflate_s) / 1e6" 1)
+M_LIM_OURS=$(limit M simd _libdeflate)
+B_LIM_OURS=$(limit B simd _libdeflate)
 MB=$(calc "$M_out_bytes / 1e6" 1)
 BB=$(calc "$B_out_bytes / 1e6" 1)
 row "many.pak: $M_entries entries, $MB MB out, $(calc "$M_cipher_bytes / 1e6" 1) MB ciphertext" "" "" ""
 # The physical floor: reading the pak once (page cache) and decrypting it, nothing else.
 T_READ=$(for i in 1 2 3; do timed sh -c "cat '$MANY' > /dev/null"; done | sort -n | head -1)
-row "read many.pak once from the page cache (best of 3)" "$(calc "$(stat -c %s "$MANY") / $T_READ / 1e6" 1) MB/s" "$(calc "$T_READ" 3) s" ""
-row "decryption only, vector ($M_simd_impl), 1 core" "$(calc "$M_decrypt_simd_s" 3) s" "$(calc "$M_out_bytes / $M_decrypt_simd_s / 1e6" 1) MB/s of output" ""
-row "Crypto++ Blowfish-CBC decryption, 1 core" "$(calc "$M_cipher_bytes / $M_decrypt_cryptopp_s / 1e6" 1) MB/s" "" ""
-row "vector decryption ($M_simd_impl), 1 core" "$(calc "$M_cipher_bytes / $M_decrypt_simd_s / 1e6" 1) MB/s" "$(calc "$M_decrypt_cryptopp_s / $M_decrypt_simd_s")x Crypto++" ""
-row "zlib inflate, 1 core" "$(calc "$M_out_bytes / $M_inflate_s / 1e6" 1) MB/s out" "" ""
-row "libdeflate inflate (whole buffer, Adler-32 checked), 1 core" "$(calc "$M_out_bytes / $M_inflate_libdeflate_s / 1e6" 1) MB/s out" "$(calc "$M_inflate_s / $M_inflate_libdeflate_s")x zlib" ""
-row "ISA-L inflate (whole buffer, Adler-32 checked), 1 core" "$(calc "$M_out_bytes / $M_inflate_isal_s / 1e6" 1) MB/s out" "$(calc "$M_inflate_s / $M_inflate_isal_s")x zlib" ""
+row "read many.pak once from the page cache (best of 3)" "$(mbps "$(stat -c %s "$MANY")" "$T_READ") MB/s" "$(calc "$T_READ" 3) s" ""
+row "decryption only, vector ($M_simd_impl), 1 core" "$(calc "$M_decrypt_simd_s" 3) s" "$(mbps "$M_out_bytes" "$M_decrypt_simd_s") MB/s of output" ""
+row "Crypto++ Blowfish-CBC decryption, 1 core" "$(mbps "$M_cipher_bytes" "$M_decrypt_cryptopp_s") MB/s" "" ""
+row "vector decryption ($M_simd_impl), 1 core" "$(mbps "$M_cipher_bytes" "$M_decrypt_simd_s") MB/s" "$(calc "$M_decrypt_cryptopp_s / $M_decrypt_simd_s")x Crypto++" ""
+row "zlib inflate, 1 core" "$(mbps "$M_out_bytes" "$M_inflate_s") MB/s out" "" ""
+row "libdeflate inflate (whole buffer, Adler-32 checked), 1 core" "$(mbps "$M_out_bytes" "$M_inflate_libdeflate_s") MB/s out" "$(calc "$M_inflate_s / $M_inflate_libdeflate_s")x zlib" ""
+row "ISA-L inflate (whole buffer, Adler-32 checked), 1 core" "$(mbps "$M_out_bytes" "$M_inflate_isal_s") MB/s out" "$(calc "$M_inflate_s / $M_inflate_isal_s")x zlib" ""
 row "**limit** (Crypto++ + zlib inflate), 1 core" "$M_LIM_CPP MB/s out" "1.00" ""
 row "limit with vector decryption, 1 core" "$M_LIM_SIMD MB/s out" "$(calc "$M_LIM_SIMD / $M_LIM_CPP")" ""
 row "**our limit** (vector decryption + libdeflate), 1 core" "$M_LIM_OURS MB/s out" "$(calc "$M_LIM_OURS / $M_LIM_CPP")" ""
@@ -223,14 +211,11 @@ read -r T_M_1 T_M_1_MED <<< "$(extract5 default 1 "$MANY")"
 read -r T_M_N T_M_N_MED <<< "$(extract5 default "$JOBS" "$MANY")"
 T_B_CPP1=$(extract portable 1 "$BIG")
 read -r T_B_1 T_B_1_MED <<< "$(extract5 default 1 "$BIG")"
-X_M_CPP1=$(calc "$M_out_bytes / $T_M_CPP1 / 1e6" 1)
-X_M_1=$(calc "$M_out_bytes / $T_M_1 / 1e6" 1)
-X_M_1_MED=$(calc "$M_out_bytes / $T_M_1_MED / 1e6" 1)
-X_M_N=$(calc "$M_out_bytes / $T_M_N / 1e6" 1)
-X_M_N_MED=$(calc "$M_out_bytes / $T_M_N_MED / 1e6" 1)
-X_B_CPP1=$(calc "$B_out_bytes / $T_B_CPP1 / 1e6" 1)
-X_B_1=$(calc "$B_out_bytes / $T_B_1 / 1e6" 1)
-X_B_1_MED=$(calc "$B_out_bytes / $T_B_1_MED / 1e6" 1)
+# X_NAME: the rate of time T_NAME, over many.pak's output for M_*, big.pak's for B_*.
+for t in M_CPP1 M_1 M_1_MED M_N M_N_MED B_CPP1 B_1 B_1_MED; do
+    rate_bytes=${t%%_*}_out_bytes rate_time=T_$t
+    printf -v "X_$t" '%s' "$(mbps "${!rate_bytes}" "${!rate_time}")"
+done
 R=$(calc "$X_M_CPP1 / $M_LIM_CPP")
 row "pak extract -j 1, Crypto++ decryption (PAKFS_BLOWFISH=portable)" "$X_M_CPP1 MB/s" "$R of limit" ""
 R=$(calc "$X_M_1 / $M_LIM_CPP")
@@ -243,14 +228,14 @@ T_FILL=$(for i in 1 2 3; do
     timed sh -c "head -c $M_out_bytes /dev/zero > '$EX/fill'"
 done | sort -n | head -1)
 rm -rf "$EX"
-row "write $MB MB into tmpfs once (head -c from /dev/zero, best of 3)" "$(calc "$M_out_bytes / $T_FILL / 1e6" 1) MB/s" "$(calc "$T_FILL" 3) s" ""
+row "write $MB MB into tmpfs once (head -c from /dev/zero, best of 3)" "$(mbps "$M_out_bytes" "$T_FILL") MB/s" "$(calc "$T_FILL" 3) s" ""
 PAKFS_BLOWFISH=default "$PAK" extract -q -j "$JOBS" --key "$KEY" "$MANY" "$EX"
 T_CATX=$(for i in 1 2 3; do timed sh -c "find '$EX' -type f -print0 | xargs -0 cat"; done | sort -n | head -1)
 rm -rf "$EX"
-X_CATX=$(calc "$M_out_bytes / $T_CATX / 1e6" 1)
+X_CATX=$(mbps "$M_out_bytes" "$T_CATX")
 row "cat every extracted file of many.pak from tmpfs (best of 3)" "$X_CATX MB/s" "$(calc "$T_CATX" 3) s" ""
 # Our limit with the output written once (one file, not 100000): what one core could reach.
-M_LIM_WRITE=$(calc "$M_out_bytes / ($M_decrypt_simd_s + $M_inflate_libdeflate_s + $T_FILL) / 1e6" 1)
+M_LIM_WRITE=$(mbps "$M_out_bytes" "$M_decrypt_simd_s + $M_inflate_libdeflate_s + $T_FILL")
 row "our limit plus writing the output into tmpfs once, 1 core" "$M_LIM_WRITE MB/s out" "pak extract -j 1: $(calc "$X_M_1 / $M_LIM_WRITE") of it" ""
 R=$(calc "$X_M_N / $X_M_1")
 row "pak extract -j $JOBS, vector decryption (best / median of 5)" "$X_M_N / $X_M_N_MED MB/s" "${R}x -j 1 (median $(calc "$X_M_N_MED / $X_M_1_MED")x)" ">= 1.7x (2 cores): $(verdict "$R >= 1.7")"
@@ -303,7 +288,7 @@ if [ -f "$OUT/many.sqfs" ] && command -v unsquashfs > /dev/null; then
     T_UNSQ=$(for i in 1 2 3; do rm -rf "$EX"; timed unsquashfs -p 1 -q -n -d "$EX" "$OUT/many.sqfs"; done | sort -n | head -1)
     rm -rf "$EX"
     R=$(calc "$T_UNSQ / $T_M_1")
-    row "unsquashfs -p 1 of the same tree (gzip image, best of 3)" "$(calc "$M_out_bytes / $T_UNSQ / 1e6" 1) MB/s" "pak extract -j 1 (best $(calc "$T_M_1" 2) s): ${R}x its speed" ""
+    row "unsquashfs -p 1 of the same tree (gzip image, best of 3)" "$(mbps "$M_out_bytes" "$T_UNSQ") MB/s" "pak extract -j 1 (best $(calc "$T_M_1" 2) s): ${R}x its speed" ""
 fi
 
 log "pak ls"
@@ -313,10 +298,10 @@ row "pak ls many.pak (best of 3)" "$(calc "$T_LS * 1000" 1) ms" "" ""
 log "gbx entries: chunk readers against the node scan"
 load G "$PB" gbxscan "$OUT" --files 2000
 R=$(calc "$G_gbxscan_scan_s / $G_gbxscan_parse_s")
-row "gbx entries through the node scan instead of the chunk readers ($G_gbxscan_entries zlib entries, $(calc "$G_gbxscan_bytes / 1e6" 1) MB; best of 3)" "$(calc "$G_gbxscan_bytes / $G_gbxscan_scan_s / 1e6" 1) MB/s (readers: $(calc "$G_gbxscan_bytes / $G_gbxscan_parse_s / 1e6" 1) MB/s)" "${R}x the readers' time" "<= 3x: $(verdict "$R <= 3")"
+row "gbx entries through the node scan instead of the chunk readers ($G_gbxscan_entries zlib entries, $(calc "$G_gbxscan_bytes / 1e6" 1) MB; best of 3)" "$(mbps "$G_gbxscan_bytes" "$G_gbxscan_scan_s") MB/s (readers: $(mbps "$G_gbxscan_bytes" "$G_gbxscan_parse_s") MB/s)" "${R}x the readers' time" "<= 3x: $(verdict "$R <= 3")"
 load E "$PB" gbxscan "$OUT" --files 2000 --engine
 R=$(calc "$E_gbxengine_parse_s / $E_gbxengine_scan_s")
-row "engine-class gbx entries (solids, fonts, control styles, shader sprites) through the chunk readers instead of the node scan ($E_gbxengine_entries zlib entries the scan can decode, $(calc "$E_gbxengine_bytes / 1e6" 1) MB; $E_gbxengine_scan_fails more it cannot; best of 3)" "$(calc "$E_gbxengine_bytes / $E_gbxengine_parse_s / 1e6" 1) MB/s (scan: $(calc "$E_gbxengine_bytes / $E_gbxengine_scan_s / 1e6" 1) MB/s)" "${R}x the scan's time" "<= 1.0x: $(verdict "$R <= 1.0")"
+row "engine-class gbx entries (solids, fonts, control styles, shader sprites) through the chunk readers instead of the node scan ($E_gbxengine_entries zlib entries the scan can decode, $(calc "$E_gbxengine_bytes / 1e6" 1) MB; $E_gbxengine_scan_fails more it cannot; best of 3)" "$(mbps "$E_gbxengine_bytes" "$E_gbxengine_parse_s") MB/s (scan: $(mbps "$E_gbxengine_bytes" "$E_gbxengine_scan_s") MB/s)" "${R}x the scan's time" "<= 1.0x: $(verdict "$R <= 1.0")"
 
 row "big.pak: one entry, $BB MB out" "" "" ""
 row "**limit** (Crypto++ + zlib inflate), 1 core" "$B_LIM_CPP MB/s out" "1.00" ""
@@ -367,8 +352,8 @@ if [ "$HAVE_FUSE" = 1 ]; then
         unmount
     done
     read -r T_CAT T_CAT_MED <<< "$(printf '%s\n' "${CATS[@]}" | sort -n | awk '{ t[NR] = $1 } END { print t[1], t[2] }')"
-    X_CAT=$(calc "$M_out_bytes / $T_CAT / 1e6" 1)
-    X_CAT_MED=$(calc "$M_out_bytes / $T_CAT_MED / 1e6" 1)
+    X_CAT=$(mbps "$M_out_bytes" "$T_CAT")
+    X_CAT_MED=$(mbps "$M_out_bytes" "$T_CAT_MED")
     R=$(calc "$X_CAT / $X_M_1")
     row "cat every file of many.pak through the mount (best / median of 3)" "$X_CAT / $X_CAT_MED MB/s" "$R (median $(calc "$X_CAT_MED / $X_M_1_MED")) of pak extract -j 1, $(calc "$X_CAT / $X_CATX") of cat from tmpfs" ">= 0.8: $(verdict "$R >= 0.8")"
     row "pakfs peak RSS after reading every file (cache_size 64 MiB)" "$RSS_CAT MiB" "" "<= 128 MiB: $(verdict "$RSS_CAT <= 128")"
@@ -382,17 +367,17 @@ if [ "$HAVE_FUSE" = 1 ]; then
             fusermount3 -u "$SQ"
         done
         T_SQCAT=$(printf '%s\n' "${SQCATS[@]}" | sort -n | head -1)
-        row "cat every file of the same tree through squashfuse_ll (gzip image, best of 3 fresh mounts)" "$(calc "$M_out_bytes / $T_SQCAT / 1e6" 1) MB/s" "pakfs: $(calc "$T_SQCAT / $T_CAT")x its speed" ""
+        row "cat every file of the same tree through squashfuse_ll (gzip image, best of 3 fresh mounts)" "$(mbps "$M_out_bytes" "$T_SQCAT") MB/s" "pakfs: $(calc "$T_SQCAT / $T_CAT")x its speed" ""
     fi
     mountpak "$MANY" many -o read_ahead=0
     T_CAT0=$(timed sh -c "find '$MNT/many' -type f -print0 | xargs -0 cat")
     unmount
-    X_CAT0=$(calc "$M_out_bytes / $T_CAT0 / 1e6" 1)
+    X_CAT0=$(mbps "$M_out_bytes" "$T_CAT0")
     row "the same without read-ahead (-o read_ahead=0)" "$X_CAT0 MB/s" "$(calc "$X_CAT0 / $X_M_1") of pak extract -j 1" ""
     mountpak "$BIG" big
     T_CATB=$(timed sh -c "cat '$MNT'/big/Media/*")
     unmount
-    X_CATB=$(calc "$B_out_bytes / $T_CATB / 1e6" 1)
+    X_CATB=$(mbps "$B_out_bytes" "$T_CATB")
     R=$(calc "$X_CATB / $X_B_1")
     row "cat the big entry through the mount" "$X_CATB MB/s" "$R of pak extract" ">= 0.8: $(verdict "$R >= 0.8")"
 

@@ -62,10 +62,8 @@ constexpr std::uintmax_t kMaxFailureFileSize = 1 << 20;
 std::vector<FailureLine> readFailures(const stdfs::path& overlayRoot) {
     const stdfs::path file = overlayRoot / kCommitFailedFile;
     std::vector<FailureLine> lines;
-    std::error_code ec;
-    if (!stdfs::exists(stdfs::symlink_status(file, ec))) return lines;
-    // InputFile refuses what is no regular file (a named pipe would block).
-    auto opened = InputFile::open(file);
+    auto opened = openOverlayOwnFile(file);
+    if (!opened) return lines;
     const std::size_t size =
         std::size_t(std::min<std::uint64_t>(opened->size(), kMaxFailureFileSize));
     const Bytes bytes = opened->readAt(0, size);

@@ -65,6 +65,12 @@ void readFolder(const stdfs::path& disk, const std::string& at, archive::ChangeS
 
 }  // namespace
 
+std::shared_ptr<InputFile> openOverlayOwnFile(const stdfs::path& file) {
+    std::error_code ec;
+    if (!stdfs::exists(stdfs::symlink_status(file, ec))) return nullptr;
+    return InputFile::open(file);
+}
+
 bool isOverlayOwnName(std::string_view name) {
     return name == kOverlayWorkFolder || name == kOverlayRecordFile || name == kOverlayLockFile ||
            name == kCommitFailedFile || name == kOverlayLogFile;

@@ -16,12 +16,14 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "archive/write/PackPlanner.hpp"
+#include "common/File.hpp"
 #include "packs/Pack.hpp"
 
 namespace pakfs::fs {
@@ -56,6 +58,11 @@ inline constexpr const char* kCommitFailedFile = ".pakfs-commit-failed";
 
 // The mount's log lines after it went to the background, when there is no syslog.
 inline constexpr const char* kOverlayLogFile = ".pakfs-log";
+
+// One of the overlay folder's own files (the record of paks, the failed commits' reasons),
+// opened for reading; nullptr when there is none. What is there but no regular file is refused
+// (InputFile: a named pipe would block).
+std::shared_ptr<InputFile> openOverlayOwnFile(const std::filesystem::path& file);
 
 // Names at the overlay folder's top that are the mount's own, not a pack's: the work folder,
 // the record of the paks the changes were made over (OverlayRecord.hpp), the lock file, the

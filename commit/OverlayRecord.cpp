@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "commit/OverlayLayout.hpp"
 #include "common/Error.hpp"
 #include "common/File.hpp"
 
@@ -47,10 +48,8 @@ std::string pakStamp(const archive::PakIndex& pak) {
 std::vector<OverlayRecord> readOverlayRecords(const stdfs::path& overlayRoot) {
     const stdfs::path file = overlayRoot / kOverlayRecordFile;
     std::vector<OverlayRecord> records;
-    std::error_code ec;
-    if (!stdfs::exists(stdfs::symlink_status(file, ec))) return records;
-    // InputFile refuses what is no regular file (a named pipe would block a stream's open).
-    auto opened = InputFile::open(file);
+    auto opened = openOverlayOwnFile(file);
+    if (!opened) return records;
     if (opened->size() > kMaxRecordFileSize)
         throw Error(file.string() + ": " + std::to_string(opened->size()) +
                     " bytes, more than a record of packs holds (" +

@@ -123,30 +123,33 @@ Blowfish::Blowfish(ByteSpan key, CipherVariant variant)
 
 Blowfish::~Blowfish() = default;
 
-void Blowfish::encryptBlock(std::uint8_t block[8]) const {
-    if (variant_.rounds != 16) {
+namespace {
+
+// One block either way: the 16-round cipher by Crypto++ (its words big-endian, ours little), a
+// variant's other round count by our own schedule.
+template <class Rounds, class CryptoPPCipher>
+void cryptBlock(std::uint8_t block[8], const bfsimd::Schedule& schedule, int rounds,
+                Rounds ownRounds, const CryptoPPCipher& cryptopp) {
+    if (rounds != 16) {
         std::uint32_t l, r;
         loadWords(block, l, r);
-        encryptRounds(impl_->schedule, variant_.rounds, l, r);
+        ownRounds(schedule, rounds, l, r);
         storeWords(block, l, r);
         return;
     }
     swapWords(block, 8);
-    impl_->enc.ProcessBlock(block);
+    cryptopp.ProcessBlock(block);
     swapWords(block, 8);
 }
 
+}  // namespace
+
+void Blowfish::encryptBlock(std::uint8_t block[8]) const {
+    cryptBlock(block, impl_->schedule, variant_.rounds, encryptRounds, impl_->enc);
+}
+
 void Blowfish::decryptBlock(std::uint8_t block[8]) const {
-    if (variant_.rounds != 16) {
-        std::uint32_t l, r;
-        loadWords(block, l, r);
-        decryptRounds(impl_->schedule, variant_.rounds, l, r);
-        storeWords(block, l, r);
-        return;
-    }
-    swapWords(block, 8);
-    impl_->dec.ProcessBlock(block);
-    swapWords(block, 8);
+    cryptBlock(block, impl_->schedule, variant_.rounds, decryptRounds, impl_->dec);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <crypto++/sha.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "archive/codec/Streams.hpp"
@@ -174,6 +175,32 @@ struct PlainHeader {
     std::uint64_t folderListEnd = 0;
 };
 
+// Slots copied from the base pak as they are: adjoining ones (next in the base and next in the
+// output) gathered into one run, handed to `emit` when a slot that does not adjoin comes or on
+// flush() (version 3 copies it there; version 6+ leaves it to the checksum's pass).
+class CopyRuns {
+public:
+    explicit CopyRuns(std::function<void(const CopyRun&)> emit) : emit_(std::move(emit)) {}
+
+    void add(std::uint64_t from, std::uint64_t to, std::uint64_t size) {
+        if (run_.size > 0 && run_.from + run_.size == from && run_.to + run_.size == to) {
+            run_.size += size;
+            return;
+        }
+        flush();
+        run_ = {from, to, size};
+    }
+
+    void flush() {
+        if (run_.size > 0) emit_(run_);
+        run_.size = 0;
+    }
+
+private:
+    std::function<void(const CopyRun&)> emit_;
+    CopyRun run_;
+};
+
 // Version 6+: the private header's size (it depends only on names).
 std::uint64_t packGbxPrivateSize(const PackPlan& plan, const PackOptions& options) {
     const std::uint32_t version = options.version;
@@ -201,11 +228,8 @@ WrittenSlots writePackGbxSlots(const PackPlan& plan, const Blowfish& cipher,
     std::uint64_t bytesDone = 0;
     const std::uint64_t bytesTotal = progressTotal(plan.files, options);
     const bool slotMd5 = options.version >= 14;
-    CopyRun run;
-    auto copyRun = [&] {
-        if (run.size > 0) written.copies.push_back(run);
-        run.size = 0;
-    };
+    CopyRuns runs([&](const CopyRun& run) { written.copies.push_back(run); });
+    auto copyRun = [&] { runs.flush(); };
     produceInOrder(
         plan, cipher, options, false, result,
         [&](std::size_t i, std::uint32_t size, EncodedEntry& encoded) {
@@ -238,13 +262,7 @@ WrittenSlots writePackGbxSlots(const PackPlan& plan, const Blowfish& cipher,
                                     encoded.classId, encoded.flags, encoded.unknown,
                                     std::uint32_t(slotSize), digest});
             if (wholeCopy) {
-                if (run.size > 0 && run.from + run.size == copied->offset &&
-                    run.to + run.size == to) {
-                    run.size += slotSize;
-                } else {
-                    copyRun();
-                    run = {copied->offset, to, slotSize};
-                }
+                runs.add(copied->offset, to, slotSize);
             } else {
                 copyRun();
                 out.writeAt(to, slot);
@@ -388,13 +406,10 @@ WrittenSlots writeV3Slots(const PackPlan& plan, const Blowfish& cipher, const Pa
     written.rows.reserve(plan.files.size());
     std::uint64_t bytesDone = 0;
     const std::uint64_t bytesTotal = progressTotal(plan.files, options);
-    struct {
-        std::uint64_t from = 0, to = 0, size = 0;
-    } run;
-    auto copyRun = [&] {
-        if (run.size > 0) out.copyFrom(*plan.base->file(), run.from, run.to, run.size);
-        run.size = 0;
-    };
+    CopyRuns runs([&](const CopyRun& run) {
+        out.copyFrom(*plan.base->file(), run.from, run.to, run.size);
+    });
+    auto copyRun = [&] { runs.flush(); };
     produceInOrder(
         plan, cipher, options, false, result,
         [&](std::size_t i, std::uint32_t size, EncodedEntry& encoded) {
@@ -413,13 +428,7 @@ WrittenSlots writeV3Slots(const PackPlan& plan, const Blowfish& cipher, const Pa
             if (to + slotSize > 0xFFFFFFFFu)
                 throw Error(output.string() + ": the pak would exceed 4 GiB, the format's limit");
             if (encoded.copied) {
-                if (run.size > 0 && run.from + run.size == encoded.copied->offset &&
-                    run.to + run.size == to) {
-                    run.size += slotSize;
-                } else {
-                    copyRun();
-                    run = {encoded.copied->offset, to, slotSize};
-                }
+                runs.add(encoded.copied->offset, to, slotSize);
             } else {
                 out.writeAt(to, encoded.blob);
             }

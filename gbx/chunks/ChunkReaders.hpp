@@ -16,11 +16,18 @@ void registerAllHeader(ChunkRegistry& reg);  // the header chunks' groups
 
 // Shapes several groups read.
 
+// u32 count (checked against what is left at `minElementSize` bytes each), then `readOne`
+// called that many times; returns the count.
+template <class ReadOne>
+std::uint32_t countedArray(NodeReader& r, std::uint64_t minElementSize, ReadOne readOne) {
+    const std::uint32_t n = r.count(minElementSize);
+    for (std::uint32_t i = 0; i < n; ++i) readOne();
+    return n;
+}
+
 // u32 count, then that many node references; returns the count.
 inline std::uint32_t refArray(NodeReader& r) {
-    std::uint32_t n = r.count(4);
-    for (std::uint32_t i = 0; i < n; ++i) r.nodeRef();
-    return n;
+    return countedArray(r, 4, [&r] { r.nodeRef(); });
 }
 
 // n floats, skipped (kept by no reader).

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "archive/pak/PackList.hpp"
 
@@ -64,6 +65,21 @@ inline void addNamesOption(CLI::App* cmd, std::vector<std::string>& lists) {
                     "gbx references do not name; every name is checked by hashing it; may be "
                     "repeated (the first list naming a hash wins)")
         ->allow_extra_args(false);  // one FILE each: what follows is PAK, DIR...
+}
+
+// The options of the commands that read every file of a pak with a progress line (check,
+// diff): -q/--quiet, --hashed-names and --names, in that order.
+struct ScanArgs {
+    bool quiet = false;
+    bool hashedNames = false;
+    std::vector<std::string> names;
+};
+
+inline void addScanOptions(CLI::App* cmd, ScanArgs& a) {
+    cmd->add_flag("-q,--quiet", a.quiet,
+                  "No progress line (shown on a terminal: files and bytes done, rate)");
+    addHashedNamesFlag(cmd, a.hashedNames);
+    addNamesOption(cmd, a.names);
 }
 
 }  // namespace pakfs::cli

@@ -99,13 +99,8 @@ void addCheckCommands(CLI::App& app, int& exitCode) {
                   "6+ pack a stored or LZ4 file whose slot MD5 (version 14+) or, without one, "
                   "the contents checksum does not match; a zlib stream without an end (no "
                   "Adler-32) where neither covers it");
-    auto quiet = std::make_shared<bool>(false);
-    cmd->add_flag("-q,--quiet", *quiet,
-                  "No progress line (shown on a terminal: files and bytes done, rate)");
-    auto hashedNames = std::make_shared<bool>(false);
-    addHashedNamesFlag(cmd, *hashedNames);
-    auto names = std::make_shared<std::vector<std::string>>();
-    addNamesOption(cmd, *names);
+    auto scan = std::make_shared<ScanArgs>();
+    addScanOptions(cmd, *scan);
     auto salvage = std::make_shared<bool>(false);
     cmd->add_flag("--salvage", *salvage,
                   "Check a pak cut short: the files whose bytes are all there are checked as "
@@ -117,9 +112,9 @@ void addCheckCommands(CLI::App& app, int& exitCode) {
             exitCode = checkReferences(*pakPath, *keys, *json);
             return;
         }
-        auto pak = openAndWarn(*pakPath, *keys, !*hashedNames, *names, *salvage);
+        auto pak = openAndWarn(*pakPath, *keys, !scan->hashedNames, scan->names, *salvage);
         const HashedNameCount hashed = countHashedNames(*pak);
-        Progress progress(*quiet);
+        Progress progress(scan->quiet);
         CheckOptions options;
         options.progress = progress.callback();
         if (!*json) options.checked = printCheckedLine;

@@ -183,13 +183,8 @@ void addDiffCommands(CLI::App& app, int& exitCode) {
     auto fields = std::make_shared<bool>(false);
     cmd->add_flag("--fields", *fields,
                   "Field differences count too: exit 1 also when only table fields differ");
-    auto quiet = std::make_shared<bool>(false);
-    cmd->add_flag("-q,--quiet", *quiet,
-                  "No progress line (shown on a terminal: files and bytes done, rate)");
-    auto hashedNames = std::make_shared<bool>(false);
-    addHashedNamesFlag(cmd, *hashedNames);
-    auto names = std::make_shared<std::vector<std::string>>();
-    addNamesOption(cmd, *names);
+    auto scan = std::make_shared<ScanArgs>();
+    addScanOptions(cmd, *scan);
     addKeyOptions(cmd, *keysA);
     addKeyOptionsOfB(cmd, *keysB);
     cmd->callback([=, &exitCode] {
@@ -198,12 +193,12 @@ void addDiffCommands(CLI::App& app, int& exitCode) {
             // Names from the references of both: a file of one may name a file of the other.
             auto a = openAndWarn(*pathA, *keysA, false);
             auto b = openAndWarn(*pathB, keysForB(*pathB, *keysA, *keysB, *a), false);
-            auto named = nameTogether({a, b}, !*hashedNames, *names);
+            auto named = nameTogether({a, b}, !scan->hashedNames, scan->names);
             a = named[0];
             b = named[1];
             DiffReport report;
             {
-                Progress progress(*quiet);
+                Progress progress(scan->quiet);
                 DiffOptions options;
                 options.progress = progress.callback();
                 report = diffPaks(a, b, options);

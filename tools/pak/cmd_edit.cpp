@@ -73,6 +73,24 @@ struct EditOptions {
     }
 };
 
+// An edit command's options in --help order: PAK (added here), the command's own (added by the
+// caller between the two calls), then those every edit takes, with the run: `edit` makes the
+// edit from the request, its result printed as `what`.
+std::shared_ptr<EditOptions> addPakArgument(CLI::App* cmd) {
+    auto o = std::make_shared<EditOptions>();
+    cmd->add_option("PAK", o->pak, "The pak to change")->required();
+    return o;
+}
+
+template <class Edit>
+void addEditRun(CLI::App* cmd, const std::shared_ptr<EditOptions>& o, const char* what, Edit edit) {
+    o->addTo(cmd);
+    cmd->callback([o, what, edit] {
+        Progress progress(o->quiet || o->json);
+        o->print(edit(o->request(progress)), what);
+    });
+}
+
 }  // namespace
 
 void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
@@ -82,11 +100,10 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
             "Add files or folders to PAK, or replace what it holds at their paths (keeping a "
             "replaced file's class ID and flags), without a mount: written as pak commit "
             "writes, under the same lock, untouched files copied as their encrypted bytes");
-        auto o = std::make_shared<EditOptions>();
         auto items = std::make_shared<std::vector<std::string>>();
         auto as = std::make_shared<std::string>();
         auto force = std::make_shared<bool>(false);
-        cmd->add_option("PAK", o->pak, "The pak to change")->required();
+        auto o = addPakArgument(cmd);
         cmd->add_option("FILE", *items,
                         "Files and folders to add: a file goes to the top level under its name, "
                         "a folder with its tree")
@@ -97,11 +114,9 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
         cmd->add_flag("--force", *force,
                       "Replace a folder of the pak by a file, or a file by a folder (refused "
                       "otherwise: the replaced folder's files would be gone)");
-        o->addTo(cmd);
-        cmd->callback([=] {
-            Progress progress(o->quiet || o->json);
+        addEditRun(cmd, o, "pak add", [=](const fs::EditRequest& request) {
             std::vector<std::filesystem::path> paths(items->begin(), items->end());
-            o->print(fs::addToPak(o->request(progress), paths, *as, *force), "pak add");
+            return fs::addToPak(request, paths, *as, *force);
         });
     }
     {
@@ -110,18 +125,15 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
             "Remove files or folders (with everything in them) from PAK, by path or glob, and the "
             "folders left empty, without a mount: written as pak commit writes, under the same "
             "lock");
-        auto o = std::make_shared<EditOptions>();
         auto paths = std::make_shared<std::vector<std::string>>();
-        cmd->add_option("PAK", o->pak, "The pak to change")->required();
+        auto o = addPakArgument(cmd);
         cmd->add_option("PATH", *paths,
                         "Paths in the pak, or glob patterns: * and ? do not match /, ** does "
                         "(names compared without regard to case); one that matches nothing "
                         "is an error and nothing is removed")
             ->required();
-        o->addTo(cmd);
-        cmd->callback([=] {
-            Progress progress(o->quiet || o->json);
-            o->print(fs::removeFromPak(o->request(progress), *paths), "pak rm");
+        addEditRun(cmd, o, "pak rm", [=](const fs::EditRequest& request) {
+            return fs::removeFromPak(request, *paths);
         });
     }
     {
@@ -130,16 +142,13 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
             "Move (rename) a file or folder of PAK to a path it does not hold yet, or to a new "
             "spelling of its name (readme.txt README.txt), without a mount: each file keeps its "
             "encrypted bytes, class ID, flags and metadata record");
-        auto o = std::make_shared<EditOptions>();
         auto from = std::make_shared<std::string>();
         auto to = std::make_shared<std::string>();
-        cmd->add_option("PAK", o->pak, "The pak to change")->required();
+        auto o = addPakArgument(cmd);
         cmd->add_option("FROM", *from, "The file or folder's path in the pak")->required();
         cmd->add_option("TO", *to, "Its new path in the pak")->required();
-        o->addTo(cmd);
-        cmd->callback([=] {
-            Progress progress(o->quiet || o->json);
-            o->print(fs::moveInPak(o->request(progress), *from, *to), "pak mv");
+        addEditRun(cmd, o, "pak mv", [=](const fs::EditRequest& request) {
+            return fs::moveInPak(request, *from, *to);
         });
     }
 }

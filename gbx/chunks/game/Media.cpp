@@ -8,8 +8,7 @@ namespace {
 // An old-style node array: u32 version (10), u32 count, noderefs.
 void nodeArray(NodeReader& r) {
     r.u32();
-    std::uint32_t n = r.count(4);
-    for (std::uint32_t i = 0; i < n; ++i) r.nodeRef();
+    refArray(r);
 }
 
 // u32 count then count keys of keySize bytes.
@@ -393,8 +392,7 @@ namespace {
 
 // u32 count then count file references.
 void fileRefs(NodeReader& r) {
-    std::uint32_t n = r.count(1);
-    for (std::uint32_t i = 0; i < n; ++i) r.fileRef();
+    countedArray(r, 1, [&r] { r.fileRef(); });
 }
 
 // CGameCtnMediaBlockEntity 000: a recorded entity (a ghost's record data) and how it is shown.

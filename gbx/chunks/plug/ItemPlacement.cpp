@@ -17,8 +17,7 @@ namespace {
 
 // A count of Ids (lookback strings), each at least its 4-byte index.
 void idArray(NodeReader& r) {
-    std::uint32_t n = r.count(4);
-    for (std::uint32_t i = 0; i < n; ++i) r.lookback();
+    countedArray(r, 4, [&r] { r.lookback(); });
 }
 
 // A patch layout of the placement class [G] [R]: item count, item spacing, fill alignment and

@@ -9,7 +9,9 @@
 // mix of 090EB000) and CPlugVehicleCarPhyTuning.cs (the Keys archive). A "_deprec" array is an
 // array version then a count of node references; "bool" is a u32 0 or 1. A versioned chunk
 // above the highest version [G] describes (or one [G] throws on) is refused.
+#include <cstdio>
 #include <unordered_map>
+#include <vector>
 
 #include "gbx/chunks/ChunkReaders.hpp"
 
@@ -21,10 +23,48 @@ std::uint32_t deprecRefArray(NodeReader& r) {
     return refArray(r);
 }
 
+// CPlugVehicleCarPhyTuning's Keys [G]: in the inline form, a keys version, a count, by that
+// version a byte, an int or a short, then count (x, y) pairs; in a chunk version older than the
+// inline form, a CFuncKeysReal node reference.
+void keys(NodeReader& r, bool inlineForm) {
+    if (!inlineForm) {
+        r.nodeRef();
+        return;
+    }
+    const std::uint32_t kv = r.u32();
+    const std::uint32_t n = r.count(8);
+    switch (kv) {
+        case 1:
+            r.u8();
+            break;
+        case 2:
+            r.u32();
+            break;
+        case 3:
+            r.u16();
+            break;
+        default:
+            break;
+    }
+    r.skip(std::uint64_t(n) * 8);
+}
+
 // A chunk of plain fields, one letter each: f float, i int, b bool, v vec3, d Id (lookback
-// string), k node reference (a CFuncKeysReal), F float array (u32 count then the floats).
-void fields(NodeReader& r, std::string_view spec) {
-    for (char c : spec) {
+// string), k node reference (a CFuncKeysReal), F float array (u32 count then the floats), A
+// "_deprec" node reference array, R node reference array, I inline Keys, K Keys in the form
+// `inlineKeys` says. A number before f or i is a run of that many, skipped at once.
+void fields(NodeReader& r, std::string_view spec, bool inlineKeys = true) {
+    for (std::size_t at = 0; at < spec.size(); ++at) {
+        const char c = spec[at];
+        if (c >= '0' && c <= '9') {
+            std::uint32_t n = 0;
+            for (; at < spec.size() && spec[at] >= '0' && spec[at] <= '9'; ++at)
+                n = n * 10 + std::uint32_t(spec[at] - '0');
+            if (at == spec.size() || (spec[at] != 'f' && spec[at] != 'i'))
+                r.fail("internal: field run without f or i");
+            r.skip(std::uint64_t(n) * 4);
+            continue;
+        }
         switch (c) {
             case 'f':
             case 'i':
@@ -44,6 +84,18 @@ void fields(NodeReader& r, std::string_view spec) {
                 break;
             case 'F':
                 r.skipArray(4);
+                break;
+            case 'A':
+                deprecRefArray(r);
+                break;
+            case 'R':
+                refArray(r);
+                break;
+            case 'I':
+                keys(r, true);
+                break;
+            case 'K':
+                keys(r, inlineKeys);
                 break;
             default:
                 r.fail("internal: field letter " + std::string(1, c));
@@ -175,1042 +227,153 @@ void fieldChunk(NodeReader& r) {
     fields(r, fieldChunks().at(r.generalChunkId()));
 }
 
-// CPlugVehicleCarPhyTuning's Keys [G]: from `v` 0 on, inline keys (a keys version, a count, by
-// that version a byte, an int or a short, then count (x, y) pairs); below 0 (the chunk's
-// version older than the inline form), a CFuncKeysReal node reference.
-void keys(NodeReader& r, int v) {
-    if (v < 0) {
-        r.nodeRef();
-        return;
-    }
-    const std::uint32_t kv = r.u32();
-    const std::uint32_t n = r.count(8);
-    switch (kv) {
-        case 1:
-            r.u8();
-            break;
-        case 2:
-            r.u32();
-            break;
-        case 3:
-            r.u16();
-            break;
-        default:
-            break;
-    }
-    r.skip(std::uint64_t(n) * 8);
+// A versioned chunk as data: its highest version, the version from which its Keys are inline
+// (see keys()), and rows of fields read when the chunk's version is from `from` to `to`, in order.
+inline constexpr std::uint32_t kLast = ~std::uint32_t(0);
+
+struct VersionedRow {
+    std::uint32_t from, to;
+    std::string_view spec;
+};
+
+struct VersionedChunk {
+    std::uint32_t highest;
+    std::uint32_t inlineKeysFrom;
+    std::vector<VersionedRow> rows;
+};
+
+// CPlugVehicleCarPhyTuning's versioned chunks, by generalized chunk ID [G].
+const std::unordered_map<std::uint32_t, VersionedChunk>& versionedChunks() {
+    static const std::unordered_map<std::uint32_t, VersionedChunk> table = {
+        // clang-format off
+        {0x090ED089, {9, 10, {
+            {0, kLast, "K"}, {0, 2, "k"}, {2, kLast, "4f"}, {4, kLast, "11f"}, {6, kLast, "f"},
+            {7, kLast, "b"}, {8, kLast, "KK"}, {9, kLast, "K"}}}},
+        {0x090ED08A, {7, 8, {
+            {0, kLast, "4fKKKK"}, {1, 3, "2f"}, {4, kLast, "KK"}, {3, kLast, "i"}, {5, 5, "f"},
+            {6, kLast, "K"}, {7, kLast, "b"}}}},
+        {0x090ED08B, {36, 37, {
+            {0, 2, "f"}, {0, 10, "fk"}, {0, 9, "f"}, {0, 8, "k"}, {0, kLast, "f"}, {0, 9, "f"},
+            {0, 10, "k"}, {1, kLast, "b"}, {3, 9, "2f"}, {4, kLast, "K"}, {5, 9, "2i"},
+            {9, kLast, "K"}, {13, 22, "f"}, {22, kLast, "K"}, {13, kLast, "f"}, {6, kLast, "K"},
+            {7, kLast, "f"}, {10, kLast, "KKK"}, {11, kLast, "5fK"}, {12, kLast, "f"},
+            {14, kLast, "K"}, {15, kLast, "K"}, {16, kLast, "K"}, {17, kLast, "i"},
+            {18, kLast, "i"}, {19, kLast, "K"}, {20, kLast, "3f"}, {21, kLast, "3i"},
+            {23, kLast, "b2fK"}, {24, kLast, "i"}, {25, kLast, "bf"}, {26, kLast, "f"},
+            {27, 33, "3fk"}, {28, 33, "k"}, {29, kLast, "i2f"}, {30, 33, "k"}, {31, 33, "k"},
+            {32, 33, "fk"}, {35, kLast, "b"}, {36, kLast, "bKk"}}}},
+        {0x090ED08C, {1, 0, {
+            {0, kLast, "4f"}, {1, kLast, "f"}}}},
+        {0x090ED08D, {6, 0, {
+            {0, kLast, "fb"}, {2, kLast, "b"}, {1, kLast, "2f"}, {3, 3, "2f"}, {4, kLast, "f"},
+            {5, kLast, "b"}}}},
+        {0x090ED08E, {4, 0, {
+            {0, kLast, "A"}, {1, kLast, "A"}, {2, kLast, "k"}, {3, kLast, "k"}, {4, kLast, "R"}}}},
+        {0x090ED094, {5, 3, {
+            {0, kLast, "fKifKi"}, {1, kLast, "2i"}, {2, kLast, "fK2i"}, {3, 3, "i"},
+            {4, kLast, "i"}}}},
+        {0x090ED095, {7, 1, {
+            {0, kLast, "ifKb3f"}, {1, kLast, "i"}, {2, kLast, "iKK"}, {3, kLast, "K"},
+            {4, kLast, "i"}, {5, kLast, "2iKi"}, {6, kLast, "K"}}}},
+        {0x090ED096, {5, 0, {
+            {0, kLast, "9f"}, {2, kLast, "f"}, {0, kLast, "6fFFF"}, {3, kLast, "f"},
+            {4, kLast, "b"}, {5, kLast, "f"}}}},
+        {0x090ED097, {2, 0, {
+            {0, kLast, "6fb"}, {2, kLast, "k"}}}},
+        {0x090ED098, {2, 0, {
+            {0, kLast, "fi2fi3f"}, {2, kLast, "b"}}}},
+        {0x090ED099, {0, 0, {
+            {0, kLast, "k"}}}},
+        {0x090ED09A, {0, 0, {
+            {0, kLast, "k"}}}},
+        {0x090ED09B, {4, 0, {
+            {0, kLast, "6f3i"}, {1, kLast, "13f"}, {2, kLast, "f"}, {3, kLast, "7f"},
+            {4, kLast, "I"}}}},
+        {0x090ED09C, {20, 21, {
+            {0, 17, "f"}, {18, kLast, "KKK"}, {0, kLast, "2fkkkKK"}, {1, kLast, "KK"},
+            {2, kLast, "f"}, {3, 3, "f"}, {4, kLast, "k"}, {5, kLast, "fK3f"}, {6, kLast, "f"},
+            {7, kLast, "iK"}, {8, kLast, "K"}, {9, kLast, "f"}, {10, kLast, "f"}, {11, kLast, "KK"},
+            {12, kLast, "K"}, {13, kLast, "K"}, {15, kLast, "f"}, {16, kLast, "f"},
+            {19, kLast, "K"}, {20, kLast, "f"}}}},
+        {0x090ED09D, {20, 21, {
+            {0, 0, "b4fb2f"}, {1, kLast, "KfK2f2fKK"}, {2, kLast, "K"}, {3, kLast, "KK"},
+            {4, kLast, "2f"}, {5, kLast, "fKKKK"}, {6, kLast, "K"}, {0, 7, "KKKKKK"},
+            {8, kLast, "fK"}, {9, kLast, "3f"}, {10, kLast, "K"}, {11, kLast, "f"},
+            {12, kLast, "K"}, {13, kLast, "K"}, {14, kLast, "K"}, {15, kLast, "2f"},
+            {16, kLast, "f"}, {17, kLast, "f"}, {18, kLast, "K"}, {19, kLast, "f"},
+            {20, kLast, "k"}}}},
+        {0x090ED09E, {7, 8, {
+            {0, kLast, "3f"}, {1, kLast, "f"}, {2, kLast, "if"}, {3, kLast, "f"}, {4, kLast, "fK"},
+            {4, 6, "f"}, {7, kLast, "I"}, {5, kLast, "f"}, {6, kLast, "2f"}}}},
+        {0x090ED09F, {13, 14, {
+            {0, kLast, "K3f"}, {1, kLast, "f"}, {2, kLast, "K"}, {3, kLast, "K"}, {4, kLast, "6f"},
+            {5, kLast, "f"}, {6, kLast, "K"}, {7, kLast, "fKKf"}, {8, kLast, "4f"},
+            {9, kLast, "vv"}, {10, kLast, "K"}, {11, kLast, "K"}, {12, kLast, "b"},
+            {13, kLast, "5i"}}}},
+        {0x090ED0A0, {2, 0, {
+            {1, kLast, "5f"}, {2, kLast, "5f"}}}},
+        {0x090ED0A1, {0, 0, {
+            {0, kLast, "II2fII5fI"}}}},
+        {0x090ED0A2, {0, 2, {
+            {0, kLast, "KKKKKKKKKKKK"}}}},
+        {0x090ED0A3, {12, 13, {
+            {0, kLast, "2f2i"}, {1, kLast, "f"}, {2, kLast, "4f"}, {3, kLast, "f"},
+            {4, kLast, "kf3i"}, {5, kLast, "ikkKK"}, {6, kLast, "i"}, {7, kLast, "i"},
+            {8, kLast, "i"}, {9, kLast, "fi"}, {10, kLast, "i"}, {11, kLast, "f"},
+            {12, kLast, "KK"}}}},
+        {0x090ED0A4, {18, 14, {
+            {0, kLast, "f"}, {1, kLast, "f"}, {2, kLast, "i"}, {3, kLast, "iK2f"},
+            {4, kLast, "fif"}, {5, kLast, "K"}, {6, kLast, "K"}, {7, kLast, "Ki"}, {8, kLast, "KK"},
+            {9, kLast, "i"}, {10, kLast, "i"}, {11, 17, "3i"}, {12, kLast, "K"}, {13, 17, "i"},
+            {15, kLast, "i"}, {16, kLast, "f"}, {18, kLast, "i"}}}},
+        {0x090ED0A5, {1, 1, {
+            {0, kLast, "iiii4i6fKKKKKKIKKKK"}}}},
+        {0x090ED0A6, {15, 11, {
+            {0, kLast, "KKK3i"}, {1, kLast, "fKKfK"}, {2, kLast, "f"}, {3, kLast, "K"},
+            {4, kLast, "K"}, {5, kLast, "2i"}, {6, 13, "K"}, {7, 13, "K"}, {8, kLast, "KK"},
+            {9, kLast, "K"}, {10, kLast, "K"}, {12, 13, "2i"}, {13, kLast, "2i"}, {14, 14, "i"},
+            {15, kLast, "I"}}}},
+        {0x090ED0A7, {18, 19, {
+            {0, kLast, "3i4fKK"}, {1, kLast, "i"}, {2, kLast, "iK"}, {3, kLast, "i"},
+            {4, kLast, "2f2i"}, {5, kLast, "2i"}, {6, kLast, "k"}, {7, kLast, "i"}, {8, kLast, "K"},
+            {9, kLast, "KKi"}, {10, kLast, "fK"}, {11, kLast, "K"}, {12, kLast, "2f"},
+            {13, kLast, "K"}, {14, kLast, "KK"}, {15, kLast, "i"}, {16, kLast, "K"},
+            {17, kLast, "K"}, {18, kLast, "2f"}}}},
+        {0x090ED0A8, {9, 10, {
+            {0, kLast, "iK"}, {1, kLast, "KK"}, {2, kLast, "K"}, {3, kLast, "K"}, {4, kLast, "i"},
+            {5, kLast, "if"}, {6, kLast, "K"}, {7, kLast, "K"}, {8, kLast, "2f"},
+            {9, kLast, "K"}}}},
+        {0x090ED0A9, {3, 4, {
+            {0, kLast, "2iKK"}, {1, kLast, "i"}, {2, kLast, "ifKK"}, {3, kLast, "K"}}}},
+        {0x090ED0AA, {0, 0, {
+            {0, kLast, "f"}}}},
+        {0x090ED0AB, {0, 1, {
+            {0, kLast, "2ifK"}}}},
+        {0x090ED0AC, {0, 0, {
+            {0, kLast, "i"}}}},
+        {0x090ED0AD, {11, 10, {
+            {0, kLast, "Kifik4ikK2ikKk"}, {1, kLast, "KKKK"}, {2, kLast, "3i"}, {3, kLast, "KK"},
+            {4, kLast, "Kf"}, {5, kLast, "f"}, {6, kLast, "K"}, {7, kLast, "kk"}, {8, kLast, "K"},
+            {9, kLast, "f"}, {11, kLast, "i"}}}},
+        {0x090ED0AE, {1, 2, {
+            {0, kLast, "iK"}, {1, kLast, "f"}}}},
+        {0x090ED0AF, {0, 0, {
+            {0, kLast, "I4fIIII5fI3fIIfI2fIII3fIIIIfII2fIII9fi2fi4fII5fI2fIiIIfIIII"}}}},
+        {0x090ED0B0, {1, 0, {
+            {0, kLast, "f"}, {1, kLast, "f"}}}},
+        // clang-format on
+    };
+    return table;
 }
 
-void carTuning089(NodeReader& r) {
-    const std::uint32_t v = version(r, 9, "car tuning 090ED089");
-    keys(r, int(v) - 10);
-    if (v <= 2) {
-        r.nodeRef();
-    }
-    if (v < 2) return;
-    floats(r, 4);
-    if (v < 4) return;
-    floats(r, 11);
-    if (v < 6) return;
-    r.f32();
-    if (v < 7) return;
-    r.boolean();
-    if (v < 8) return;
-    keys(r, int(v) - 10);
-    keys(r, int(v) - 10);
-    if (v < 9) return;
-    keys(r, int(v) - 10);
-}
-
-void carTuning08A(NodeReader& r) {
-    const std::uint32_t v = version(r, 7, "car tuning 090ED08A");
-    floats(r, 4);
-    keys(r, int(v) - 8);
-    keys(r, int(v) - 8);
-    keys(r, int(v) - 8);
-    keys(r, int(v) - 8);
-    if (v < 1) return;
-    if (v <= 3) {
-        floats(r, 2);
-    }
-    if (v >= 4) {
-        keys(r, int(v) - 8);
-        keys(r, int(v) - 8);
-    }
-    if (v < 3) return;
-    r.u32();
-    if (v == 5) {
-        r.f32();
-    }
-    if (v < 6) return;
-    keys(r, int(v) - 8);
-    if (v < 7) return;
-    r.boolean();
-}
-
-void carTuning08B(NodeReader& r) {
-    const std::uint32_t v = version(r, 36, "car tuning 090ED08B");
-    if (v <= 2) {
-        r.f32();
-    }
-    if (v <= 10) {
-        r.f32();
-        r.nodeRef();
-    }
-    if (v <= 9) {
-        r.f32();
-    }
-    if (v <= 8) {
-        r.nodeRef();
-    }
-    r.f32();
-    if (v <= 9) {
-        r.f32();
-    }
-    if (v <= 10) {
-        r.nodeRef();
-    }
-    if (v >= 1) {
-        r.boolean();
-    }
-    if (v >= 3) {
-        if (v <= 9) {
-            floats(r, 2);
-        }
-    }
-    if (v < 4) return;
-    keys(r, int(v) - 37);
-    if (v < 5) return;
-    if (v <= 9) {
-        r.skip(8);  // 2 ints
-    }
-    if (v >= 9) {
-        keys(r, int(v) - 37);
-        if (v >= 13) {
-            if (v <= 22) {
-                r.f32();
-            }
-            if (v >= 22) {
-                keys(r, int(v) - 37);
-            }
-            r.f32();
-        }
-    }
-    if (v < 6) return;
-    keys(r, int(v) - 37);
-    if (v < 7) return;
-    r.f32();
-    if (v < 10) return;
-    keys(r, int(v) - 37);
-    keys(r, int(v) - 37);
-    keys(r, int(v) - 37);
-    if (v < 11) return;
-    floats(r, 5);
-    keys(r, int(v) - 37);
-    if (v < 12) return;
-    r.f32();
-    if (v < 14) return;
-    keys(r, int(v) - 37);
-    if (v < 15) return;
-    keys(r, int(v) - 37);
-    if (v < 16) return;
-    keys(r, int(v) - 37);
-    if (v < 17) return;
-    r.u32();
-    if (v < 18) return;
-    r.u32();
-    if (v < 19) return;
-    keys(r, int(v) - 37);
-    if (v < 20) return;
-    floats(r, 3);
-    if (v < 21) return;
-    r.skip(12);  // 3 ints
-    if (v < 23) return;
-    r.boolean();
-    floats(r, 2);
-    keys(r, int(v) - 37);
-    if (v < 24) return;
-    r.u32();
-    if (v < 25) return;
-    r.boolean();
-    r.f32();
-    if (v < 26) return;
-    r.f32();
-    if (v < 27) return;
-    if (v <= 33) {
-        floats(r, 3);
-        r.nodeRef();
-    }
-    if (v < 28) return;
-    if (v <= 33) {
-        r.nodeRef();
-    }
-    if (v >= 29) {
-        r.u32();
-        floats(r, 2);
-        if (v <= 33) {
-            if (v >= 30) {
-                r.nodeRef();
-            }
-            if (v >= 31) {
-                r.nodeRef();
-            }
-            if (v >= 32) {
-                r.f32();
-                r.nodeRef();
-            }
-        }
-        if (v >= 35) {
-            r.boolean();
-            if (v >= 36) {
-                r.boolean();
-                keys(r, int(v) - 37);
-                r.nodeRef();
-            }
-        }
-    }
-}
-
-void carTuning08C(NodeReader& r) {
-    const std::uint32_t v = version(r, 1, "car tuning 090ED08C");
-    floats(r, 4);
-    if (v < 1) return;
-    r.f32();
-}
-
-void carTuning08D(NodeReader& r) {
-    const std::uint32_t v = version(r, 6, "car tuning 090ED08D");
-    r.f32();
-    r.boolean();
-    if (v >= 2) {
-        r.boolean();
-    }
-    if (v >= 1) {
-        floats(r, 2);
-    }
-    if (v == 3) {
-        floats(r, 2);
-    }
-    if (v >= 4) {
-        r.f32();
-    }
-    if (v < 5) return;
-    r.boolean();
-    if (v == 5) {
-    }
-}
-
-void carTuning08E(NodeReader& r) {
-    const std::uint32_t v = version(r, 4, "car tuning 090ED08E");
-    deprecRefArray(r);
-    if (v < 1) return;
-    deprecRefArray(r);
-    if (v < 2) return;
-    r.nodeRef();
-    if (v < 3) return;
-    r.nodeRef();
-    if (v < 4) return;
-    refArray(r);
-}
-
-void carTuning094(NodeReader& r) {
-    const std::uint32_t v = version(r, 5, "car tuning 090ED094");
-    r.f32();
-    keys(r, int(v) - 3);
-    r.u32();
-    r.f32();
-    keys(r, int(v) - 3);
-    r.u32();
-    if (v < 1) return;
-    r.skip(8);  // 2 ints
-    if (v < 2) return;
-    r.f32();
-    keys(r, int(v) - 3);
-    r.skip(8);  // 2 ints
-    if (v == 3) {
-        r.u32();
-    }
-    if (v < 4) return;
-    r.u32();
-}
-
-void carTuning095(NodeReader& r) {
-    const std::uint32_t v = version(r, 7, "car tuning 090ED095");
-    r.u32();
-    r.f32();
-    keys(r, int(v) - 1);
-    r.boolean();
-    floats(r, 3);
-    if (v < 1) return;
-    r.u32();
-    if (v < 2) return;
-    r.u32();
-    keys(r, int(v) - 1);
-    keys(r, int(v) - 1);
-    if (v < 3) return;
-    keys(r, int(v) - 1);
-    if (v < 4) return;
-    r.u32();
-    if (v < 5) return;
-    r.skip(8);  // 2 ints
-    keys(r, int(v) - 1);
-    r.u32();
-    if (v < 6) return;
-    keys(r, int(v) - 1);
-}
-
-void carTuning096(NodeReader& r) {
-    const std::uint32_t v = version(r, 5, "car tuning 090ED096");
-    floats(r, 9);
-    if (v >= 2) {
-        r.f32();
-    }
-    floats(r, 6);
-    r.skipArray(4);
-    r.skipArray(4);
-    r.skipArray(4);
-    if (v < 3) return;
-    r.f32();
-    if (v < 4) return;
-    r.boolean();
-    if (v < 5) return;
-    r.f32();
-}
-
-void carTuning097(NodeReader& r) {
-    const std::uint32_t v = version(r, 2, "car tuning 090ED097");
-    floats(r, 6);
-    r.boolean();
-    if (v < 2) return;
-    r.nodeRef();
-}
-
-void carTuning098(NodeReader& r) {
-    const std::uint32_t v = version(r, 2, "car tuning 090ED098");
-    r.f32();
-    r.u32();
-    floats(r, 2);
-    r.u32();
-    floats(r, 3);
-    if (v < 2) return;
-    r.boolean();
-}
-
-void carTuning099(NodeReader& r) {
-    version(r, 0, "car tuning 090ED099");
-    r.nodeRef();
-}
-
-void carTuning09A(NodeReader& r) {
-    version(r, 0, "car tuning 090ED09A");
-    r.nodeRef();
-}
-
-void carTuning09B(NodeReader& r) {
-    const std::uint32_t v = version(r, 4, "car tuning 090ED09B");
-    floats(r, 6);
-    r.skip(12);  // 3 ints
-    if (v < 1) return;
-    floats(r, 13);
-    if (v < 2) return;
-    r.f32();
-    if (v < 3) return;
-    floats(r, 7);
-    if (v < 4) return;
-    keys(r, 0);
-}
-
-void carTuning09C(NodeReader& r) {
-    const std::uint32_t v = version(r, 20, "car tuning 090ED09C");
-    if (v <= 17) {
-        r.f32();
-    }
-    if (v >= 18) {
-        keys(r, int(v) - 21);
-        keys(r, int(v) - 21);
-        keys(r, int(v) - 21);
-    }
-    floats(r, 2);
-    r.nodeRef();
-    r.nodeRef();
-    r.nodeRef();
-    keys(r, int(v) - 21);
-    keys(r, int(v) - 21);
-    if (v >= 1) {
-        keys(r, int(v) - 21);
-        keys(r, int(v) - 21);
-    }
-    if (v >= 2) {
-        r.f32();
-    }
-    if (v == 3) {
-        r.f32();
-    }
-    if (v < 4) return;
-    r.nodeRef();
-    if (v < 5) return;
-    r.f32();
-    keys(r, int(v) - 21);
-    floats(r, 3);
-    if (v < 6) return;
-    r.f32();
-    if (v < 7) return;
-    r.u32();
-    keys(r, int(v) - 21);
-    if (v < 8) return;
-    keys(r, int(v) - 21);
-    if (v < 9) return;
-    r.f32();
-    if (v < 10) return;
-    r.f32();
-    if (v < 11) return;
-    keys(r, int(v) - 21);
-    keys(r, int(v) - 21);
-    if (v < 12) return;
-    keys(r, int(v) - 21);
-    if (v < 13) return;
-    keys(r, int(v) - 21);
-    if (v < 15) return;
-    r.f32();
-    if (v < 16) return;
-    r.f32();
-    if (v < 19) return;
-    keys(r, int(v) - 21);
-    if (v < 20) return;
-    r.f32();
-}
-
-void carTuning09D(NodeReader& r) {
-    const std::uint32_t v = version(r, 20, "car tuning 090ED09D");
-    if (v == 0) {
-        r.boolean();
-        floats(r, 4);
-        r.boolean();
-        floats(r, 2);
-    }
-    if (v >= 1) {
-        if (v <= 20) {
-            keys(r, int(v) - 21);
-            r.f32();
-            keys(r, int(v) - 21);
-            floats(r, 2);
-        }
-        floats(r, 2);
-        keys(r, int(v) - 21);
-        keys(r, int(v) - 21);
-    }
-    if (v >= 2) {
-        if (v <= 20) {
-            keys(r, int(v) - 21);
-        }
-    }
-    if (v >= 3) {
-        keys(r, int(v) - 21);
-        keys(r, int(v) - 21);
-    }
-    if (v >= 4) {
-        floats(r, 2);
-    }
-    if (v >= 5) {
-        r.f32();
-        keys(r, int(v) - 21);
-        keys(r, int(v) - 21);
-        keys(r, int(v) - 21);
-        if (v <= 20) {
-            keys(r, int(v) - 21);
-        }
-    }
-    if (v >= 6) {
-        keys(r, int(v) - 21);
-    }
-    if (v <= 7) {
-        keys(r, int(v) - 21);
-        keys(r, int(v) - 21);
-        keys(r, int(v) - 21);
-        keys(r, int(v) - 21);
-        keys(r, int(v) - 21);
-        keys(r, int(v) - 21);
-    }
-    if (v >= 8) {
-        r.f32();
-        keys(r, int(v) - 21);
-    }
-    if (v >= 9) {
-        floats(r, 3);
-    }
-    if (v >= 10) {
-        keys(r, int(v) - 21);
-    }
-    if (v >= 11) {
-        r.f32();
-    }
-    if (v >= 12) {
-        keys(r, int(v) - 21);
-    }
-    if (v >= 13) {
-        keys(r, int(v) - 21);
-    }
-    if (v >= 14) {
-        keys(r, int(v) - 21);
-    }
-    if (v >= 15) {
-        floats(r, 2);
-    }
-    if (v >= 16) {
-        r.f32();
-    }
-    if (v >= 17) {
-        r.f32();
-    }
-    if (v >= 18) {
-        keys(r, int(v) - 21);
-    }
-    if (v >= 19) {
-        r.f32();
-    }
-    if (v < 20) return;
-    r.nodeRef();
-}
-
-void carTuning09E(NodeReader& r) {
-    const std::uint32_t v = version(r, 7, "car tuning 090ED09E");
-    floats(r, 3);
-    if (v < 1) return;
-    r.f32();
-    if (v < 2) return;
-    r.u32();
-    r.f32();
-    if (v < 3) return;
-    r.f32();
-    if (v < 4) return;
-    r.f32();
-    keys(r, int(v) - 8);
-    if (v <= 6) {
-        r.f32();
-    }
-    if (v >= 7) {
-        keys(r, 0);
-    }
-    if (v < 5) return;
-    r.f32();
-    if (v < 6) return;
-    floats(r, 2);
-}
-
-void carTuning09F(NodeReader& r) {
-    const std::uint32_t v = version(r, 13, "car tuning 090ED09F");
-    keys(r, int(v) - 14);
-    floats(r, 3);
-    if (v < 1) return;
-    r.f32();
-    if (v < 2) return;
-    keys(r, int(v) - 14);
-    if (v < 3) return;
-    keys(r, int(v) - 14);
-    if (v < 4) return;
-    floats(r, 6);
-    if (v < 5) return;
-    r.f32();
-    if (v < 6) return;
-    keys(r, int(v) - 14);
-    if (v < 7) return;
-    r.f32();
-    keys(r, int(v) - 14);
-    keys(r, int(v) - 14);
-    r.f32();
-    if (v < 8) return;
-    floats(r, 4);
-    if (v < 9) return;
-    r.vec3();
-    r.vec3();
-    if (v < 10) return;
-    keys(r, int(v) - 14);
-    if (v < 11) return;
-    keys(r, int(v) - 14);
-    if (v < 12) return;
-    r.boolean();
-    if (v < 13) return;
-    r.skip(20);  // 5 ints
-}
-
-void carTuning0A0(NodeReader& r) {
-    const std::uint32_t v = version(r, 2, "car tuning 090ED0A0");
-    if (v < 1) return;
-    floats(r, 5);
-    if (v < 2) return;
-    floats(r, 5);
-}
-
-void carTuning0A1(NodeReader& r) {
-    version(r, 0, "car tuning 090ED0A1");
-    keys(r, 0);
-    keys(r, 0);
-    floats(r, 2);
-    keys(r, 0);
-    keys(r, 0);
-    floats(r, 5);
-    keys(r, 0);
-}
-
-void carTuning0A2(NodeReader& r) {
-    const std::uint32_t v = version(r, 0, "car tuning 090ED0A2");
-    keys(r, int(v) - 2);
-    keys(r, int(v) - 2);
-    keys(r, int(v) - 2);
-    keys(r, int(v) - 2);
-    keys(r, int(v) - 2);
-    keys(r, int(v) - 2);
-    keys(r, int(v) - 2);
-    keys(r, int(v) - 2);
-    keys(r, int(v) - 2);
-    keys(r, int(v) - 2);
-    keys(r, int(v) - 2);
-    keys(r, int(v) - 2);
-}
-
-void carTuning0A3(NodeReader& r) {
-    const std::uint32_t v = version(r, 12, "car tuning 090ED0A3");
-    floats(r, 2);
-    r.skip(8);  // 2 ints
-    if (v < 1) return;
-    r.f32();
-    if (v < 2) return;
-    floats(r, 4);
-    if (v < 3) return;
-    r.f32();
-    if (v < 4) return;
-    r.nodeRef();
-    r.f32();
-    r.skip(12);  // 3 ints
-    if (v < 5) return;
-    r.u32();
-    r.nodeRef();
-    r.nodeRef();
-    keys(r, int(v) - 13);
-    keys(r, int(v) - 13);
-    if (v < 6) return;
-    r.u32();
-    if (v < 7) return;
-    r.u32();
-    if (v < 8) return;
-    r.u32();
-    if (v < 9) return;
-    r.f32();
-    r.u32();
-    if (v < 10) return;
-    r.u32();
-    if (v < 11) return;
-    r.f32();
-    if (v < 12) return;
-    keys(r, int(v) - 13);
-    keys(r, int(v) - 13);
-}
-
-void carTuning0A4(NodeReader& r) {
-    const std::uint32_t v = version(r, 18, "car tuning 090ED0A4");
-    r.f32();
-    if (v >= 1) {
-        r.f32();
-    }
-    if (v >= 2) {
-        r.u32();
-    }
-    if (v >= 3) {
-        r.u32();
-        keys(r, int(v) - 14);
-        floats(r, 2);
-    }
-    if (v >= 4) {
-        r.f32();
-        r.u32();
-        r.f32();
-    }
-    if (v >= 5) {
-        keys(r, int(v) - 14);
-    }
-    if (v >= 6) {
-        keys(r, int(v) - 14);
-    }
-    if (v >= 7) {
-        keys(r, int(v) - 14);
-        r.u32();
-    }
-    if (v >= 8) {
-        keys(r, int(v) - 14);
-        keys(r, int(v) - 14);
-    }
-    if (v >= 9) {
-        r.u32();
-    }
-    if (v >= 10) {
-        r.u32();
-    }
-    if (v >= 11) {
-        if (v <= 17) {
-            r.skip(12);  // 3 ints
-        }
-    }
-    if (v >= 12) {
-        keys(r, int(v) - 14);
-    }
-    if (v >= 13) {
-        if (v <= 17) {
-            r.u32();
-        }
-    }
-    if (v >= 15) {
-        r.u32();
-    }
-    if (v >= 16) {
-        r.f32();
-    }
-    if (v < 18) return;
-    r.u32();
-}
-
-void carTuning0A5(NodeReader& r) {
-    const std::uint32_t v = version(r, 1, "car tuning 090ED0A5");
-    if (v <= 1) {
-        r.u32();
-    }
-    r.u32();
-    if (v <= 1) {
-        r.u32();
-    }
-    r.u32();
-    if (v <= 1) {
-        r.skip(16);  // 4 ints
-    }
-    floats(r, 6);
-    if (v <= 1) {
-        keys(r, int(v) - 1);
-        keys(r, int(v) - 1);
-        keys(r, int(v) - 1);
-        keys(r, int(v) - 1);
-        keys(r, int(v) - 1);
-        keys(r, int(v) - 1);
-    }
-    keys(r, 0);
-    if (v <= 1) {
-        keys(r, int(v) - 1);
-        keys(r, int(v) - 1);
-        keys(r, int(v) - 1);
-    }
-    keys(r, int(v) - 1);
-}
-
-void carTuning0A6(NodeReader& r) {
-    const std::uint32_t v = version(r, 15, "car tuning 090ED0A6");
-    keys(r, int(v) - 11);
-    keys(r, int(v) - 11);
-    keys(r, int(v) - 11);
-    r.skip(12);  // 3 ints
-    if (v >= 1) {
-        r.f32();
-        keys(r, int(v) - 11);
-        keys(r, int(v) - 11);
-        r.f32();
-        keys(r, int(v) - 11);
-    }
-    if (v >= 2) {
-        r.f32();
-    }
-    if (v >= 3) {
-        keys(r, int(v) - 11);
-    }
-    if (v >= 4) {
-        keys(r, int(v) - 11);
-    }
-    if (v >= 5) {
-        r.skip(8);  // 2 ints
-    }
-    if (v >= 6) {
-        if (v <= 13) {
-            keys(r, int(v) - 11);
-        }
-    }
-    if (v >= 7) {
-        if (v <= 13) {
-            keys(r, int(v) - 11);
-        }
-    }
-    if (v >= 8) {
-        keys(r, int(v) - 11);
-        keys(r, int(v) - 11);
-    }
-    if (v >= 9) {
-        keys(r, int(v) - 11);
-    }
-    if (v >= 10) {
-        keys(r, int(v) - 11);
-    }
-    if (v >= 12) {
-        if (v <= 13) {
-            r.skip(8);  // 2 ints
-        }
-    }
-    if (v >= 13) {
-        r.skip(8);  // 2 ints
-    }
-    if (v == 14) {
-        r.u32();
-    }
-    if (v < 15) return;
-    keys(r, 0);
-}
-
-void carTuning0A7(NodeReader& r) {
-    const std::uint32_t v = version(r, 18, "car tuning 090ED0A7");
-    r.skip(12);  // 3 ints
-    floats(r, 4);
-    keys(r, int(v) - 19);
-    keys(r, int(v) - 19);
-    if (v >= 1) {
-        r.u32();
-    }
-    if (v >= 2) {
-        r.u32();
-        keys(r, int(v) - 19);
-    }
-    if (v >= 3) {
-        r.u32();
-    }
-    if (v >= 4) {
-        floats(r, 2);
-        r.skip(8);  // 2 ints
-    }
-    if (v >= 5) {
-        r.skip(8);  // 2 ints
-    }
-    if (v >= 6) {
-        r.nodeRef();
-    }
-    if (v >= 7) {
-        r.u32();
-    }
-    if (v >= 8) {
-        keys(r, int(v) - 19);
-    }
-    if (v >= 9) {
-        keys(r, int(v) - 19);
-        keys(r, int(v) - 19);
-        r.u32();
-    }
-    if (v >= 10) {
-        r.f32();
-        keys(r, int(v) - 19);
-    }
-    if (v >= 11) {
-        keys(r, int(v) - 19);
-    }
-    if (v >= 12) {
-        floats(r, 2);
-    }
-    if (v >= 13) {
-        keys(r, int(v) - 19);
-    }
-    if (v >= 14) {
-        keys(r, int(v) - 19);
-        keys(r, int(v) - 19);
-    }
-    if (v >= 15) {
-        r.u32();
-    }
-    if (v >= 16) {
-        keys(r, int(v) - 19);
-    }
-    if (v >= 17) {
-        keys(r, int(v) - 19);
-    }
-    if (v < 18) return;
-    floats(r, 2);
-}
-
-void carTuning0A8(NodeReader& r) {
-    const std::uint32_t v = version(r, 9, "car tuning 090ED0A8");
-    r.u32();
-    keys(r, int(v) - 10);
-    if (v >= 1) {
-        keys(r, int(v) - 10);
-        keys(r, int(v) - 10);
-    }
-    if (v >= 2) {
-        keys(r, int(v) - 10);
-    }
-    if (v >= 3) {
-        keys(r, int(v) - 10);
-    }
-    if (v >= 4) {
-        r.u32();
-    }
-    if (v >= 5) {
-        r.u32();
-        r.f32();
-    }
-    if (v >= 6) {
-        keys(r, int(v) - 10);
-    }
-    if (v >= 7) {
-        keys(r, int(v) - 10);
-    }
-    if (v >= 8) {
-        floats(r, 2);
-    }
-    if (v < 9) return;
-    keys(r, int(v) - 10);
-}
-
-void carTuning0A9(NodeReader& r) {
-    const std::uint32_t v = version(r, 3, "car tuning 090ED0A9");
-    r.skip(8);  // 2 ints
-    keys(r, int(v) - 4);
-    keys(r, int(v) - 4);
-    if (v >= 1) {
-        r.u32();
-    }
-    if (v >= 2) {
-        r.u32();
-        r.f32();
-        keys(r, int(v) - 4);
-        keys(r, int(v) - 4);
-    }
-    if (v < 3) return;
-    keys(r, int(v) - 4);
-}
-
-void carTuning0AA(NodeReader& r) {
-    version(r, 0, "car tuning 090ED0AA");
-    r.f32();
-}
-
-void carTuning0AB(NodeReader& r) {
-    const std::uint32_t v = version(r, 0, "car tuning 090ED0AB");
-    r.skip(8);  // 2 ints
-    r.f32();
-    keys(r, int(v) - 1);
-}
-
-void carTuning0AC(NodeReader& r) {
-    version(r, 0, "car tuning 090ED0AC");
-    r.u32();
-}
-
-void carTuning0AD(NodeReader& r) {
-    const std::uint32_t v = version(r, 11, "car tuning 090ED0AD");
-    keys(r, int(v) - 10);
-    r.u32();
-    r.f32();
-    r.u32();
-    r.nodeRef();
-    r.skip(16);  // 4 ints
-    r.nodeRef();
-    keys(r, int(v) - 10);
-    r.skip(8);  // 2 ints
-    r.nodeRef();
-    keys(r, int(v) - 10);
-    r.nodeRef();
-    if (v >= 1) {
-        keys(r, int(v) - 10);
-        keys(r, int(v) - 10);
-        keys(r, int(v) - 10);
-        keys(r, int(v) - 10);
-    }
-    if (v >= 2) {
-        r.skip(12);  // 3 ints
-    }
-    if (v >= 3) {
-        keys(r, int(v) - 10);
-        keys(r, int(v) - 10);
-    }
-    if (v >= 4) {
-        keys(r, int(v) - 10);
-        r.f32();
-    }
-    if (v >= 5) {
-        r.f32();
-    }
-    if (v >= 6) {
-        keys(r, int(v) - 10);
-    }
-    if (v >= 7) {
-        r.nodeRef();
-        r.nodeRef();
-    }
-    if (v >= 8) {
-        keys(r, int(v) - 10);
-    }
-    if (v >= 9) {
-        r.f32();
-    }
-    if (v < 11) return;
-    r.u32();
-}
-
-void carTuning0AE(NodeReader& r) {
-    const std::uint32_t v = version(r, 1, "car tuning 090ED0AE");
-    r.u32();
-    keys(r, int(v) - 2);
-    if (v < 1) return;
-    r.f32();
-}
-
-void carTuning0AF(NodeReader& r) {
-    version(r, 0, "car tuning 090ED0AF");
-    keys(r, 0);
-    floats(r, 4);
-    keys(r, 0);
-    keys(r, 0);
-    keys(r, 0);
-    keys(r, 0);
-    floats(r, 5);
-    keys(r, 0);
-    floats(r, 3);
-    keys(r, 0);
-    keys(r, 0);
-    r.f32();
-    keys(r, 0);
-    floats(r, 2);
-    keys(r, 0);
-    keys(r, 0);
-    keys(r, 0);
-    floats(r, 3);
-    keys(r, 0);
-    keys(r, 0);
-    keys(r, 0);
-    keys(r, 0);
-    r.f32();
-    keys(r, 0);
-    keys(r, 0);
-    floats(r, 2);
-    keys(r, 0);
-    keys(r, 0);
-    keys(r, 0);
-    floats(r, 9);
-    r.u32();
-    floats(r, 2);
-    r.u32();
-    floats(r, 4);
-    keys(r, 0);
-    keys(r, 0);
-    floats(r, 5);
-    keys(r, 0);
-    floats(r, 2);
-    keys(r, 0);
-    r.u32();
-    keys(r, 0);
-    keys(r, 0);
-    r.f32();
-    keys(r, 0);
-    keys(r, 0);
-    keys(r, 0);
-    keys(r, 0);
-}
-
-void carTuning0B0(NodeReader& r) {
-    const std::uint32_t v = version(r, 1, "car tuning 090ED0B0");
-    r.f32();
-    if (v < 1) return;
-    r.f32();
+void versionedChunk(NodeReader& r) {
+    const std::uint32_t id = r.generalChunkId();
+    const VersionedChunk& chunk = versionedChunks().at(id);
+    char what[32];
+    std::snprintf(what, sizeof what, "car tuning %08X", unsigned(id));
+    const std::uint32_t v = version(r, chunk.highest, what);
+    for (const VersionedRow& row : chunk.rows)
+        if (v >= row.from && v <= row.to) fields(r, row.spec, v >= chunk.inlineKeysFrom);
 }
 
 // CPlugVehiclePhyTuning 000 [G]: its name (an Id), a curve, a float; then the game mixes the
@@ -1377,6 +540,7 @@ void gearBox(NodeReader& r) {
 
 void registerPlugVehicle(ChunkRegistry& reg) {
     for (const auto& [id, spec] : fieldChunks()) reg.add(id, false, fieldChunk);
+    for (const auto& [id, chunk] : versionedChunks()) reg.add(id, false, versionedChunk);
     reg.add(0x090EB000, false, phyTuning);
     reg.add(0x090EB001, false, [](NodeReader& r) { r.boolean(); });
     // CPlugVehiclePhyTunings 000 [G]: the tunings, then the index of the one in use.
@@ -1407,41 +571,6 @@ void registerPlugVehicle(ChunkRegistry& reg) {
     reg.add(0x090F6002, false, race2Versioned);
     reg.add(0x090F7000, false, internalCamera);
     reg.add(0x09094001, false, gearBox);
-    reg.add(0x090ED089, false, carTuning089);
-    reg.add(0x090ED08A, false, carTuning08A);
-    reg.add(0x090ED08B, false, carTuning08B);
-    reg.add(0x090ED08C, false, carTuning08C);
-    reg.add(0x090ED08D, false, carTuning08D);
-    reg.add(0x090ED08E, false, carTuning08E);
-    reg.add(0x090ED094, false, carTuning094);
-    reg.add(0x090ED095, false, carTuning095);
-    reg.add(0x090ED096, false, carTuning096);
-    reg.add(0x090ED097, false, carTuning097);
-    reg.add(0x090ED098, false, carTuning098);
-    reg.add(0x090ED099, false, carTuning099);
-    reg.add(0x090ED09A, false, carTuning09A);
-    reg.add(0x090ED09B, false, carTuning09B);
-    reg.add(0x090ED09C, false, carTuning09C);
-    reg.add(0x090ED09D, false, carTuning09D);
-    reg.add(0x090ED09E, false, carTuning09E);
-    reg.add(0x090ED09F, false, carTuning09F);
-    reg.add(0x090ED0A0, false, carTuning0A0);
-    reg.add(0x090ED0A1, false, carTuning0A1);
-    reg.add(0x090ED0A2, false, carTuning0A2);
-    reg.add(0x090ED0A3, false, carTuning0A3);
-    reg.add(0x090ED0A4, false, carTuning0A4);
-    reg.add(0x090ED0A5, false, carTuning0A5);
-    reg.add(0x090ED0A6, false, carTuning0A6);
-    reg.add(0x090ED0A7, false, carTuning0A7);
-    reg.add(0x090ED0A8, false, carTuning0A8);
-    reg.add(0x090ED0A9, false, carTuning0A9);
-    reg.add(0x090ED0AA, false, carTuning0AA);
-    reg.add(0x090ED0AB, false, carTuning0AB);
-    reg.add(0x090ED0AC, false, carTuning0AC);
-    reg.add(0x090ED0AD, false, carTuning0AD);
-    reg.add(0x090ED0AE, false, carTuning0AE);
-    reg.add(0x090ED0AF, false, carTuning0AF);
-    reg.add(0x090ED0B0, false, carTuning0B0);
 }
 
 }  // namespace pakfs::gbx::chunks
