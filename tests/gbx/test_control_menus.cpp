@@ -33,7 +33,8 @@ void sceneObject(BodyWriter& w, const char* name) {
 
 // CControlBase's chunks: 0700100C in the short form (three words) or GBX.NET's (four words and
 // the stack text), the box, the empty 0700100F and the style (a name, or -1 and a reference).
-void controlBase(BodyWriter& w, bool longForm, const char* style = nullptr) {
+void controlBase(BodyWriter& w, bool longForm, const char* style = nullptr,
+                 bool styleChunk = true) {
     w.chunk(0x0700100C);
     w.u32(0x42);
     w.nullRef();
@@ -49,6 +50,7 @@ void controlBase(BodyWriter& w, bool longForm, const char* style = nullptr) {
     w.u32(3);
     w.chunk(0x0700100F);
     w.string("");
+    if (!styleChunk) return;
     w.chunk(0x07001010);
     if (style) {
         w.lookback(style);
@@ -284,4 +286,106 @@ TEST_CASE("menu card: a generic card's data of another first byte stops", "[gbx]
     CHECK_THAT(test::gbxParseError(file),
                Catch::Contains("CGameControlCardGeneric 030BD006: first byte at") &&
                    Catch::Contains("is 5, only 4 is known"));
+}
+
+namespace {
+
+// A grid (CControlGrid) as the pack's message cards hold it: one quad at square (1, 0), the
+// grid's main layout and its column widths; the quad takes its style from a CControlStyle read
+// in place (07001010: -1, then a new node).
+Bytes gridFile(std::uint32_t squareParam) {
+    GbxBuilder b;
+    b.classId = 0x07015000;
+    b.numNodes = 4;
+    BodyWriter w;
+    sceneObject(w, "GridWeapons");
+    controlBase(w, false);
+    w.chunk(0x07002005);
+    w.boolean(false);
+    w.boolean(false);
+    w.nullRef();
+    w.u32(0);
+    w.u32(1);
+    childHeader(w);
+    w.newNode(1, 0x0701B000);  // CControlQuad
+    sceneObject(w, "QuadWeapon1");
+    controlBase(w, false, nullptr, false);
+    w.chunk(0x07001010);
+    w.nullRef();               // no style name
+    w.newNode(2, 0x07017000);  // CControlStyle read in place
+    w.chunk(0x07017004);
+    w.nullRef();
+    w.endNode();
+    w.endNode();
+    w.f32(1.0f);  // square
+    w.f32(0.0f);
+    w.u32(squareParam);
+    w.chunk(0x07002006);
+    w.u32(0);
+    w.u32(0);
+    w.chunk(0x07015001);
+    w.newNode(3, 0x0700C000);  // CControlLayout
+    w.chunk(0x0700C001);
+    w.u32(4);
+    w.u32(0);
+    for (float f : {0.005f, 0.005f, 1.0f, 1.0f}) w.f32(f);
+    w.endNode();
+    w.u32(0);
+    w.u32(0);
+    w.f32(-1.0f);
+    w.f32(0.045f);
+    w.chunk(0x07015003);
+    w.u32(2);
+    w.f32(-1.0f);
+    w.f32(0.1f);
+    w.u32(1);
+    w.chunk(0x07015005);
+    w.f32(0);
+    w.f32(0);
+    w.chunk(0x07015006);
+    w.u32(0);
+    w.u32(0);
+    w.u32(10);
+    w.u32(10);
+    w.endNode();
+    b.body = w.bytes();
+    return b.build();
+}
+
+}  // namespace
+
+TEST_CASE("menu grid: its children's squares, layout and widths read whole", "[gbx][control]") {
+    test::NodeSummary p = test::parseWhole(gridFile(0));
+    CHECK(p.classes == std::vector<std::string>{"CControlGrid", "CHmsItem", "CControlQuad",
+                                                "CHmsItem", "CControlStyle", "CControlLayout"});
+    CHECK(p.values["0:children"] == "1");
+    CHECK(p.values["0:layout"] == "node 3");
+    // A square's parameter no file shows (the pack's are all 0) stops.
+    CHECK_THAT(test::gbxParseError(gridFile(5)),
+               Catch::Contains("CControlGrid 07002005: a child's parameter at") &&
+                   Catch::Contains("is 00000005, only 00000000 is known"));
+}
+
+TEST_CASE("menu range: CControlUiRange's chunks read whole", "[gbx][control]") {
+    GbxBuilder b;
+    b.classId = 0x07014000;  // CControlUiRange: GBX.NET's form of 0700100C
+    b.numNodes = 1;
+    BodyWriter w;
+    sceneObject(w, "GaugeEnergy");
+    controlBase(w, true, "EnergyBar_0.25");
+    w.chunk(0x07014000);
+    w.lookback("EnergyBar_0.25");
+    w.chunk(0x07014001);
+    w.u32(0);
+    w.chunk(0x07014003);
+    w.u32(4);
+    w.boolean(true);
+    w.f32(0.01f);
+    w.f32(0.02f);
+    w.boolean(true);
+    w.endNode();
+    b.body = w.bytes();
+    test::NodeSummary p = test::parseWhole(b.build());
+    CHECK(p.classes == std::vector<std::string>{"CControlUiRange", "CHmsItem"});
+    CHECK(p.values["0:icon"] == "EnergyBar_0.25");
 }
