@@ -406,9 +406,8 @@ WrittenSlots writeV3Slots(const PackPlan& plan, const Blowfish& cipher, const Pa
     written.rows.reserve(plan.files.size());
     std::uint64_t bytesDone = 0;
     const std::uint64_t bytesTotal = progressTotal(plan.files, options);
-    CopyRuns runs([&](const CopyRun& run) {
-        out.copyFrom(*plan.base->file(), run.from, run.to, run.size);
-    });
+    CopyRuns runs(
+        [&](const CopyRun& run) { out.copyFrom(*plan.base->file(), run.from, run.to, run.size); });
     auto copyRun = [&] { runs.flush(); };
     produceInOrder(
         plan, cipher, options, false, result,

@@ -99,7 +99,7 @@ Bytes gauge(const GaugeForm& form = {}) {
 }
 
 // The mid-chunk cipher mixes a read reports (the curves held by value).
-struct Mixes : ReadObserver {
+struct CurveMixes : ReadObserver {
     std::vector<std::uint32_t> values;
     void onCipherMix(std::uint32_t value, bool) override { values.push_back(value); }
 };
@@ -247,7 +247,7 @@ TEST_CASE(
     "folded as a CFuncKeysReal node read",
     "[gbx][plug]") {
     const std::uint32_t curve = ivXorClassInput(0x0501A000);
-    Mixes mixes;
+    CurveMixes mixes;
     test::NodeSummary p = test::readsWhole(engine(), &mixes);
     std::vector<std::string> classes = {"CPlugSoundEngine", "CPlugSoundEngineComponent"};
     classes.insert(classes.end(), 8, "CFuncKeysReal");  // the curves, read inline
@@ -255,14 +255,14 @@ TEST_CASE(
     CHECK(p.values["0:components"] == "1");
     CHECK(mixes.values == std::vector<std::uint32_t>(8, curve));
 
-    Mixes mixes2;
+    CurveMixes mixes2;
     p = test::readsWhole(engine2(), &mixes2);
     classes = {"CPlugSoundEngine2"};
     classes.insert(classes.end(), 14, "CFuncKeysReal");
     CHECK(p.classes == classes);
     CHECK(mixes2.values == std::vector<std::uint32_t>(14, curve));
 
-    Mixes mixes3;
+    CurveMixes mixes3;
     p = test::readsWhole(surface(), &mixes3);
     CHECK(p.classes == std::vector<std::string>{"CPlugSoundSurface", "CPlugSoundEngineComponent",
                                                 "CFuncKeysReal"});
