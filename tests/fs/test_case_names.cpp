@@ -142,8 +142,7 @@ TEST_CASE(
             // Any spelling finds the overlay's names too, and reads and writes the same bytes
             // (another spelling is an inode of its own to the kernel, which keeps nothing of it).
             CHECK(readFile(m / "Text/readme.txt") == m.pack.file("Text/readme.txt"));
-            CHECK(readFile(m / "data/deep/er/C1024.TXT") ==
-                  m.pack.file("Data/Deep/Er/c1024.txt"));
+            CHECK(readFile(m / "data/deep/er/C1024.TXT") == m.pack.file("Data/Deep/Er/c1024.txt"));
             m.sh("printf more >> Text/new.TXT");
             CHECK(caseText(m / "Text/New.txt") == "new\nmore");
             m.sh("truncate -s 4 Text/New.txt");

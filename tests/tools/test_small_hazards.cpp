@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "archive/pak/PackList.hpp"
-#include "tests/support/DrivesFixture.hpp"
 #include "tests/support/Cli.hpp"
+#include "tests/support/DrivesFixture.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
