@@ -191,9 +191,12 @@ void AtomicOutputFile::readAt(std::uint64_t offset, std::uint8_t* dst, std::size
     }
 }
 
+// The write-out is started every 16 MiB written, so that it keeps pace with the writer and the
+// final fsync has little left to wait for (every 64 MiB: a version 18 commit took 1.52x the time
+// of cp then sync instead of 1.45x; BENCHMARKS.md).
 void AtomicOutputFile::written(std::uint64_t n) {
     unflushed_ += n;
-    if (unflushed_ < (64u << 20)) return;
+    if (unflushed_ < (16u << 20)) return;
     unflushed_ = 0;
     // Only a start: no wait, and no error that the final fsync would not report.
     (void)::sync_file_range(fd_, 0, 0, SYNC_FILE_RANGE_WRITE);
