@@ -3,6 +3,8 @@
 // ChunkRegistry objects are made of.
 #pragma once
 
+#include <initializer_list>
+
 #include "gbx/NodeReader.hpp"
 
 namespace pakfs::gbx::chunks {
@@ -60,6 +62,22 @@ inline std::uint32_t version(NodeReader& r, std::uint32_t highest, const char* w
         r.refuseVersion(std::string(what) + " version " + std::to_string(v) + " not supported (" +
                         std::to_string(highest) + " is the highest any source describes)");
     return v;
+}
+
+// A word no source explains, read as the game's own files show it (doc/FORMAT.md §7.7): its
+// value in every file is one of `known`; another stops the reader naming `what` and the
+// offset, as it may be a count, a node reference or a form no file shows.
+inline std::uint32_t knownWord(NodeReader& r, std::initializer_list<std::uint32_t> known,
+                               const std::string& what) {
+    std::uint64_t at = r.position();
+    std::uint32_t v = r.u32();
+    std::string list;
+    for (std::uint32_t k : known) {
+        if (v == k) return v;
+        list += (list.empty() ? "" : " or ") + hex32(k);
+    }
+    r.fail(what + " at " + num(at) + " is " + hex32(v) + ", only " + list +
+           " is known (no source describes the chunk)");
 }
 
 // A ghost's badge (SBadge), which media entity blocks hold too (chunks/game/Ghost.cpp).

@@ -4,7 +4,6 @@
 // Engines/Function/CFuncEnum.chunkl); proven on Default.ControlStyle.Gbx of the game's
 // Resource.pak, whose parse ends exactly at the body's end with all 11 node slots filled.
 #include "gbx/chunks/ChunkReaders.hpp"
-#include "gbx/chunks/control/KnownWord.hpp"
 
 namespace pakfs::gbx::chunks {
 namespace {

@@ -7,7 +7,6 @@
 // chunk reads whole with, under the rules of doc/FORMAT.md §7.7 (a word that is the same in
 // every file is checked, references read where the files show indexes of their node table).
 #include "gbx/chunks/ChunkReaders.hpp"
-#include "gbx/chunks/control/KnownWord.hpp"
 
 namespace pakfs::gbx::chunks {
 namespace {

@@ -5,7 +5,6 @@
 // layout is what every card of the pack reads whole with, under the rules of doc/FORMAT.md §7.7;
 // the generic card's data follows the members Openplanet's class dump lists.
 #include "gbx/chunks/ChunkReaders.hpp"
-#include "gbx/chunks/control/KnownWord.hpp"
 
 namespace pakfs::gbx::chunks {
 namespace {

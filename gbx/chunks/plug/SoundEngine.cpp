@@ -35,15 +35,6 @@ void onlyVersion(NodeReader& r, std::uint32_t known, const char* what) {
                         " is known (no source describes the chunk)");
 }
 
-// A word the pack shows with one value only.
-void onlyWord(NodeReader& r, std::uint32_t known, const char* what) {
-    std::uint64_t at = r.position();
-    std::uint32_t v = r.u32();
-    if (v != known)
-        r.fail(std::string(what) + " at " + num(at) + " is " + hex32(v) + ", only " + hex32(known) +
-               " is known (no source describes the chunk)");
-}
-
 // n reals; NaN or infinity stops (every number the pack shows here is finite).
 void reals(NodeReader& r, int n, const char* what) {
     for (int i = 0; i < n; ++i) {
@@ -85,7 +76,7 @@ void engine2Curves(NodeReader& r) {
     onlyVersion(r, 3, "CPlugSoundEngine2 09029001");
     reals(r, 1, "CPlugSoundEngine2 09029001");
     inlineCurves(r, 10);
-    onlyWord(r, 1, "CPlugSoundEngine2 09029001: the word after the tenth curve");
+    knownWord(r, {1}, "CPlugSoundEngine2 09029001: the word after the tenth curve");
     r.boolean();
     reals(r, 1, "CPlugSoundEngine2 09029001");
     inlineCurves(r, 2);
@@ -96,7 +87,7 @@ void engine2Perspectives(NodeReader& r) {
     onlyVersion(r, 4, "CPlugSoundEngine2 09029002");
     for (int g = 0; g < 3; ++g) {
         for (int i = 0; i < 4; ++i)
-            onlyWord(r, 0xFFFFFFFF, "CPlugSoundEngine2 09029002: a word of a group");
+            knownWord(r, {0xFFFFFFFF}, "CPlugSoundEngine2 09029002: a word of a group");
         reals(r, 3, "CPlugSoundEngine2 09029002");
     }
     inlineCurves(r, 2);
@@ -139,8 +130,8 @@ void registerPlugSoundEngine(ChunkRegistry& reg) {
     reg.add(0x0908E002, false, engineCurves);
     // CPlugSoundEngine2 09029000: two words, 0 and 0 in every file.
     reg.add(0x09029000, false, [](NodeReader& r) {
-        onlyWord(r, 0, "CPlugSoundEngine2 09029000: first word");
-        onlyWord(r, 0, "CPlugSoundEngine2 09029000: second word");
+        knownWord(r, {0}, "CPlugSoundEngine2 09029000: first word");
+        knownWord(r, {0}, "CPlugSoundEngine2 09029000: second word");
     });
     reg.add(0x09029001, false, engine2Curves);
     reg.add(0x09029002, false, engine2Perspectives);
