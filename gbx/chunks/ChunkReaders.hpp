@@ -32,6 +32,17 @@ inline std::uint32_t refArray(NodeReader& r) {
     return countedArray(r, 4, [&r] { r.nodeRef(); });
 }
 
+// n node references in a row.
+inline void nodeRefs(NodeReader& r, int n) {
+    for (int i = 0; i < n; ++i) r.nodeRef();
+}
+
+// A node reference, noted under `key` when it is not null.
+inline void noteRef(NodeReader& r, const std::string& key) {
+    NodeRef ref = r.nodeRef();
+    if (ref.kind != RefKind::Null) r.note(key, "node " + std::to_string(ref.index));
+}
+
 // n floats, skipped (kept by no reader).
 inline void floats(NodeReader& r, std::uint32_t n) {
     r.skip(std::uint64_t(n) * 4);

@@ -8,16 +8,6 @@
 namespace pakfs::gbx::chunks {
 namespace {
 
-void nodeRefs(NodeReader& r, int n) {
-    for (int i = 0; i < n; ++i) r.nodeRef();
-}
-
-// Notes a node reference under key when it is not null.
-void noteRef(NodeReader& r, const std::string& key) {
-    NodeRef ref = r.nodeRef();
-    if (ref.kind != RefKind::Null) r.note(key, "node " + std::to_string(ref.index));
-}
-
 void quad(NodeReader& r) {  // lines?, fill?, z, z of lines, two gradient colours
     r.boolean();
     r.boolean();

@@ -5,14 +5,6 @@
 #include "gbx/chunks/ChunkReaders.hpp"
 
 namespace pakfs::gbx::chunks {
-namespace {
-
-void nodeRefs(NodeReader& r, int n) {
-    for (int i = 0; i < n; ++i) r.nodeRef();
-}
-
-}  // namespace
-
 void registerControlEffectMaster(ChunkRegistry& reg) {
     // CControlEffectMaster: 000 nine effects (focus, focus gained and lost, by another,
     // sleeping, showing, hiding, action); 001 a boolean and an int; 002 the nine and a managed

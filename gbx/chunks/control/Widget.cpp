@@ -11,11 +11,6 @@
 namespace pakfs::gbx::chunks {
 namespace {
 
-void noteRef(NodeReader& r, const std::string& key) {
-    NodeRef ref = r.nodeRef();
-    if (ref.kind != RefKind::Null) r.note(key, "node " + std::to_string(ref.index));
-}
-
 void noteLookback(NodeReader& r, const std::string& key) {
     std::string s = r.lookback();
     if (!s.empty()) r.note(key, s);

@@ -10,10 +10,6 @@
 namespace pakfs::gbx::chunks {
 namespace {
 
-void nodeRefs(NodeReader& r, int n) {
-    for (int i = 0; i < n; ++i) r.nodeRef();
-}
-
 // The older form: u32 array version, u32 count, node references.
 void refArrayVersioned(NodeReader& r) {
     r.u32();

@@ -35,10 +35,6 @@ void commonItemEntityModel(NodeReader& r) {
     if (v >= 5) r.u8();
 }
 
-void nodeRefs(NodeReader& r, int n) {
-    for (int i = 0; i < n; ++i) r.nodeRef();
-}
-
 }  // namespace
 
 void registerItemEntity(ChunkRegistry& reg) {

@@ -15,10 +15,6 @@
 namespace pakfs::gbx::chunks {
 namespace {
 
-void nodeRefs(NodeReader& r, int n) {
-    for (int i = 0; i < n; ++i) r.nodeRef();
-}
-
 // [G]'s "Material (external); if Material == null && MaterialFile == null, Shader (external)":
 // a second reference only when the first is none.
 void materialOrShader(NodeReader& r) {

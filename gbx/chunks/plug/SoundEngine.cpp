@@ -45,10 +45,6 @@ void reals(NodeReader& r, int n, const char* what) {
     }
 }
 
-void nodeRefs(NodeReader& r, int n) {
-    for (int i = 0; i < n; ++i) r.nodeRef();
-}
-
 // A curve held by value: folded as a node read of CFuncKeysReal, then its chunks.
 void inlineCurves(NodeReader& r, int n) {
     for (int i = 0; i < n; ++i) {
