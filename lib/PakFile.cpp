@@ -100,12 +100,11 @@ PakFile::PakFile(const std::string& path, const OpenOptions& options) {
         auto impl = std::make_shared<Impl>();
         impl->path = path;
         impl->allowUnproven = options.allow_unproven;
-        archive::KeyOptions keys;
-        keys.keyHex = options.key;
-        keys.keyFile = options.key_file;
-        keys.packList = options.packlist;
-        keys.baseKeyHex = options.base_key;
-        keys.msKeyHex = options.ms_key;
+        const archive::KeyOptions keys{.keyHex = options.key,
+                                       .keyFile = options.key_file,
+                                       .packList = options.packlist,
+                                       .baseKeyHex = options.base_key,
+                                       .msKeyHex = options.ms_key};
         // Malformed keys first, as the pak command's option parser does.
         if (!keys.keyHex.empty()) (void)archive::parseKeyOption(keys.keyHex, "key");
         if (!keys.baseKeyHex.empty()) (void)archive::parseKeyOption(keys.baseKeyHex, "base_key");

@@ -22,21 +22,6 @@ py::bytes bytesOf(const std::vector<std::uint8_t>& v) {
     return py::bytes(reinterpret_cast<const char*>(v.data()), v.size());
 }
 
-py::dict infoDict(const pakfs::EntryInfo& i) {
-    py::dict d;
-    d["filename"] = i.name;
-    d["file_size"] = i.size;
-    d["compress_size"] = i.stored_size;
-    d["class_id"] = i.class_id;
-    d["flags"] = i.flags;
-    d["compression"] = i.compression;
-    d["encrypted"] = i.encrypted;
-    d["gbx"] = i.gbx;
-    d["decode"] = i.decode;
-    d["detail"] = i.detail;
-    return d;
-}
-
 }  // namespace
 
 PYBIND11_MODULE(_pakfs, m) {
@@ -57,6 +42,19 @@ PYBIND11_MODULE(_pakfs, m) {
             }
         }
     });
+
+    // Named as zipfile.ZipInfo names them where it has them (PakInfo copies these).
+    py::class_<pakfs::EntryInfo>(m, "_EntryInfo")
+        .def_readonly("filename", &pakfs::EntryInfo::name)
+        .def_readonly("file_size", &pakfs::EntryInfo::size)
+        .def_readonly("compress_size", &pakfs::EntryInfo::stored_size)
+        .def_readonly("class_id", &pakfs::EntryInfo::class_id)
+        .def_readonly("flags", &pakfs::EntryInfo::flags)
+        .def_readonly("compression", &pakfs::EntryInfo::compression)
+        .def_readonly("encrypted", &pakfs::EntryInfo::encrypted)
+        .def_readonly("gbx", &pakfs::EntryInfo::gbx)
+        .def_readonly("decode", &pakfs::EntryInfo::decode)
+        .def_readonly("detail", &pakfs::EntryInfo::detail);
 
     py::class_<pakfs::EntryReader>(m, "_Reader")
         .def("read",
@@ -85,13 +83,12 @@ PYBIND11_MODULE(_pakfs, m) {
         .def(py::init([](const std::string& path, const std::string& key,
                          const std::string& keyFile, const std::string& packlist,
                          const std::string& baseKey, const std::string& msKey, bool allowUnproven) {
-                 pakfs::OpenOptions o;
-                 o.key = key;
-                 o.key_file = keyFile;
-                 o.packlist = packlist;
-                 o.base_key = baseKey;
-                 o.ms_key = msKey;
-                 o.allow_unproven = allowUnproven;
+                 const pakfs::OpenOptions o{.key = key,
+                                            .key_file = keyFile,
+                                            .packlist = packlist,
+                                            .base_key = baseKey,
+                                            .ms_key = msKey,
+                                            .allow_unproven = allowUnproven};
                  py::gil_scoped_release release;
                  return new pakfs::PakFile(path, o);
              }),
@@ -110,7 +107,7 @@ PYBIND11_MODULE(_pakfs, m) {
                     py::gil_scoped_release release;
                     i = p.info(name, prove);
                 }
-                return infoDict(i);
+                return i;
             },
             py::arg("name"), py::arg("prove") = true)
         .def("read",

@@ -73,14 +73,14 @@ class PakInfo:
     def __init__(self, pak, fields):
         for key in ("filename", "file_size", "compress_size", "class_id", "flags",
                     "compression", "encrypted", "gbx"):
-            setattr(self, key, fields[key])
+            setattr(self, key, getattr(fields, key))
         self._pak = pak
         self._proof = None
 
     def _proven(self):
         if self._proof is None:
             fields = self._pak.info(self.filename, True)
-            self._proof = (fields["decode"], fields["detail"])
+            self._proof = (fields.decode, fields.detail)
         return self._proof
 
     @property
