@@ -26,6 +26,7 @@
 #include "commit/OverlayPlan.hpp"
 #include "commit/OverlayRecord.hpp"
 #include "fuzz/FuzzUtil.hpp"
+#include "fuzz/OverlayOps.hpp"
 
 using namespace pakfs;
 using fuzz::Input;
@@ -151,22 +152,23 @@ const char* const kSpecialNames[] = {
 void build(Input& in, const stdfs::path& root, const stdfs::path& packDir) {
     for (std::size_t n = 0; n < kMaxOps && !in.done(); ++n) {
         const std::uint8_t op = in.byte();
-        const stdfs::path top = (op >> 5) == 7 ? root : packDir;
+        const stdfs::path top = (op & fuzz::kAtTop) == fuzz::kAtTop ? root : packDir;
         if (top == packDir) ::mkdir(packDir.c_str(), 0755);
         std::vector<std::string> parts = components(in.bytes(in.byte() % 64));
-        if ((op & 7) == 7) {  // a name of the layout's own, last in the path
+        const auto what = fuzz::OverlayOp(op & fuzz::kOpMask);
+        if (what == fuzz::kSpecialName) {  // a name of the layout's own, last in the path
             parts.push_back(kSpecialNames[in.byte() % std::size(kSpecialNames)]);
-        } else if ((op & 7) == 6) {  // a long name: 200 to 300 bytes
+        } else if (what == fuzz::kLongName) {  // a long name: 200 to 300 bytes
             parts.push_back(std::string(200 + in.byte() % 101, char('A' + in.byte() % 26)));
         }
         if (parts.empty()) parts.push_back("f");
         makeParents(top, parts);
         const stdfs::path p = under(top, parts);
-        switch (op & 7) {
-            case 0:
+        switch (what) {
+            case fuzz::kMkdir:
                 ::mkdir(p.c_str(), 0755);
                 break;
-            case 1: {
+            case fuzz::kFile: {
                 // Small contents, or a base file's (no change, or a rename of it).
                 const std::uint8_t len = in.byte();
                 if (len & 0x80)
@@ -175,16 +177,16 @@ void build(Input& in, const stdfs::path& root, const stdfs::path& packDir) {
                     writeFile(p, in.bytes(len % kMaxContent));
                 break;
             }
-            case 2: {  // a whiteout of the last name
+            case fuzz::kWhiteout: {  // a whiteout of the last name
                 const stdfs::path w = p.parent_path() / fs::whiteoutName(parts.back());
                 writeFile(w, "");
                 break;
             }
-            case 3:  // an opaque marker in the folder
+            case fuzz::kOpaque:  // an opaque marker in the folder
                 ::mkdir(p.c_str(), 0755);
                 writeFile(p / std::string(fs::kOpaqueMarker), "");
                 break;
-            case 4: {  // a symbolic link: dangling, to a sibling, up, or to the run's top
+            case fuzz::kLink: {  // a symbolic link: dangling, to a sibling, up, or to the run's top
                 const std::uint8_t kind = in.byte();
                 const std::string target = kind % 4 == 0   ? std::string("..")
                                            : kind % 4 == 1 ? root.string()
@@ -193,13 +195,13 @@ void build(Input& in, const stdfs::path& root, const stdfs::path& packDir) {
                 ::symlink(target.c_str(), p.c_str());
                 break;
             }
-            case 5: {  // the record file at the top, fuzzed text
+            case fuzz::kRecord: {  // the record file at the top, fuzzed text
                 const std::size_t len = std::size_t(in.byte()) * 4 % kMaxRecord;
                 writeFile(root / fs::kOverlayRecordFile, in.bytes(len));
                 break;
             }
-            case 6:
-            case 7: {
+            case fuzz::kLongName:
+            case fuzz::kSpecialName: {
                 // A file, a folder or a named pipe of that name (never the record file: a
                 // pipe there is what another check refuses before opening it).
                 const std::uint8_t kind = in.byte() % 3;

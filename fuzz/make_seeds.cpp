@@ -6,11 +6,13 @@
 #include "archive/codec/Lz4.hpp"
 #include "archive/pak/PackList.hpp"
 #include "archive/write/PakWriter.hpp"
+#include "fuzz/OverlayOps.hpp"
 #include "gbx/testing/EngineBuilder.hpp"
 #include "tests/gbx/GameClassFiles.hpp"
 #include "tests/hostile/Generators.hpp"
 
 using namespace pakfs;
+using namespace pakfs::fuzz;
 namespace fs = std::filesystem;
 
 namespace {
@@ -100,19 +102,6 @@ public:
 
 private:
     Bytes out_;
-};
-
-// fuzz_overlay_commit's operations (low 3 bits; 0xE0 puts one at the overlay's top).
-enum OverlayOp : std::uint8_t {
-    kMkdir = 0,
-    kFile = 1,
-    kWhiteout = 2,
-    kOpaque = 3,
-    kLink = 4,
-    kRecord = 5,
-    kLongName = 6,
-    kSpecialName = 7,
-    kAtTop = 0xE0
 };
 
 // The record file's text, padded with newlines to the harness's length unit (4 bytes).
