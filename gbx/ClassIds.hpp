@@ -12,6 +12,9 @@ inline constexpr std::uint32_t kClassCollector = 0x0301A000;  // CGameCtnCollect
 // CGameCtnCollector of the later games (GameData engine), which items derive from.
 inline constexpr std::uint32_t kClassCollectorGameData = 0x2E001000;
 inline constexpr std::uint32_t kClassPlugFile = 0x09020000;  // CPlugFile: any plain file
+// TMF's CPlugFileGpuFx (.fx files), an ID ManiaPlanet gave CPlugIconIndex: the class table
+// holds the later class there (FORMAT.md §7.3), and the writer keeps this ID for .fx files.
+inline constexpr std::uint32_t kClassPlugFileGpuFxForever = 0x09093000;
 
 // The eleven classes whose files the game's version 18 pack leaves in the clear (flag bit 50);
 // no file of them is encrypted there (doc/FORMAT.md §3.4): the writer does the same.

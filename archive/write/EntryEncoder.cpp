@@ -312,10 +312,9 @@ const std::vector<FileClass>& fileClassTable() {
         const auto& classes = gbx::ClassRegistry::builtin();
         std::vector<FileClass> out;
         for (const auto& row : kFileClassNames) {
-            // TMF's CPlugFileGpuFx keeps its ID, which ManiaPlanet gave CPlugIconIndex: the
-            // class table holds the later class there (FORMAT.md §7.3).
+            // TMF's CPlugFileGpuFx keeps its ID, where the class table holds a later class.
             std::optional<std::uint32_t> id = row.className == "CPlugFileGpuFx"
-                                                  ? std::optional<std::uint32_t>(0x09093000)
+                                                  ? gbx::kClassPlugFileGpuFxForever
                                                   : classes.idOf(row.className);
             if (!id) throw Error("file classes: no class " + std::string(row.className));
             out.push_back({row.suffix, *id, row.className});
