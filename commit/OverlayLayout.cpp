@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// An overlay folder read into a change set (files, folders, whiteouts, opaque markers), each
+// name checked, what a pak cannot hold refused; the overlay's own names; same-name packs refused.
 #include "commit/OverlayLayout.hpp"
 
 #include <sys/stat.h>

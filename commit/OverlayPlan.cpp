@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// planCommit: one pack's overlay folder planned over its pak; planPatch: a -o drives overlay's
+// Game drive as a patch pack, with Resource changes, deletions and hidden folders refused.
 #include "commit/OverlayPlan.hpp"
 
 #include <optional>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The overlay record read (each line's fields checked) and written atomically; the mount's
+// record of its paks, warning of changes made over another; commit's check and mark.
 #include "commit/OverlayRecord.hpp"
 
 #include <sstream>

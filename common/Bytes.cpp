@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Hex written (bytes, u32, u64) and parsed (every digit checked), and the ASCII-only case fold.
 #include "common/Bytes.hpp"
 
 namespace pakfs {

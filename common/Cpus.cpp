@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The CPUs this process may use: its affinity mask, capped by the lowest cgroup v2 cpu.max
+// quota from its cgroup up to the root (read once).
 #include "common/Cpus.hpp"
 
 #include <algorithm>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Regular files opened without ever opening a device or waiting on a FIFO, positioned reads, and
+// AtomicOutputFile: a temporary beside the target, write-out every 16 MiB, fsync, rename.
 #include "common/File.hpp"
 
 #include "common/FileLock.hpp"

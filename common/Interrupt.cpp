@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The SIGINT/SIGTERM handler over 128 fixed slots (no lock, no allocation): unfinished files
+// removed and named, lock files removed as FileLock would, then the signal raised again.
 #include "common/Interrupt.hpp"
 
 #include <fcntl.h>

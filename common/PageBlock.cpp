@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// PageBlock: anonymous memory mapped with a page to spare, trimmed to a 2 MiB boundary and
+// advised MADV_HUGEPAGE; and the failure the tests inject.
 #include "common/PageBlock.hpp"
 
 #include <sys/mman.h>

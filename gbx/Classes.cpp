@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The class table and ivXor rules parsed from their text (every row checked), lookups by ID and
+// name, and the class input a node read folds into the ivXor.
 #include "gbx/Classes.hpp"
 
 #include <charconv>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// pak gbx info's text and JSON: header fields and chunks (with their readers' values), the
+// reference table, the body, pictures and map facts, and the node tree as far as it was read.
 #include "gbx/Describe.hpp"
 
 #include <sstream>

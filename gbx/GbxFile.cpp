@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// readGbx: the header, reference table and body (an LZO body's sizes checked, then inflated),
+// the nodes read when asked; readGbxPartial notes the stage and offset where a read stopped.
 #include "gbx/GbxFile.hpp"
 
 #include "gbx/Lzo.hpp"

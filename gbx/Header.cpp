@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The gbx header read ("GBX", version 3 to 6, binary format, the header chunk table against the
+// user data) and the reference table (folders, external references, every index checked).
 #include "gbx/Header.hpp"
 
 #include <unordered_set>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// decodeHeaderChunks: each header chunk a reader knows read alone from its bytes, an error
+// unless the reader takes every byte; the values it noted.
 #include "gbx/HeaderChunks.hpp"
 
 namespace pakfs::gbx {

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// LZO1X by liblzo2: a body decompressed to exactly its declared size, its input wholly used;
+// and compressed with LZO1X-1.
 #include "gbx/Lzo.hpp"
 
 #include <lzo/lzo1x.h>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The chunk registry, and NodeReader: a node's chunk loop (known, skippable or refused chunks),
+// node references and their slots, lookback strings, each node read reported to the observer.
 #include "gbx/NodeReader.hpp"
 
 #include <algorithm>

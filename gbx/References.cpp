@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Reference paths split on either slash, and an external reference's target: the referrer's
+// folder raised by the ancestor level (never above the drive), its table folder, its name.
 #include "gbx/References.hpp"
 
 namespace pakfs::gbx {

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SourceReader's checked reads: counts and lengths against what is left (or a blind-allocation
+// cap when the source cannot tell), strings, byte blocks and skips.
 #include "gbx/SourceReader.hpp"
 
 #include <algorithm>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Packs ordered (Resource, then packlist.dat's order), their files merged into drives, later
+// packs winning; references resolved in the drives or on disk; where to delete a file.
 #include "packs/Drives.hpp"
 
 #include <algorithm>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The mount table from /proc/self/mountinfo (fields unescaped), the mount point checked (a
+// folder, no live or dead FUSE mount on it), and paths inside the mount point refused.
 #include "packs/MountPaths.hpp"
 
 #include <fcntl.h>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// loadSources: each SOURCE a pak or a folder of paks (those that fail left out with a warning),
+// opened without names, then hashed names resolved across the packs or for each alone.
 #include "packs/Sources.hpp"
 
 #include <algorithm>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Blowfish's key schedule over Crypto++'s pi tables, and CBC decryption 16 (AVX2) or 32
+// (AVX-512) blocks at a time, the CPU's best picked once (PAKFS_BLOWFISH may pick another).
 #include "archive/cipher/BlowfishSimd.hpp"
 
 #include <crypto++/blowfish.h>

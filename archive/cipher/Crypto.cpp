@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// TrackMania's Blowfish: 16 rounds by Crypto++ or the vector paths, 8 by our own schedule; CBC
+// with the version 12+ chaining, counter mode; MD5, HMAC-MD5 and random bytes by Crypto++.
 #define CRYPTOPP_ENABLE_NAMESPACE_WEAK 1
 #include "archive/cipher/Crypto.hpp"
 

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The search for dynamic block headers: bit positions filtered a word at a time on their first
+// 13 bits, then each header's code lengths and codes checked by zlib's rules.
 #include "archive/codec/DeflateBlocks.hpp"
 
 #include <array>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Version 18's LZ4 block stream: compressed whole, decoded whole, and decoded as a stream
+// (Lz4Stage) through a ring of blocks that keeps LZ4's 64 KiB window; every block size checked.
 #include "archive/codec/Lz4.hpp"
 
 #include <lz4.h>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// CryptedStream: 256-byte refills read ahead from the file, each applying the pending ivXor (or
+// noting it, over plaintext); the zlib stage's 0x100-byte steps; ReadPipeline stacking them.
 #include "archive/codec/Streams.hpp"
 
 #include <algorithm>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// An entry read whole: its first bytes send a gbx entry whose node reads mix the cipher to the
+// gbx decode, anything else through the plain reader to the sink in pieces of up to 256 KiB.
 #include "archive/entry/EntryReader.hpp"
 
 #include <algorithm>

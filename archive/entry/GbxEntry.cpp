@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// A gbx entry decoded by parse passes under both skippable-chunk rules, proven by a whole parse,
+// zlib's checksum or the node scan, else refused; and the writer's ivXor plan (planGbxEntry).
 #include "archive/entry/GbxEntry.hpp"
 
 #include <optional>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The node scan's search: runs that decode window by window folding the node signatures found,
+// then a limited discrepancy search over their choice points, the bytes decoded in all bounded.
 #include "archive/entry/NodeScan.hpp"
 
 #include <algorithm>

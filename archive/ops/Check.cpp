@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// checkPak: every whole entry decoded and counted by its proof: a gbx entry by its decode's kind,
+// a plain one by the checksum covering it (Adler-32, slot MD5, contents checksum) or why none.
 #include "archive/ops/Check.hpp"
 
 #define CRYPTOPP_ENABLE_NAMESPACE_WEAK 1

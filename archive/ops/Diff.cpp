@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// diffPaks: entries paired by folded path, their contents compared by slot bytes when key and
+// cipher agree (else by SHA-256 of the decoded bytes), and the table fields that differ.
 #include "archive/ops/Diff.hpp"
 
 #include <crypto++/sha.h>

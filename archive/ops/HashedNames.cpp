@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The game's name hash (length and MD5 of the folded path), hash lists read with every line
+// checked against it, and hashed names resolved from the lists and from gbx references.
 #include "archive/ops/HashedNames.hpp"
 
 #include <algorithm>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// openPak: the path checked, the key resolved, the index opened with the real names its own
+// reference tables and the name lists give (one pak, or several resolved together).
 #include "archive/ops/PakOpener.hpp"
 
 namespace pakfs::archive {

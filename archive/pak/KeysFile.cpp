@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Keys files read line by line (comments, a byte order mark), each line's name, kind and 32 hex
+// digits checked, a pack listed twice refused; and the key input each line gives.
 #include "archive/pak/KeysFile.hpp"
 
 #include <map>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Metadata records read (each dataless gbx checked: "GBX", version 3 to 6, user data size
+// against what is left) and written, and each record's offset in the section.
 #include "archive/pak/Metadata.hpp"
 
 #include "archive/pak/FieldReader.hpp"

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// packlist.dat read and written (names and key strings masked by salted MD5s, an HMAC-MD5
+// signature), and a pak's key resolved from the key options, a keys file or the packlist.
 #include "archive/pak/PackList.hpp"
 
 #include <algorithm>

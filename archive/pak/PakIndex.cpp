@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// PakIndex::open: magic and version, the header (version 3, or 6+ with its header MD5), the
+// folder and file tables read and checked, paths built, the contents checksum and metadata read.
 #include "archive/pak/PakIndex.hpp"
 
 #define CRYPTOPP_ENABLE_NAMESPACE_WEAK 1

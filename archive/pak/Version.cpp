@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The project's version from CMake; zlib's, Crypto++'s, LZO's and LZ4's versions as loaded,
+// libdeflate's and ISA-L's as built against.
 #include "archive/pak/Version.hpp"
 
 #include <cryptopp/cryptlib.h>

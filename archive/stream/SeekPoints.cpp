@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Seek points' windows deflated (libdeflate level 1), read back from index files under a CRC,
+// and one entry's index of points: spaced, thinned when full, a damaged point dropped.
 #include "archive/stream/SeekPoints.hpp"
 
 #include <isa-l/crc.h>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The second core's inflate in steps: a header search, a trial inflate from each guess, then
+// both inflates over the made-up windows; finish() turns the points reached into seek points.
 #include "archive/stream/SpeculativeInflate.hpp"
 
 #include <algorithm>

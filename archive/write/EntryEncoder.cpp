@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// encodeEntry: content compressed when it shrinks (zlib, libdeflate, LZ4 for version 18), a gbx
+// file's ivXor planned, the IV from path and content, the slot encrypted; class IDs by extension.
 #include "archive/write/EntryEncoder.hpp"
 
 #include <crypto++/sha.h>

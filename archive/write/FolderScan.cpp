@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The folder walk of pak pack: names checked, what is left out (links unless followed, leaveOut
+// files and their temporary files), and links back into the walk refused by device and inode.
 #include "archive/write/FolderScan.hpp"
 
 #include <sys/stat.h>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// EntryCache: one shared future per entry, so that concurrent reads wait for one decode (its
+// error shared too, the slot dropped); sizes counted by capacity, least recently used evicted.
 #include "fs/view/EntryCache.hpp"
 
 namespace pakfs::fs {

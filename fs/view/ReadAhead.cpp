@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// ReadAhead: the small files after one in its folder queued (bounded by count, size and bytes),
+// decoded by two worker threads started at the first; a file read meanwhile is skipped.
 #include "fs/view/ReadAhead.hpp"
 
 #include <algorithm>

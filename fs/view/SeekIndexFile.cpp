@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Seek index files: the cache folder, a file named by the MD5 of pak path and entry, loaded only
+// when identity, table MD5 and every point's fields check out; written atomically.
 #include "fs/view/SeekIndexFile.hpp"
 
 #include <cstdlib>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// SeekPointKeeper: an index for each of the last few entries read, loaded from its file or
+// built by one background pass that decodes the entry from its start (then saved).
 #include "fs/view/SeekPointKeeper.hpp"
 
 #include "archive/entry/CounterMode.hpp"

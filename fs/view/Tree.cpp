@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Tree: each pack's paths split and checked, or the drives' files merged in load order; names
+// that clash numbered, lookups through a hash of parent and (folded) name, paths of nodes.
 #include "fs/view/Tree.hpp"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// inoAt: a path looked up in a view component by component from the root (0 when not found).
 #include "fs/view/View.hpp"
 
 namespace pakfs::fs {

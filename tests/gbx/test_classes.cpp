@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The class table: names, generalized and specific IDs, and ivXorClassInput with its rules.
 #include <catch2/catch.hpp>
 
 #include "gbx/Classes.hpp"

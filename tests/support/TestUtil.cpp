@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Running a shell command with its output and errors captured, and starting a program with its
+// stderr logged to a file.
 #include "tests/support/TestUtil.hpp"
 
 #include <fcntl.h>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// The vector Blowfish: pi tables and key schedule against Crypto++, every implementation's CBC
+// decryption, the chaining value across calls, round trips, and forcing a missing one refused.
 #include <catch2/catch.hpp>
 
 #include <random>

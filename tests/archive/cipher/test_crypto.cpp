@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Blowfish as TrackMania uses it (standard and little-endian vectors, key lengths, CBC and its
+// chaining), 128 CalcIVXor vectors, and packlist.dat read from a reference file and written back.
 #include <catch2/catch.hpp>
 
 #include "archive/cipher/Crypto.hpp"

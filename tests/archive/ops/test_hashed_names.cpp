@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// Hashed names: the hash's vectors, resolution at each split of a path, hash lists (hostile ones
+// too), names from gbx reference tables, and pak ls, cat, extract and check naming files by them.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
