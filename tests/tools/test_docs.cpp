@@ -193,6 +193,50 @@ TEST_CASE("docs: every subcommand's --help exits 0 and prints its usage line", "
     }
 }
 
+TEST_CASE("docs: a subcommand is one short line in its parent's --help", "[cli][docs]") {
+    for (const char* parent : {"", " gbx", " packlist"}) {
+        auto r = run(kPak + parent + " --help");
+        REQUIRE(r.code == 0);
+        bool in = false;
+        std::size_t listed = 0;
+        for (const auto& line : lines(r.out)) {
+            if (line == "Subcommands:") {
+                in = true;
+                continue;
+            }
+            if (!in) continue;
+            if (line.empty()) break;
+            INFO("pak" << parent << " --help: " << line);
+            // The name from column 2 (a line starting further in would continue a description),
+            // the description from column 30 in at most 92 columns.
+            CHECK(line.rfind("  ", 0) == 0);
+            CHECK(line[2] != ' ');
+            CHECK(line.size() <= 30 + 92);
+            ++listed;
+        }
+        CHECK(listed >= 2);
+    }
+}
+
+TEST_CASE("docs: a command's --help says what its lines mean and its exit status", "[cli][docs]") {
+    auto check = run(kPak + " check --help");
+    REQUIRE(check.code == 0);
+    for (const char* said : {"gbx parsed", "header", "exact", "verified", "gbx refused", "counter",
+                             "counter:unverified", "plain unverified", "undecodable",
+                             "Exit 1 if any is refused, counter:unverified or fails", "--strict"})
+        CHECK(check.out.find(said) != std::string::npos);
+    auto diff = run(kPak + " diff --help");
+    REQUIRE(diff.code == 0);
+    for (const char* said : {"A PATH only in B", "D PATH only in A", "M PATH", "F PATH",
+                             "0 the same content, 1 different, 2 trouble"})
+        CHECK(diff.out.find(said) != std::string::npos);
+    for (const char* gbx : {" gbx info", " gbx thumbnail"}) {
+        auto r = run(kPak + gbx + " --help");
+        REQUIRE(r.code == 0);
+        CHECK(r.out.find("exit code") != std::string::npos);
+    }
+}
+
 TEST_CASE("docs: pak(1)'s SYNOPSIS names exactly the options of each subcommand's --help",
           "[cli][docs]") {
     const std::string page = readText(test::sourceDir() / "doc/pak.1");

@@ -37,10 +37,8 @@ inline void addKeyOptions(CLI::App* cmd, archive::KeyOptions& keys) {
                     "contents checksum")
         ->check(keyHexCheck("--ms-key"));
     cmd->add_option("--keys", keys.keysFile,
-                    "A key for each pack, by name (a folder of packs with keys of their own): "
-                    "one line each, NAME KIND HEX, NAME the pack file's name without its "
-                    "extension (any case), KIND key, base-key or ms-key, HEX 32 hex digits; # "
-                    "comments; a pack it does not name takes the packlist's key; not with "
+                    "A key for each pack, by name: lines NAME KIND HEX (NAME the pack file's name "
+                    "without its extension, KIND key, base-key or ms-key; see pak(1)); not with "
                     "--key, --key-file, --base-key or --ms-key");
 }
 
@@ -49,21 +47,17 @@ inline void addKeyOptions(CLI::App* cmd, archive::KeyOptions& keys) {
 // before they were the default, is still taken (hidden from --help) and does nothing.
 inline void addHashedNamesFlag(CLI::App* cmd, bool& hashed) {
     cmd->add_flag("--hashed-names", hashed,
-                  "Version 6+: show files stored under a hashed name as the 34-hex-digit hash "
-                  "the pack stores, not under the real path found for them (by default, the path "
-                  "a gbx file of the pack refers to them by, checked by hashing it); not with "
-                  "--names");
+                  "Version 6+: show files stored under a hashed name as that hash, not under the "
+                  "real path a gbx file of the pack refers to them by; not with --names");
     cmd->add_flag("--resolve-names")->group("");
 }
 
 // --names FILE (repeatable): hash-to-name lists for the hashed names of version 6+ packs.
 inline void addNamesOption(CLI::App* cmd, std::vector<std::string>& lists) {
     cmd->add_option("--names", lists,
-                    "Version 6+: a hash-to-name list as players share them (one line each: the "
-                    "34-hex-digit hash, a space, the name or backslash path; or the hash and the "
-                    "name on two lines) for files stored under a hashed name that the pack's own "
-                    "gbx references do not name; every name is checked by hashing it; may be "
-                    "repeated (the first list naming a hash wins)")
+                    "Version 6+: a hash-to-name list as players share them (HASH NAME lines; see "
+                    "pak(1)) for hashed names the pack's references do not name, each checked by "
+                    "hashing it; may be repeated")
         ->allow_extra_args(false);  // one FILE each: what follows is PAK, DIR...
 }
 

@@ -62,19 +62,13 @@ void printCheckSummary(const CheckReport& r) {
 
 void addCheckCommands(CLI::App& app, int& exitCode) {
     auto* cmd = app.add_subcommand(
-        "check",
-        "Decode every file of a pak: one line per gbx file saying how its bytes are proven "
-        "(parsed: every node read to its end by known chunk readers; header: the body is "
-        "LZO-compressed inside the gbx, so its node reads never reach the cipher and the "
-        "header and reference table decide every byte; exact: no unseen node read can "
-        "change a byte; verified: node reads found by the node scan, proven by zlib's Adler-32 "
-        "and the size; refused, with the reason), one per version 6+ file encrypted in "
-        "counter mode (counter: zlib's Adler-32 proves it; counter:unverified: it decodes but "
-        "nothing proves it), one per plain file no checksum covers (plain unverified, with "
-        "the reason: it reads as any file, but changed bytes could not be told), one per file "
-        "that fails, then the counts (exit 1 if any is refused, counter:unverified or fails; "
-        "with --strict also for a plain unverified file); with --refs, resolve the external "
-        "references of every gbx file in a Packs folder instead");
+        "check", "Decode every file of a pak and say how it is proven (--refs: check references)");
+    cmd->footer(
+        "Lines (pak(1): GBX ENTRIES): gbx parsed (every node read to its end), header (LZO body:\n"
+        "the header decides), exact (no unseen node read can change a byte), verified (node scan,\n"
+        "Adler-32 and size prove it), gbx refused (why); counter (Adler-32 proves it) and\n"
+        "counter:unverified (version 6+ counter mode); plain unverified (no checksum covers it);\n"
+        "undecodable; then the counts. Exit 1 if any is refused, counter:unverified or fails.");
     auto keys = std::make_shared<KeyOptions>();
     auto pakPath = std::make_shared<std::string>();
     auto refs = std::make_shared<bool>(false);
@@ -84,21 +78,11 @@ void addCheckCommands(CLI::App& app, int& exitCode) {
                   "unreadable files and files hidden by another pack");
     auto json = std::make_shared<bool>(false);
     cmd->add_flag("--json", *json,
-                  "One JSON object: {file, files, plain, plain_unverified, gbx: {parsed, "
-                  "header, exact, verified, refused}, counter_mode: {proven, unverified}, "
-                  "failed, entries: [{path, gbx, counter_mode, decode, detail, error, "
-                  "unverified}], hashed_names: {resolved, left}}; with --refs: {packs, gbx_files, "
-                  "references, broken, "
-                  "unreadable, hidden, by_resource_index, broken_references: [{path, "
-                  "node_index, name | resource_index, resolved, problem}], unreadable_files: "
-                  "[{path, error}], hidden_files: [{path, pack, hidden_by}]}");
+                  "One JSON object instead of the lines (keys: see pak(1), also with --refs)");
     auto strict = std::make_shared<bool>(false);
     cmd->add_flag("--strict", *strict,
-                  "Exit 1 also when a plain file is unverified, that is no checksum covers its "
-                  "bytes: a file stored without compression in a version 3 pak; in a version "
-                  "6+ pack a stored or LZ4 file whose slot MD5 (version 14+) or, without one, "
-                  "the contents checksum does not match; a zlib stream without an end (no "
-                  "Adler-32) where neither covers it");
+                  "Exit 1 also when a plain file is unverified: no checksum covers its bytes "
+                  "(which files those are: pak(1))");
     auto scan = std::make_shared<ScanArgs>();
     addScanOptions(cmd, *scan);
     auto salvage = std::make_shared<bool>(false);

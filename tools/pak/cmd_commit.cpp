@@ -59,15 +59,10 @@ void addOverlayOptions(CLI::App* cmd, CommitArgs& a) {
                   "Write OUT even when the overlay has no changes for PAK (a copy of it); "
                   "without it, nothing is written and the exit status is 0");
     cmd->add_option("--patch", a.patch,
-                    "For an overlay of a -o drives mount: PAK is the Packs folder, and the files "
+                    "For a -o drives mount's overlay: PAK is the Packs folder; the files "
                     "OVERLAY/Game adds or changes go into a new pack NAME (PAK/NAME.pak, or OUT) "
-                    "that the game loads last, so it replaces them; deletions and Resource drive "
-                    "changes cannot be expressed so and stop it. The key: --key/--base-key, or "
-                    "the --packlist entry for NAME (made with a new key if there is none), else "
-                    "the packlist.dat beside the pack written, as for pak pack. With "
-                    "--packlist FILE, NAME is added to FILE, last (re-signed as pak packlist add "
-                    "does), so the game loads it; the folder's own keys come from FILE too. "
-                    "--json: the summary as {out, files, folders, changes}");
+                    "the game loads last; deletions and Resource drive changes stop it. The key "
+                    "as for pak pack; --packlist FILE also adds NAME to FILE, last (see pak(1))");
 }
 
 void warnLine(const std::string& m) {
@@ -121,14 +116,14 @@ void runCommit(const CommitArgs& a) {
 }  // namespace
 
 void addCommitCommands(CLI::App& app, int& /*exitCode*/) {
-    auto* cmd = app.add_subcommand(
-        "commit",
-        "Write PAK with the changes of an overlay folder (pakfs -o overlay=OVERLAY) applied, as "
-        "OUT or, with --in-place, as PAK itself. Files the overlay does not touch are copied as "
-        "their encrypted bytes; added and changed files are encoded as `pak pack` does; "
-        "whiteouts delete. The result keeps PAK's version, key and header fields. Written to "
-        "a temporary file beside the output, synced and renamed: an interrupted commit leaves "
-        "every file as it was");
+    auto* cmd = app.add_subcommand("commit",
+                                   "Write PAK with an overlay folder's changes (pakfs -o overlay) "
+                                   "applied, as OUT or in place");
+    cmd->footer(
+        "Files the overlay does not touch are copied as their encrypted bytes; added and changed\n"
+        "files are encoded as pak pack does; whiteouts delete. The result keeps PAK's version,\n"
+        "key and header fields. Written to a temporary file beside the output, synced and\n"
+        "renamed: an interrupted commit leaves every file as it was.");
     auto args = std::make_shared<CommitArgs>();
     addOutputOptions(cmd, *args);
     addOverlayOptions(cmd, *args);

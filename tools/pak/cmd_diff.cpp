@@ -160,15 +160,13 @@ KeyOptions keysForB(const std::string& pathB, const KeyOptions& keysA, const Key
 void addDiffCommands(CLI::App& app, int& exitCode) {
     auto* cmd = app.add_subcommand(
         "diff",
-        "Compare two paks of any versions: one line per file that differs, sorted by path: "
-        "\"A PATH\" only in B, \"D PATH\" only in A, \"M PATH\" content changed (the decoded "
-        "bytes, compared by SHA-256; files whose encrypted bytes are the same under the same "
-        "key are not decoded), \"F PATH: class X -> Y, ...\" the same content but other table "
-        "fields (path spelling, class, flags, record, compression; a changed file's line lists "
-        "them too); then the counts on stderr. Paths match without regard to case, as the game "
-        "finds files. The key options open A; B opens with the -b ones, else with A's as they "
-        "find its key, else with A's key. Exit status as diff(1): 0 the same content, 1 "
-        "different, 2 trouble (a pak that does not open, a file that does not decode)");
+        "Compare two paks of any versions: one line per file that differs, then the counts");
+    cmd->footer(
+        "Lines, by path: A PATH only in B, D PATH only in A, M PATH other content (decoded bytes,\n"
+        "by SHA-256), F PATH: class X -> Y, ... other table fields (path spelling, class, flags,\n"
+        "record, compression); the counts on stderr. Paths match without regard to case. B opens\n"
+        "with the -b key options, else with A's as they find its key, else with A's key. Exit as\n"
+        "diff(1): 0 the same content, 1 different, 2 trouble (a pak or a file that does not read)");
     auto keysA = std::make_shared<KeyOptions>();
     auto keysB = std::make_shared<KeyOptions>();
     auto pathA = std::make_shared<std::string>();

@@ -95,11 +95,12 @@ void addEditRun(CLI::App* cmd, const std::shared_ptr<EditOptions>& o, const char
 
 void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
     {
-        auto* cmd = app.add_subcommand(
-            "add",
-            "Add files or folders to PAK, or replace what it holds at their paths (keeping a "
-            "replaced file's class ID and flags), without a mount: written as pak commit "
-            "writes, under the same lock, untouched files copied as their encrypted bytes");
+        auto* cmd = app.add_subcommand("add",
+                                       "Add files or folders to PAK, or replace what it holds at "
+                                       "their paths, without a mount");
+        cmd->footer(
+            "A replaced file keeps its class ID and flags. Written as pak commit writes,\n"
+            "under its lock, untouched files copied as their encrypted bytes.");
         auto items = std::make_shared<std::vector<std::string>>();
         auto as = std::make_shared<std::string>();
         auto force = std::make_shared<bool>(false);
@@ -122,9 +123,10 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
     {
         auto* cmd = app.add_subcommand(
             "rm",
-            "Remove files or folders (with everything in them) from PAK, by path or glob, and the "
-            "folders left empty, without a mount: written as pak commit writes, under the same "
-            "lock");
+            "Remove files or folders (and all in them) from PAK, by path or glob, without a mount");
+        cmd->footer(
+            "The folders it leaves empty go too. Written as pak commit writes, under its lock,\n"
+            "untouched files copied as their encrypted bytes.");
         auto paths = std::make_shared<std::vector<std::string>>();
         auto o = addPakArgument(cmd);
         cmd->add_option("PATH", *paths,
@@ -137,11 +139,13 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
         });
     }
     {
-        auto* cmd = app.add_subcommand(
-            "mv",
-            "Move (rename) a file or folder of PAK to a path it does not hold yet, or to a new "
-            "spelling of its name (readme.txt README.txt), without a mount: each file keeps its "
-            "encrypted bytes, class ID, flags and metadata record");
+        auto* cmd = app.add_subcommand("mv",
+                                       "Move (rename) a file or folder of PAK to a path it does "
+                                       "not hold yet, without a mount");
+        cmd->footer(
+            "TO may also be a new spelling of FROM's name (readme.txt README.txt). Each\n"
+            "file keeps its encrypted bytes, class ID, flags and metadata record. Written as\n"
+            "pak commit writes, under its lock.");
         auto from = std::make_shared<std::string>();
         auto to = std::make_shared<std::string>();
         auto o = addPakArgument(cmd);

@@ -181,11 +181,10 @@ void addGbxCommands(CLI::App& app, int& exitCode) {
 
     auto args = std::make_shared<GbxInfoArgs>();
     CLI::App* info = gbxCmd->add_subcommand(
-        "info",
-        "Show a gbx file's header (version, format, class, header chunks), node count, "
-        "reference table and body sizes. With --nodes, also read the body and show the node "
-        "tree with each node's class and chunks. A damaged file is shown as far as it goes; "
-        "where and why reading stopped goes to stderr and the exit code is 1.");
+        "info", "Show a gbx file's header, node count, reference table and body sizes");
+    info->footer(
+        "With --nodes, also the node tree. A damaged file is shown as far as it goes; where and\n"
+        "why reading stopped goes to stderr and the exit code is 1.");
     info->add_option("FILE", args->file,
                      "The .gbx file, or PAK:PATH for a file inside a pak (decoded through the "
                      "game's pipeline; the key options apply to that pak)")
@@ -200,12 +199,13 @@ void addGbxCommands(CLI::App& app, int& exitCode) {
     auto thumb = std::make_shared<ThumbnailArgs>();
     CLI::App* thumbnail = gbxCmd->add_subcommand(
         "thumbnail",
-        "Write a map's thumbnail, or the icon of an item, block, macroblock or other collector, "
-        "upright as the game shows it: the games store them upside down. A map's JPEG is "
-        "flipped without loss (its coded 8x8 blocks are reordered, no pixel is decoded); raw "
-        "icon pixels and lossless WebP icons are written as PNG. Where the picture came from "
-        "goes to stderr. A file without one, or one that cannot be turned without loss, is an "
-        "error (exit code 1): --as-stored writes any picture as the file stores it.");
+        "Write a map's thumbnail, or the icon of an item, block or other collector, upright");
+    thumbnail->footer(
+        "The games store them upside down: a map's JPEG is flipped without loss (its coded 8x8\n"
+        "blocks reordered, no pixel decoded); raw icon pixels and lossless WebP icons are written\n"
+        "as PNG. Where the picture came from goes to stderr. A file without one, or one that\n"
+        "cannot be turned without loss, is an error (exit code 1): --as-stored writes it as "
+        "stored.");
     thumbnail
         ->add_option("FILE", thumb->file,
                      "The .gbx file, or PAK:PATH for a file inside a pak (its header is "

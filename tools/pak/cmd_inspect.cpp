@@ -140,9 +140,7 @@ void printInfoText(const nlohmann::ordered_json& j) {
 
 void addInfoCommand(CLI::App& app, int& exitCode) {
     auto* cmd = app.add_subcommand(
-        "info",
-        "Show a pak's header (version 6+: the public header, then the private one when it can "
-        "be read: with the key, or when it is not private)");
+        "info", "Show a pak's header (version 6+: public, then private when it can be read)");
     auto keys = std::make_shared<KeyOptions>();
     auto pakPath = std::make_shared<std::string>();
     auto json = std::make_shared<bool>(false);
@@ -151,6 +149,9 @@ void addInfoCommand(CLI::App& app, int& exitCode) {
     auto salvage = std::make_shared<bool>(false);
     addSalvageFlag(cmd, *salvage);
     addKeyOptions(cmd, *keys);
+    cmd->footer(
+        "Version 6+: the private header is read with the key, or without one when it is not\n"
+        "private; when it cannot be, the public one is shown with why, and the exit status is 1.");
     cmd->callback([=, &exitCode] {
         auto file = InputFile::open(*pakPath);
         nlohmann::ordered_json info;
@@ -218,8 +219,7 @@ nlohmann::json lsJson(const std::shared_ptr<const PakIndex>& pak,
 
 void addLsCommand(CLI::App& app, int& exitCode) {
     auto* cmd = app.add_subcommand(
-        "ls",
-        "List the files in a pak (all, or those the PATHs and GLOBs select), one path per line");
+        "ls", "List the files in a pak (all, or those PATHs and GLOBs select), one path per line");
     auto read = std::make_shared<ReadArgs>();
     auto pakPath = std::make_shared<std::string>();
     auto paths = std::make_shared<std::vector<std::string>>();
@@ -227,23 +227,17 @@ void addLsCommand(CLI::App& app, int& exitCode) {
     auto json = std::make_shared<bool>(false);
     cmd->add_option("PAK", *pakPath, "The .pak file")->required();
     cmd->add_option("PATH", *paths, kPathPatternHelp);
-    cmd->add_flag("-l,--long", *longFormat,
-                  "Also show size, compressed size, class ID, flags and kind: \"-\" for a "
-                  "plain file; for a gbx file how its bytes are proven: gbx:parsed, "
-                  "gbx:header, gbx:exact, gbx:verified, or gbx! when it is refused (pak "
-                  "check says why); "
-                  "\"locked\" for a file of a version 6+ pack that needs the key not given; "
-                  "for a version 6+ file encrypted in counter mode, \"counter\" (zlib's "
-                  "Adler-32 proves it) or \"counter:unverified\" (no checksum: read only "
-                  "with --unverified)");
-    cmd->add_flag("--json", *json,
-                  "JSON list of {path, size, compressed_size, class_id, flags, record_offset (the "
-                  "file table's field after the name, as 8 hex digits: in version 3 where the "
-                  "file's record lies in the plaintext metadata section, FFFFFFFF for none; its "
-                  "meaning in 6+ is unknown), compressed, "
-                  "gbx, decode (gbx files: parsed, header, exact, verified or refused; "
-                  "counter-mode files: counter or counter:unverified, with counter_mode: "
-                  "true)}");
+    cmd->add_flag(
+        "-l,--long", *longFormat,
+        "Also show size, compressed size, class ID, flags and kind: \"-\" plain; gbx:parsed, "
+        "gbx:header, gbx:exact, gbx:verified, or gbx! refused (pak check says why); "
+        "locked: needs the key not given; counter (Adler-32 proves it) or "
+        "counter:unverified (read only with --unverified): version 6+ counter mode");
+    cmd->add_flag(
+        "--json", *json,
+        "JSON list of {path, size, compressed_size, class_id, flags, record_offset (see pak(1)), "
+        "compressed, gbx, decode (gbx: parsed, header, exact, verified or refused; "
+        "counter mode: counter or counter:unverified, with counter_mode: true)}");
     addReadOptions(cmd, *read);
     cmd->callback([=, &exitCode] {
         auto pak = openForReading(*pakPath, *read);

@@ -53,13 +53,10 @@ void addSourceOptions(CLI::App* cmd, PackArgs& a) {
                     "Original pak: files whose path and content are unchanged are copied "
                     "as their original encrypted bytes (same key)");
     cmd->add_flag("--fold-skippable", a.options.gbxRules.nodesInSkippableChunksMixIvXor,
-                  "Plan gbx files so that nodes read inside skippable (\"PIKS\") chunks mix "
-                  "the cipher, as the GBX wiki page says. Default: they do not, as GBX.NET "
-                  "and a study of the 2020 game's code say (the game reads such a chunk into "
-                  "memory first); the game's own Resource.pak does not decide it. gbx files "
-                  "with chunks no reader knows are planned from the node scan (a warning "
-                  "says how many node reads it found) and always stored with zlib, whose "
-                  "Adler-32 lets pak prove them when reading back");
+                  "Plan gbx files so that nodes read inside skippable (\"PIKS\") chunks mix the "
+                  "cipher, as the GBX wiki page says (default: they do not, as GBX.NET and the "
+                  "2020 game's code say; see pak(1)). gbx files with chunks no reader knows are "
+                  "planned from the node scan and always stored with zlib");
 }
 
 // --version and the version 6+ header's fields.
@@ -135,9 +132,10 @@ void runPack(const PackArgs& a) {
 
 void addPackCommands(CLI::App& app, int& /*exitCode*/) {
     auto* cmd = app.add_subcommand(
-        "pack",
-        "Build a pak (version 3, or 6 to 18 with --version) from a folder tree; the key "
-        "comes from --key/--key-file/--base-key or from the packlist entry named like OUT");
+        "pack", "Build a pak (version 3, or 6 to 18 with --version) from a folder tree");
+    cmd->footer(
+        "The key comes from --key, --key-file or --base-key, or from the packlist entry named\n"
+        "like OUT.");
     auto args = std::make_shared<PackArgs>();
     addSourceOptions(cmd, *args);
     addVersionOptions(cmd, *args);

@@ -173,10 +173,10 @@ void addPacklistCommands(CLI::App& app, int& exitCode) {
         });
     }
     auto* cmd = group->add_subcommand(
-        "add",
-        "Add a pack's entry (creating the file if needed) and re-sign it. A name the file "
-        "already holds (matched regardless of case, as the game matches) is refused unless "
-        "--replace, which keeps the old file as FILE.bak");
+        "add", "Add a pack's entry (creating the file if needed) and re-sign it");
+    cmd->footer(
+        "A name the file already holds (matched regardless of case, as the game matches) is\n"
+        "refused unless --replace, which keeps the old file as FILE.bak.");
     auto args = std::make_shared<PacklistAddArgs>();
     cmd->add_option("FILE", args->file, "The packlist.dat")->required();
     cmd->add_option("NAME", args->name,

@@ -69,20 +69,16 @@ void printRefs(const std::vector<pakfs::fs::ResolvedReference>& refs) {
 void addRefsCommands(CLI::App& app, int& exitCode) {
     CLI::App* gbxCmd = app.get_subcommand("gbx");
     auto* cmd = gbxCmd->add_subcommand(
-        "refs",
-        "Resolve a gbx file's external node references across the game's drives.\n"
-        "TARGET is a gbx file on disk, PAK:PATH (an entry of a pak), or a drive path "
-        "(Game/... or Resource/...) with --packs. References go up ancestorLevel folders from "
-        "the file's folder, then into the listed folder. References by resource index are "
-        "not resolved (status UNKNOWN, \"unknown\": true in JSON, not counted as missing by "
-        "--strict): the one mapping proposed for them, the index of a file in Resource.pak's "
-        "file table, is refuted by the game's own Resource.pak.");
+        "refs", "Resolve a gbx file's external node references across the game's drives");
     auto target = std::make_shared<std::string>();
     auto packs = std::make_shared<std::string>();
     auto json = std::make_shared<bool>(false);
     auto strict = std::make_shared<bool>(false);
     auto keys = std::make_shared<KeyOptions>();
-    cmd->add_option("TARGET", *target, "gbx file, PAK:PATH, or a drive path")->required();
+    cmd->add_option("TARGET", *target,
+                    "A gbx file on disk, PAK:PATH (an entry of a pak), or with --packs a drive "
+                    "path (Game/... or Resource/...)")
+        ->required();
     cmd->add_option("--packs", *packs,
                     "The game's Packs folder (keys from its packlist.dat): resolve in its drives");
     cmd->add_flag("--json", *json,
@@ -90,6 +86,10 @@ void addRefsCommands(CLI::App& app, int& exitCode) {
                   "unknown}");
     cmd->add_flag("--strict", *strict, "Exit 1 if any reference is missing");
     addKeyOptions(cmd, *keys);
+    cmd->footer(
+        "References go up ancestorLevel folders from the file's folder, then into the listed\n"
+        "folder. References by resource index are not resolved (status UNKNOWN, \"unknown\": true\n"
+        "in JSON, not counted as missing by --strict): see pak(1) for why.");
     cmd->callback([=, &exitCode] {
         std::unique_ptr<pakfs::fs::Drives> drives;
         if (!packs->empty()) drives = loadDrives(*packs, *keys);

@@ -27,13 +27,13 @@ std::string commandPath(const CLI::App& app) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{
-        "pak: list, extract, check and build TrackMania .pak archives (version 3) and "
-        "ManiaPlanet / Trackmania 2020 .Pack.Gbx packs (versions 6 to 18), and inspect .gbx "
-        "files.\n"
-        "Keys: --key HEX32, --key-file FILE or --packlist FILE; for versions 6+ also "
-        "--base-key HEX32 or --ms-key HEX32. Without them the key is taken from a packlist.dat "
-        "beside the pak (versions 6+ may need none to list)."};
+    // What pak reads, then the ways to give a key.
+    CLI::App app{std::string("pak: list, extract, check and build TrackMania .pak archives "
+                             "(version 3) and ManiaPlanet / Trackmania 2020 .Pack.Gbx packs "
+                             "(versions 6 to 18), and inspect .gbx files.\n") +
+                 "Keys: --key HEX32, --key-file FILE or --packlist FILE; for versions 6+ also "
+                 "--base-key HEX32 or --ms-key HEX32. Without them the key is taken from a "
+                 "packlist.dat beside the pak (versions 6+ may need none to list)."};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Show help for every subcommand");
     app.set_version_flag("-V,--version", std::string("pak ") + pakfs::archive::projectVersion() +
@@ -49,6 +49,8 @@ int main(int argc, char** argv) {
     pakfs::cli::addCommitCommands(app, exitCode);
     pakfs::cli::addDiffCommands(app, exitCode);
     pakfs::cli::addEditCommands(app, exitCode);
+    // After the commands: a subcommand takes its parent's footer as it is when it is added.
+    app.footer("pak COMMAND --help: a command's options and details; pak(1): everything.");
     pakfs::installInterruptCleanup("pak");
     // A first word that names no command: say so (CLI11 would only say one is required).
     if (argc > 1 && argv[1][0] != '-') {

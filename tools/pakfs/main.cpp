@@ -40,137 +40,161 @@ constexpr int kExitMountFailed = 1;
 // -o commit: the mount ended, and its changes could not all be committed (see the log).
 constexpr int kExitCommitFailed = 3;
 
-// --help, then libfuse's options: what pakfs does and refuses, its options, and notes on the
-// seek points, the extended attributes and errors.
-const char* const kUsageIntro =
-    "usage: pakfs [options] SOURCE... MOUNTPOINT\n"
-    "\n"
-    "Mounts TrackMania .pak archives (version 3) and ManiaPlanet / Trackmania 2020 .Pack.Gbx\n"
-    "packs (versions 6 to 18) read-only, or writable with -o overlay. SOURCE is a pack file\n"
-    "or a game Packs folder (every .pak and .Pack.Gbx in it, keys from its packlist.dat).\n"
-    "Each pack shows as a folder named after its file without the extension. Unmount with:\n"
-    "fusermount3 -u MOUNTPOINT (umount as root); SIGINT, SIGTERM and SIGHUP unmount too, a\n"
-    "busy mount by aborting its connection. Without -f, pakfs goes to the background once\n"
-    "the mount is up, so its exit status says whether the mount worked (0 yes, 1 no or\n"
-    "refused, 2 bad usage).\n"
-    "\n"
-    "Refused before mounting: a MOUNTPOINT that is not an existing, empty folder (see -o\n"
-    "nonempty), one pakfs is mounted on already (even with -o nonempty), or one whose mount\n"
-    "has died (fusermount3 -u MOUNTPOINT clears it); an option neither pakfs nor libfuse\n"
-    "knows; a SOURCE that is missing or not a pak; any path pakfs reads or writes (a\n"
-    "SOURCE, the packlist, key file, name lists, overlay folder, $XDG_CACHE_HOME/pakfs/seek)\n"
-    "inside the mount point, or the mount point inside the overlay: pakfs would wait on its\n"
-    "own mount.\n"
-    "\n"
-    "As a mount type: mount -t fuse.pakfs SOURCE MOUNTPOINT -o key=HEX32,icase, or in\n"
-    "/etc/fstab: /games/tmnf/Packs  /mnt/tmnf  fuse.pakfs  ro,icase,drives,allow_other,noauto  0 "
-    "0\n"
-    "\n";
+// --help, then libfuse's options: what pakfs does, its options, and notes; pakfs(1) has the
+// details (its sections are named).
+const char* const kUsageIntro[] = {
+    "Mounts TrackMania .pak archives (version 3) and ManiaPlanet / Trackmania 2020 .Pack.Gbx "
+    "packs (versions 6 to 18) read-only, or writable with -o overlay. SOURCE is a pack file or a "
+    "game Packs folder (every .pak and .Pack.Gbx in it, keys from its packlist.dat). Each pack "
+    "shows as a folder named after its file without the extension.",
+    "Unmount with fusermount3 -u MOUNTPOINT (umount as root); SIGINT, SIGTERM and SIGHUP unmount "
+    "too. Without -f, pakfs goes to the background once the mount is up, so its exit status says "
+    "whether the mount worked (0 yes, 1 no or refused, 2 bad usage). What is refused before "
+    "mounting: CHECKS BEFORE MOUNTING in pakfs(1).",
+    "As a mount type: mount -t fuse.pakfs SOURCE MOUNTPOINT -o key=HEX32,icase, or a line of "
+    "/etc/fstab (MOUNTING FROM FSTAB in pakfs(1)).",
+};
 
-const char* const kUsageOptions =
-    "pakfs options:\n"
-    "    --key HEX32            the 16-byte Blowfish key as 32 hex digits (every pack)\n"
-    "    --key-file FILE        file holding the key (16 bytes or 32 hex digits)\n"
-    "    --packlist FILE        packlist.dat to take keys from (default: the one beside\n"
-    "                           each pak)\n"
-    "    --base-key HEX32       version 6+: the pack key is MD5(HEX32 upper-case + \"NadeoPak\")\n"
-    "    --ms-key HEX32         version 6+: a master server key, combined with the pack's\n"
-    "                           contents checksum\n"
-    "    --keys FILE            a key for each pack, by name: one line each, NAME KIND HEX\n"
-    "                           (NAME the pack file's name without its extension, any case;\n"
-    "                           KIND key, base-key or ms-key; HEX 32 hex digits; # comments),\n"
-    "                           e.g. \"dedicated base-key 0123...\"; for a Packs folder whose\n"
-    "                           packs have keys of their own (ManiaPlanet keeps no\n"
-    "                           packlist.dat); a pack it does not name takes the packlist's\n"
-    "                           key; not with the four above\n"
-    "                           A version 6+ pack mounts without a key when its header\n"
-    "                           allows; files that need the missing key give EIO.\n"
-    "    -o key=HEX32, -o key_file=FILE, -o packlist=FILE, -o base_key=HEX32, -o ms_key=HEX32,\n"
-    "    -o keys=FILE           the same, as mount options (mount -t fuse.pakfs, fstab)\n"
-    "                           A pak no packlist entry names (Resource.orig.pak) opens with\n"
-    "                           the key of the entry its header MD5 fits, with a note.\n"
-    "    -o cache_size=SIZE     memory for whole decoded files (small files, gbx files);\n"
-    "                           bytes, or with a K, M or G suffix (default 64M)\n"
-    "    -o seek_memory=SIZE    memory for the seek points of large compressed files (a\n"
-    "                           point at every deflate block end, windows deflated; two\n"
-    "                           files at a time); K, M or G suffix (default 32M)\n"
-    "    -o read_ahead=N        reading a file from its start decodes up to N small files\n"
-    "                           after it in its folder on two other threads and stores them\n"
-    "                           in the kernel's page cache (default 64; 0 off)\n"
-    "    -o icase               case-insensitive lookups, as the game does\n"
-    "    -o hashed_names        version 6+: files stored under a hashed name show as the\n"
-    "                           hash; without it they show under the real path a gbx file\n"
-    "                           of the mounted packs refers to them by (checked by hashing\n"
-    "                           it; with -o overlay, of their own pack), the hash otherwise\n"
-    "                           (-o resolve_names, which asked for that before, is taken)\n"
-    "    -o names=FILE          version 6+: also the names of a hash-to-name list as players\n"
-    "                           share them (HASH NAME lines; see pak(1)), each checked by\n"
-    "                           hashing it; may be repeated\n"
-    "    -o unverified          serve a stored gbx file that cannot be proven (chunks no\n"
-    "                           reader knows, no checksum) as the node scan's best decode,\n"
-    "                           and a version 6+ file encrypted in counter mode without a\n"
-    "                           checksum (stored or LZ4) as its counter-mode decode, with a\n"
-    "                           log line, instead of an I/O error\n"
-    "    -o salvage             mount a pack cut short: the files whose bytes are all there\n"
-    "                           show (read and proven as usual), each other one is left out\n"
-    "                           with a warning; not with -o overlay\n"
-    "    -o drives              the game's view instead of one folder per pack: /Resource\n"
-    "                           (Resource.pak) and /Game (every other pack merged in\n"
-    "                           packlist.dat order; on a path held by two packs, the pack\n"
-    "                           loaded later wins)\n"
-    "    -o overlay=DIR, --overlay DIR\n"
-    "                           writable: every change (new, changed, renamed and deleted\n"
-    "                           files and folders, times) goes to the folder DIR, never to a\n"
-    "                           pak: DIR/PACK/... mirrors the mount, deletions are .wh.NAME\n"
-    "                           files, a replaced folder holds .wh..wh..opq (the OCI layer\n"
-    "                           layout). Remounting with DIR shows the same; `pak commit PAK\n"
-    "                           DIR OUT` makes a pak of it (with -o drives, `pak commit\n"
-    "                           --patch NAME PACKS DIR` a pack loaded last). Symbolic and\n"
-    "                           hard links, device files and chown are refused (EPERM),\n"
-    "                           names a pak cannot hold too (EINVAL), renaming a folder of\n"
-    "                           a pack gives EXDEV. DIR/.pakfs-packs records which pak each\n"
-    "                           pack's changes are made over (pak commit checks it). One\n"
-    "                           writable mount per DIR: the mount locks it (DIR/.pakfs-lock),\n"
-    "                           and pak commit of DIR is refused while it is mounted; one\n"
-    "                           writable mount per pak: a second one, and pak add, rm, mv,\n"
-    "                           commit and pack of a pak it serves, are refused\n"
-    "    -o commit              with -o overlay: when the mount ends, commit each pack's\n"
-    "                           changes into its pak in place (as pak commit --in-place),\n"
-    "                           then empty its folder in DIR; one log line per pack; with\n"
-    "                           -f, exit status 3 when one could not be committed; the\n"
-    "                           reason is kept in DIR/.pakfs-commit-failed, printed by pak\n"
-    "                           commit and the next mount, until a commit succeeds\n"
-    "    -o nonempty            mount over a folder that holds files (hidden while mounted)\n"
-    "    -o ro, defaults        taken; -o rw is refused without -o overlay (mount(8)\n"
-    "                           passes rw unless ro is given: with -o overlay, give rw or\n"
-    "                           nothing; ro then mounts the packs and DIR read-only)\n"
-    "    -o noauto, auto, user, users, nouser, _netdev, nofail\n"
-    "                           taken for mount(8) and fstab; no effect on pakfs\n"
-    "    -o uid=N, gid=N        owner and group of every file (default: the user mounting)\n"
-    "    -o umask=M             mode bits taken off (octal; files are 0444, folders 0555)\n"
-    "    -o nosuid, nodev, noexec  passed to the kernel\n"
-    "    -h, --help             this help, then libfuse's options\n"
-    "    -V, --version          version\n"
-    "\n";
+// One entry of the option list: its names, and what it does. Names too long for their column
+// stand on lines of their own; an entry without names is a note on the one above.
+struct UsageOption {
+    const char* names;
+    const char* help;
+};
 
-const char* const kUsageNotes =
-    "Random reads in a compressed file of 8 MiB or more resume at seek points: a pass in the\n"
-    "background builds them when a read first jumps in the file and keeps them in\n"
-    "$XDG_CACHE_HOME/pakfs/seek (~/.cache/pakfs/seek), used again while the pak is unchanged\n"
-    "(size, modification time, header MD5) and the file's own MD5 matches.\n"
-    "\n"
-    "Extended attributes of files: user.pak.class_id, user.pak.flags,\n"
-    "user.pak.compressed_size, user.pak.cipher (files encrypted in counter mode: \"counter\",\n"
-    "proven by zlib's Adler-32, or \"counter:unverified\"), user.gbx.class and user.gbx.refs\n"
-    "(gbx files: one line per external reference, the drive path it resolves to,\n"
-    "\"(missing)\" if absent), user.gbx.decode, and for maps user.gbx.map.title,\n"
-    "user.gbx.map.author, user.gbx.map.environment and user.gbx.map.thumbnail (format,\n"
-    "size and bytes, e.g. \"jpeg 256x256, 9916 bytes\"), each when the map's header says.\n"
-    "A pack that cannot be opened (wrong key, damage) stops the mount, except inside a Packs\n"
-    "folder, where it is left out with a warning. A file that cannot be decoded gives an I/O\n"
-    "error (EIO) and one log line (stderr with -f or -d, else syslog; without /dev/log,\n"
-    "stderr until the mount goes to the background, then DIR/.pakfs-log of -o overlay=DIR).\n"
-    "\n";
+const UsageOption kUsageOptions[] = {
+    {"--key HEX32", "the 16-byte Blowfish key as 32 hex digits (every pack)"},
+    {"--key-file FILE", "file holding the key (16 bytes or 32 hex digits)"},
+    {"--packlist FILE", "packlist.dat to take keys from (default: the one beside each pak)"},
+    {"--base-key HEX32", "version 6+: the pack key is MD5(HEX32 upper-case + \"NadeoPak\")"},
+    {"--ms-key HEX32",
+     "version 6+: a master server key, combined with the pack's contents checksum"},
+    {"--keys FILE",
+     "a key for each pack, by name: lines NAME KIND HEX (KIND key, base-key or ms-key; see "
+     "pakfs(1)), e.g. \"dedicated base-key 0123...\", for a Packs folder whose packs have keys "
+     "of their own; a pack it does not name takes the packlist's key; not with the four above"},
+    {"",
+     "A version 6+ pack mounts without a key when its header allows; files that need the "
+     "missing key give EIO."},
+    {"-o key=HEX32, -o key_file=FILE, -o packlist=FILE, -o base_key=HEX32, -o ms_key=HEX32,\n"
+     "-o keys=FILE",
+     "the same, as mount options (mount -t fuse.pakfs, fstab)"},
+    {"",
+     "A pak no packlist entry names (Resource.orig.pak) opens with the key of the entry its "
+     "header MD5 fits, with a note."},
+    {"-o cache_size=SIZE",
+     "memory for whole decoded files (small files, gbx files); bytes, or with a K, M or G "
+     "suffix (default 64M)"},
+    {"-o seek_memory=SIZE",
+     "memory for the seek points of large compressed files (two files at a time); K, M or G "
+     "suffix (default 32M)"},
+    {"-o read_ahead=N",
+     "reading a file from its start decodes up to N small files after it in its folder into "
+     "the kernel's page cache, on two other threads (default 64; 0 off)"},
+    {"-o icase", "case-insensitive lookups, as the game does"},
+    {"-o hashed_names",
+     "version 6+: files stored under a hashed name show as the hash; without it, under the real "
+     "path a gbx file of the mounted packs refers to them by (checked by hashing it), else the "
+     "hash (-o resolve_names, which asked for that before, is taken)"},
+    {"-o names=FILE",
+     "version 6+: also the names of a hash-to-name list as players share them (HASH NAME "
+     "lines; see pak(1)), each checked by hashing it; may be repeated"},
+    {"-o unverified",
+     "serve a stored gbx file that cannot be proven as the node scan's best decode, and a "
+     "version 6+ counter-mode file without a checksum as its counter-mode decode, with a log "
+     "line, instead of an I/O error"},
+    {"-o salvage",
+     "mount a pack cut short: the files whose bytes are all there show, each other one is left "
+     "out with a warning; not with -o overlay"},
+    {"-o drives",
+     "the game's view instead of one folder per pack: /Resource (Resource.pak) and /Game "
+     "(every other pack merged in packlist.dat order; the pack loaded later wins)"},
+    {"-o overlay=DIR, --overlay DIR",
+     "writable: every change goes to the folder DIR, never to a pak (DIR/PACK/... mirrors the "
+     "mount, deletions are .wh.NAME files); `pak commit PAK DIR OUT` makes a pak of it. Links, "
+     "device files and chown are refused; one writable mount per DIR and per pak (WRITABLE "
+     "MOUNTS in pakfs(1))"},
+    {"-o commit",
+     "with -o overlay: when the mount ends, commit each pack's changes into its pak in place (as "
+     "pak commit --in-place) and empty its folder in DIR; with -f, exit status 3 when one could "
+     "not be committed (the reason: DIR/.pakfs-commit-failed)"},
+    {"-o nonempty", "mount over a folder that holds files (hidden while mounted)"},
+    {"-o ro, defaults",
+     "taken; -o rw is refused without -o overlay (with it, ro mounts the packs and DIR "
+     "read-only)"},
+    {"-o noauto, auto, user, users, nouser, _netdev, nofail",
+     "taken for mount(8) and fstab; no effect on pakfs"},
+    {"-o uid=N, gid=N", "owner and group of every file (default: the user mounting)"},
+    {"-o umask=M", "mode bits taken off (octal; files are 0444, folders 0555)"},
+    {"-o nosuid, nodev, noexec", "passed to the kernel"},
+    {"-h, --help", "this help, then libfuse's options"},
+    {"-V, --version", "version"},
+};
+
+const char* const kUsageNotes[] = {
+    "Random reads in a compressed file of 8 MiB or more resume at seek points, built in the "
+    "background and kept in $XDG_CACHE_HOME/pakfs/seek (SEEK POINTS in pakfs(1)).",
+    "Extended attributes of files: user.pak.class_id, user.pak.flags, user.pak.compressed_size, "
+    "user.pak.cipher, user.gbx.class, user.gbx.refs, user.gbx.decode, and for maps "
+    "user.gbx.map.title, user.gbx.map.author, user.gbx.map.environment and "
+    "user.gbx.map.thumbnail (format, size and bytes): EXTENDED ATTRIBUTES in pakfs(1).",
+    "A pack that cannot be opened stops the mount (inside a Packs folder it is left out with a "
+    "warning). A file that cannot be decoded gives an I/O error (EIO) and one log line (WHERE "
+    "THE LOG GOES in pakfs(1)).",
+};
+
+// `text` from column `column` (where the line printed so far ends), its words wrapped at 88
+// columns, each further line from column `indent`.
+void printWrapped(std::string_view text, std::size_t column, std::size_t indent) {
+    constexpr std::size_t kWidth = 88;
+    std::string line(column, ' ');
+    bool lineStart = true;
+    while (!text.empty()) {
+        const std::size_t space = text.find(' ');
+        const std::string_view word = text.substr(0, space);
+        text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+        if (!lineStart && line.size() + 1 + word.size() > kWidth) {
+            std::printf("%s\n", line.substr(column).c_str());
+            line.assign(indent, ' ');
+            column = 0;
+            lineStart = true;
+        }
+        if (!lineStart) line += ' ';
+        line += word;
+        lineStart = false;
+    }
+    std::printf("%s\n", line.substr(column).c_str());
+}
+
+void printUsage() {
+    std::printf("usage: pakfs [options] SOURCE... MOUNTPOINT\n\n");
+    for (const char* paragraph : kUsageIntro) {
+        printWrapped(paragraph, 0, 0);
+        std::printf("\n");
+    }
+    constexpr std::size_t kHelpColumn = 27;
+    std::printf("pakfs options:\n");
+    for (const UsageOption& o : kUsageOptions) {
+        std::string_view names = o.names;
+        std::size_t column = 0;
+        while (!names.empty()) {
+            const std::size_t end = names.find('\n');
+            const std::string line = "    " + std::string(names.substr(0, end));
+            names = end == std::string_view::npos ? std::string_view() : names.substr(end + 1);
+            std::printf("%s", line.c_str());
+            column = line.size();
+            if (!names.empty() || column + 1 > kHelpColumn) {
+                std::printf("\n");
+                column = 0;
+            }
+        }
+        std::printf("%*s", int(kHelpColumn - column), "");
+        printWrapped(o.help, kHelpColumn, kHelpColumn);
+    }
+    std::printf("\n");
+    for (const char* paragraph : kUsageNotes) printWrapped(paragraph, 0, 0);
+    std::printf("\n");
+}
 
 bool parseSize(std::string_view text, std::uint64_t& out) {
     if (text.empty()) return false;
@@ -597,9 +621,7 @@ int main(int argc, char** argv) {
     // With an overlay, -o ro mounts read-only what the packs and the overlay show.
     if (cl.ro && !cl.overlay.empty()) cl.fuseArgs.insert(cl.fuseArgs.end(), {"-o", "ro"});
     if (cl.help) {
-        std::fputs(kUsageIntro, stdout);
-        std::fputs(kUsageOptions, stdout);
-        std::fputs(kUsageNotes, stdout);
+        printUsage();
         pakfs::fs::printFuseHelp("pakfs");
         return 0;
     }
