@@ -33,6 +33,7 @@
 #include "packs/Sources.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/DrivesFixture.hpp"
+#include "tests/support/PakEntries.hpp"
 #include "tests/support/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 
@@ -208,12 +209,6 @@ std::set<std::string> folderPaths(const archive::PakIndex& pak) {
     return out;
 }
 
-const archive::PakEntry* entryAt(const archive::PakIndex& pak, const std::string& path) {
-    for (const auto& e : pak.entries())
-        if (e.path == path) return &e;
-    return nullptr;
-}
-
 // An entry's slot as stored: its IV and encrypted bytes.
 Bytes slotOf(const archive::PakIndex& pak, const archive::PakEntry& e) {
     return pak.file()->readAt(pak.entryOffset(e), std::size_t(e.ivSize() + e.cipherSize()));
@@ -224,8 +219,8 @@ Bytes slotOf(const archive::PakIndex& pak, const archive::PakEntry& e) {
 void checkCopied(const archive::PakIndex& before, const archive::PakIndex& after,
                  const std::string& path) {
     INFO("copied: " << path);
-    const archive::PakEntry* a = entryAt(before, path);
-    const archive::PakEntry* b = entryAt(after, path);
+    const archive::PakEntry* a = findEntry(before, path);
+    const archive::PakEntry* b = findEntry(after, path);
     REQUIRE(a);
     REQUIRE(b);
     CHECK(slotOf(before, *a) == slotOf(after, *b));
@@ -311,7 +306,7 @@ TEST_CASE("commit: adds, changes, deletes, opaque folder and replacements, in ve
     CHECK(contents(after) == expected);
     for (const auto& path : kUntouched) checkCopied(*pak, *after, path);
     if (version == 3) {  // the gbx file's metadata record came along
-        const archive::PakEntry* map = entryAt(*after, "Maps/Thing.Challenge.Gbx");
+        const archive::PakEntry* map = findEntry(*after, "Maps/Thing.Challenge.Gbx");
         REQUIRE(map);
         CHECK(after->metadata().count(map->index) == 1);
     }
@@ -936,7 +931,7 @@ TEST_CASE("commit: a folder the pack names only in its files' names keeps that f
                                                           {"top.txt", bytesOf("c\n")},
                                                           {"A/B/g.txt", bytesOf("g\n")},
                                                           {"A/B/New/f.txt", bytesOf("f\n")}});
-    const archive::PakEntry* g = entryAt(*after, "A/B/g.txt");
+    const archive::PakEntry* g = findEntry(*after, "A/B/g.txt");
     REQUIRE(g);
     CHECK(g->folder == -1);
     CHECK(g->name == "A\\B\\g.txt");
@@ -949,7 +944,7 @@ TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or cop
     Packed p = makePack(3, packFiles(), "Test.pak");
     {
         auto pak = archive::PakIndex::open(p.pak, testKey());
-        const archive::PakEntry* e = entryAt(*pak, "Data/c100k.txt");
+        const archive::PakEntry* e = findEntry(*pak, "Data/c100k.txt");
         REQUIRE(e);
         REQUIRE(e->compressed());
         // One byte of its ciphertext flipped: the zlib stream no longer decodes.
@@ -958,7 +953,7 @@ TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or cop
         writeFile(p.pak, all);
     }
     auto pak = archive::PakIndex::open(p.pak, testKey());
-    const archive::PakEntry* damaged = entryAt(*pak, "Data/c100k.txt");
+    const archive::PakEntry* damaged = findEntry(*pak, "Data/c100k.txt");
     REQUIRE_THROWS_AS(archive::readEntry(pak, *damaged), Error);
 
     // Untouched, it is copied as it is.
@@ -1504,12 +1499,12 @@ TEST_CASE("commit: the game's pack with one plain file changed and one deleted c
     auto after = archive::PakIndex::open(dir / "Resource.pak", pak->key());
     REQUIRE(after->entries().size() == 26);
     CHECK(after->version() == 3);
-    CHECK(entryAt(*after, remove.path) == nullptr);
+    CHECK(findEntry(*after, remove.path) == nullptr);
     for (const auto& e : pak->entries()) {
         if (e.path == change.path || e.path == remove.path) continue;
         checkCopied(*pak, *after, e.path);
     }
-    const archive::PakEntry* c = entryAt(*after, change.path);
+    const archive::PakEntry* c = findEntry(*after, change.path);
     REQUIRE(c);
     CHECK(archive::readEntry(after, *c) == changedBytes);
     CHECK(c->classId == change.classId);

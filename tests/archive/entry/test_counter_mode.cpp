@@ -15,6 +15,7 @@
 #include "archive/pak/PakIndex.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/CounterPack.hpp"
+#include "tests/support/PakEntries.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -30,13 +31,6 @@ const std::string kKeyArg = "--key 1032547698badcfe0123456789abcdef";
 
 std::string q(const fs::path& p) {
     return "'" + p.string() + "'";
-}
-
-const PakEntry& entryAt(const PakIndex& pak, const std::string& path) {
-    for (const auto& e : pak.entries())
-        if (e.path == path) return e;
-    FAIL("no entry " << path);
-    throw std::logic_error("unreachable");
 }
 
 // The files of every test pack: a stored counter-mode file over several 256-byte segments
@@ -110,10 +104,10 @@ TEST_CASE("counter mode: the library reads such files only when proven or asked 
         test::writeCounterPack(path, version, kKey, packFiles(c, version));
         auto pak = PakIndex::open(path, kKey);
         CHECK(pak->warnings().empty());  // every checksum of the helper's pack is right
-        const PakEntry& notes = entryAt(*pak, "notes.xml");
-        const PakEntry& config = entryAt(*pak, "config.xml");
-        const PakEntry& map = entryAt(*pak, "Demo.Map.Gbx");
-        const PakEntry& readme = entryAt(*pak, "readme.txt");
+        const PakEntry& notes = test::entryAt(*pak, "notes.xml");
+        const PakEntry& config = test::entryAt(*pak, "config.xml");
+        const PakEntry& map = test::entryAt(*pak, "Demo.Map.Gbx");
+        const PakEntry& readme = test::entryAt(*pak, "readme.txt");
         CHECK(notes.counterMode);
         CHECK(config.counterMode);
         CHECK(map.counterMode);
@@ -249,8 +243,8 @@ TEST_CASE("counter mode: pak cat, extract, ls and check", "[v6][counter][cli]") 
             return std::string(buf);
         };
         auto open = PakIndex::open(pak, kKey);
-        const PakEntry& config = entryAt(*open, "config.xml");
-        const PakEntry& readme = entryAt(*open, "readme.txt");
+        const PakEntry& config = test::entryAt(*open, "config.xml");
+        const PakEntry& readme = test::entryAt(*open, "readme.txt");
         CHECK(
             r.out ==
             row(c.notes.size(), c.notes.size(), "0000000000000040", "counter:unverified",
@@ -316,14 +310,14 @@ TEST_CASE("counter mode: sizes that lie give an error naming the file", "[v6][co
     GbxDecodeOptions allow;
     allow.unverified = true;
     // A stored file said to be longer than its slot: the v17 slot size bounds it.
-    CHECK_THROWS_WITH(readEntry(pak, entryAt(*pak, "long.xml"), allow),
+    CHECK_THROWS_WITH(readEntry(pak, test::entryAt(*pak, "long.xml"), allow),
                       path.string() +
                           ": long.xml: damaged file table (5112 bytes of IV and data do not fit "
                           "its slot of 1024 bytes)");
     // zlib's stream ends before the size the table gives, or is cut short.
-    CHECK_THROWS_WITH(readEntry(pak, entryAt(*pak, "short.xml")),
+    CHECK_THROWS_WITH(readEntry(pak, test::entryAt(*pak, "short.xml")),
                       Catch::StartsWith(path.string() + ": short.xml: "));
-    CHECK_THROWS_WITH(readEntry(pak, entryAt(*pak, "cut.xml")),
+    CHECK_THROWS_WITH(readEntry(pak, test::entryAt(*pak, "cut.xml")),
                       Catch::StartsWith(path.string() + ": cut.xml: "));
-    CHECK(readEntry(pak, entryAt(*pak, "readme.txt")) == c.readme);
+    CHECK(readEntry(pak, test::entryAt(*pak, "readme.txt")) == c.readme);
 }
