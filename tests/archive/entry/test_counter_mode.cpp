@@ -21,6 +21,7 @@
 using namespace pakfs;
 using namespace pakfs::archive;
 using test::kPak;
+using test::q;
 namespace fs = std::filesystem;
 
 namespace {
@@ -28,10 +29,6 @@ namespace {
 const PakKey kKey = {0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE,
                      0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF};
 const std::string kKeyArg = "--key 1032547698badcfe0123456789abcdef";
-
-std::string q(const fs::path& p) {
-    return "'" + p.string() + "'";
-}
 
 // The files of every test pack: a stored counter-mode file over several 256-byte segments
 // and not a multiple of 8 bytes, a compressed one (zlib, or LZ4 in version 18), a gbx file in

@@ -14,14 +14,11 @@
 using namespace pakfs;
 using namespace pakfs::archive;
 using test::kPak;
+using test::q;
 using test::run;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string q(const fs::path& p) {
-    return "'" + p.string() + "'";
-}
 
 // The first `n` bytes of `from`, written to `to`.
 void cutCopy(const fs::path& from, const fs::path& to, std::uint64_t n) {
