@@ -26,8 +26,8 @@ namespace {
 const std::string kKeyString = "0123456789ABCDEF0123456789ABCDEF";
 
 // DIR/NAME.pak of `files` with a packlist entry for NAME.
-stdfs::path makePack(const TempDir& dir, const std::string& name,
-                     const std::map<std::string, Bytes>& files) {
+stdfs::path packWithListEntry(const TempDir& dir, const std::string& name,
+                              const std::map<std::string, Bytes>& files) {
     const stdfs::path src = dir / ("src-" + name);
     for (const auto& [path, data] : files) writeFile(src / path, data);
     REQUIRE(run(kPak + " packlist add " + q(dir / "packlist.dat") + " " + name + " --key-string " +
@@ -147,7 +147,7 @@ TEST_CASE(
     "[commit]") {
     TempDir dir;
     const stdfs::path a =
-        makePack(dir, "Alpha", {{"x.txt", bytesOf("x\n")}, {"y.txt", bytesOf("y\n")}});
+        packWithListEntry(dir, "Alpha", {{"x.txt", bytesOf("x\n")}, {"y.txt", bytesOf("y\n")}});
     const stdfs::path ov = dir / "ov";
     stdfs::create_directories(ov);
     recordMount(ov, a);
@@ -175,7 +175,7 @@ TEST_CASE(
     const stdfs::path other = dir / "other/Alpha.pak";
     {
         TempDir d2;
-        const stdfs::path b = makePack(d2, "Alpha", {{"x.txt", bytesOf("x\n")}});
+        const stdfs::path b = packWithListEntry(d2, "Alpha", {{"x.txt", bytesOf("x\n")}});
         stdfs::copy_file(b, other);
         stdfs::copy_file(d2 / "packlist.dat", dir / "other/packlist.dat");
     }
@@ -243,7 +243,7 @@ TEST_CASE("commit safety: a damaged record is an error naming the file and line"
 
 TEST_CASE("commit safety: a pak written under a new name says how it opens", "[commit]") {
     TempDir dir;
-    const stdfs::path a = makePack(dir, "Alpha", {{"x.txt", bytesOf("x\n")}});
+    const stdfs::path a = packWithListEntry(dir, "Alpha", {{"x.txt", bytesOf("x\n")}});
     writeFile(dir / "ov/Alpha/x.txt", bytesOf("changed\n"));
     const std::string keyHex = hexString(archive::keyFromKeyString(kKeyString));
     auto r = run(kPak + " commit -q " + q(a) + " " + q(dir / "ov") + " " + q(dir / "Beta.pak"));

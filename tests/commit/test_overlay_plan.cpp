@@ -104,8 +104,8 @@ struct Packed {
 
 // A pack of `files` named `fileName` in a new temp folder; its overlay folder is named like
 // the file without extension.
-Packed makePack(std::uint32_t version, std::map<std::string, Bytes> files,
-                const std::string& fileName, int level = 6) {
+Packed packInNewFolder(std::uint32_t version, std::map<std::string, Bytes> files,
+                       const std::string& fileName, int level = 6) {
     Packed p;
     p.files = std::move(files);
     const stdfs::path src = p.dir->path() / "src";
@@ -262,7 +262,7 @@ TEST_CASE("commit: adds, changes, deletes, opaque folder and replacements, in ve
           "[commit]") {
     const std::uint32_t version = GENERATE(3u, 17u, 18u);
     INFO("version " << version);
-    Packed p = makePack(version, packFiles(), pakFileName(version));
+    Packed p = packInNewFolder(version, packFiles(), pakFileName(version));
     auto pak = archive::PakIndex::open(p.pak, testKey());
     REQUIRE(pak->version() == version);
     const stdfs::path overlay = p.dir->path() / "overlay";
@@ -319,7 +319,7 @@ TEST_CASE("commit: no overlay folder, or one with only unchanged files, copies e
           "[commit]") {
     const std::uint32_t version = GENERATE(3u, 18u);
     INFO("version " << version);
-    Packed p = makePack(version, packFiles(), pakFileName(version));
+    Packed p = packInNewFolder(version, packFiles(), pakFileName(version));
     auto pak = archive::PakIndex::open(p.pak, testKey());
     const stdfs::path overlay = p.dir->path() / "overlay";
     const stdfs::path up = overlay / "Test";
@@ -356,7 +356,7 @@ TEST_CASE("commit: no overlay folder, or one with only unchanged files, copies e
 
 TEST_CASE("commit: an opaque folder keeps what the overlay has again at the same paths",
           "[commit]") {
-    Packed p = makePack(3, packFiles(), "Test.pak");
+    Packed p = packInNewFolder(3, packFiles(), "Test.pak");
     auto pak = archive::PakIndex::open(p.pak, testKey());
     const stdfs::path up = p.dir->path() / "overlay/Test";
     touch(up / "Data/.wh..wh..opq");
@@ -392,7 +392,7 @@ TEST_CASE("commit: an opaque folder keeps what the overlay has again at the same
 
 TEST_CASE("commit: what a pak cannot hold is an error naming the overlay path, nothing written",
           "[commit][cli]") {
-    Packed p = makePack(3, packFiles(), "Test.pak");
+    Packed p = packInNewFolder(3, packFiles(), "Test.pak");
     auto pak = archive::PakIndex::open(p.pak, testKey());
     const Bytes before = readFile(p.pak);
     struct Case {
@@ -576,7 +576,7 @@ TEST_CASE("commit: what a pak cannot hold is an error naming the overlay path, n
 
 TEST_CASE("commit: pak commit --dry-run lists the changes, --json, OUT and --in-place",
           "[commit][cli]") {
-    Packed p = makePack(3, packFiles(), "Test.pak");
+    Packed p = packInNewFolder(3, packFiles(), "Test.pak");
     const Bytes before = readFile(p.pak);
     const stdfs::path overlay = p.dir->path() / "overlay";
     const auto expected = makeOverlay(overlay / "Test", p.files);
@@ -664,7 +664,7 @@ TEST_CASE("commit: pak commit --dry-run lists the changes, --json, OUT and --in-
 
 TEST_CASE("commit: pak commit --in-place with no changes leaves PAK byte-identical",
           "[commit][cli]") {
-    Packed p = makePack(18, packFiles(), "Test.Pack.Gbx");
+    Packed p = packInNewFolder(18, packFiles(), "Test.Pack.Gbx");
     const Bytes before = readFile(p.pak);
     const auto mtime = stdfs::last_write_time(p.pak);
     const std::string key = " --key " + std::string(kTestKeyHex);
@@ -703,7 +703,7 @@ TEST_CASE("commit: pak commit killed with SIGKILL leaves PAK as it was and OUT a
         changed[path] = std::move(a);
     }
     files["small.txt"] = bytesOf("untouched\n");
-    Packed p = makePack(3, files, "Test.pak", 1);
+    Packed p = packInNewFolder(3, files, "Test.pak", 1);
     files.clear();
     const stdfs::path overlay = p.dir->path() / "overlay";
     for (const auto& [path, data] : changed) writeFile(overlay / "Test" / path, data);
@@ -851,7 +851,7 @@ TEST_CASE(
         files["D" + std::to_string(i % 7) + "/f" + std::to_string(i) + ".txt"] =
             i % 5 == 0 ? randomBytes(std::size_t(300 + i * 97), std::uint64_t(i))
                        : compressibleText(std::size_t(100 + i * 211), std::uint64_t(i));
-    Packed p = makePack(version, files, pakFileName(version));
+    Packed p = packInNewFolder(version, files, pakFileName(version));
     const stdfs::path up = p.dir->path() / "overlay" / "Test";
     std::map<std::string, Bytes> want = p.files;
     int n = 0;
@@ -941,7 +941,7 @@ TEST_CASE("commit: a folder the pack names only in its files' names keeps that f
 
 TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or copied as it is",
           "[commit]") {
-    Packed p = makePack(3, packFiles(), "Test.pak");
+    Packed p = packInNewFolder(3, packFiles(), "Test.pak");
     {
         auto pak = archive::PakIndex::open(p.pak, testKey());
         const archive::PakEntry* e = findEntry(*pak, "Data/c100k.txt");
@@ -1512,7 +1512,7 @@ TEST_CASE("commit: the game's pack with one plain file changed and one deleted c
 
 TEST_CASE("commit: every gbx file a version 3 pak cannot plan is named in one run, nothing written",
           "[commit][cli]") {
-    Packed p = makePack(3, packFiles(), "Test.pak");
+    Packed p = packInNewFolder(3, packFiles(), "Test.pak");
     const Bytes before = readFile(p.pak);
     const stdfs::path overlay = p.dir->path() / "overlay";
     // Not a gbx past its first bytes; a map cut in its header; a good change beside them.

@@ -26,9 +26,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const PakKey kKey = {0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE,
-                     0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF};
-const std::string kKeyArg = "--key 1032547698badcfe0123456789abcdef";
+const PakKey kCounterPackKey = {0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE,
+                                0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF};
+const std::string kCounterPackKeyArg = "--key 1032547698badcfe0123456789abcdef";
 
 // The files of every test pack: a stored counter-mode file over several 256-byte segments
 // and not a multiple of 8 bytes, a compressed one (zlib, or LZ4 in version 18), a gbx file in
@@ -68,7 +68,7 @@ TEST_CASE("counter mode: Blowfish::counterXor is the notes' keystream, from any 
           "[v6][counter][crypto]") {
     for (std::uint32_t version : {17u, 18u}) {
         INFO("version " << version);
-        Blowfish cipher(kKey, CipherVariant::forPakVersion(version));
+        Blowfish cipher(kCounterPackKey, CipherVariant::forPakVersion(version));
         const Bytes plain = test::randomBytes(1000, 21);
         const std::uint64_t iv = 0xFFFFFFFFFFFFFF00ull;  // the counter wraps past 2^64
         Bytes expected = plain;
@@ -98,8 +98,8 @@ TEST_CASE("counter mode: the library reads such files only when proven or asked 
         INFO("version " << version);
         test::TempDir dir;
         const fs::path path = dir / "Counter.Pack.Gbx";
-        test::writeCounterPack(path, version, kKey, packFiles(c, version));
-        auto pak = PakIndex::open(path, kKey);
+        test::writeCounterPack(path, version, kCounterPackKey, packFiles(c, version));
+        auto pak = PakIndex::open(path, kCounterPackKey);
         CHECK(pak->warnings().empty());  // every checksum of the helper's pack is right
         const PakEntry& notes = test::entryAt(*pak, "notes.xml");
         const PakEntry& config = test::entryAt(*pak, "config.xml");
@@ -176,8 +176,8 @@ TEST_CASE("counter mode: pak cat, extract, ls and check", "[v6][counter][cli]") 
         INFO("version " << version);
         test::TempDir dir;
         const fs::path pak = dir / "Counter.Pack.Gbx";
-        test::writeCounterPack(pak, version, kKey, packFiles(c, version));
-        const std::string base = q(pak) + " " + kKeyArg;
+        test::writeCounterPack(pak, version, kCounterPackKey, packFiles(c, version));
+        const std::string base = q(pak) + " " + kCounterPackKeyArg;
 
         auto r = test::run(kPak + " cat " + base + " notes.xml");
         CHECK(r.code == 1);
@@ -239,7 +239,7 @@ TEST_CASE("counter mode: pak cat, extract, ls and check", "[v6][counter][cli]") 
                           kind.c_str(), path.c_str());
             return std::string(buf);
         };
-        auto open = PakIndex::open(pak, kKey);
+        auto open = PakIndex::open(pak, kCounterPackKey);
         const PakEntry& config = test::entryAt(*open, "config.xml");
         const PakEntry& readme = test::entryAt(*open, "readme.txt");
         CHECK(
@@ -302,8 +302,8 @@ TEST_CASE("counter mode: sizes that lie give an error naming the file", "[v6][co
         {"short.xml", c.config, EntryCodec::Zlib, true, 5},
         {"cut.xml", c.config, EntryCodec::Zlib, true, 0, -40},
         {"readme.txt", c.readme, EntryCodec::Zlib, false}};
-    test::writeCounterPack(path, 17, kKey, files);
-    auto pak = PakIndex::open(path, kKey);
+    test::writeCounterPack(path, 17, kCounterPackKey, files);
+    auto pak = PakIndex::open(path, kCounterPackKey);
     GbxDecodeOptions allow;
     allow.unverified = true;
     // A stored file said to be longer than its slot: the v17 slot size bounds it.
