@@ -13,6 +13,7 @@
 #include "commit/OverlayRecord.hpp"
 #include "packs/Sources.hpp"
 #include "tests/support/Cli.hpp"
+#include "tests/support/PakEntries.hpp"
 #include "tests/support/Shared.hpp"
 #include "tests/support/TestUtil.hpp"
 
@@ -24,15 +25,9 @@ namespace {
 
 const std::string kKeyString = "0123456789ABCDEF0123456789ABCDEF";
 
-const archive::PakEntry* entryAt(const archive::PakIndex& pak, const std::string& path) {
-    for (const auto& e : pak.entries())
-        if (e.path == path) return &e;
-    return nullptr;
-}
-
 // DIR/NAME.pak of `files` with a packlist entry for NAME.
-stdfs::path makePack(const TempDir& dir, const std::string& name,
-                     const std::map<std::string, Bytes>& files) {
+stdfs::path packWithListEntry(const TempDir& dir, const std::string& name,
+                              const std::map<std::string, Bytes>& files) {
     const stdfs::path src = dir / ("src-" + name);
     for (const auto& [path, data] : files) writeFile(src / path, data);
     REQUIRE(run(kPak + " packlist add " + q(dir / "packlist.dat") + " " + name + " --key-string " +
@@ -58,8 +53,8 @@ TEST_CASE("commit safety: an edited shader keeps its class ID and flags, a renam
     const stdfs::path real = sharedDir("fixtures/real") / "Resource.pak";
     auto pak = archive::PakIndex::open(real, archive::resolveKey(real, {}));
     const std::string keyHex = hexString(pak->key());
-    const archive::PakEntry* shader = entryAt(*pak, "Media/Text/Vsh/Sprites.vsh.txt");
-    const archive::PakEntry* font = entryAt(*pak, "Media/Font/Arial.Font.Gbx");
+    const archive::PakEntry* shader = findEntry(*pak, "Media/Text/Vsh/Sprites.vsh.txt");
+    const archive::PakEntry* font = findEntry(*pak, "Media/Font/Arial.Font.Gbx");
     REQUIRE(shader);
     REQUIRE(font);
     REQUIRE(shader->classId == 0x09042000);  // CPlugFileVsh
@@ -82,21 +77,21 @@ TEST_CASE("commit safety: an edited shader keeps its class ID and flags, a renam
                  q(dir / "Resource.pak") + " --key " + keyHex);
     REQUIRE(r.code == 0);
     auto after = archive::PakIndex::open(dir / "Resource.pak", pak->key());
-    const archive::PakEntry* s = entryAt(*after, "Media/Text/Vsh/Sprites.vsh.txt");
+    const archive::PakEntry* s = findEntry(*after, "Media/Text/Vsh/Sprites.vsh.txt");
     REQUIRE(s);
     CHECK(archive::readEntry(after, *s) == edited);
     CHECK(s->classId == 0x09042000);
     // Every bit but the compression field (0x7C) is the old entry's; the new encoding is zlib.
     CHECK(s->compressed());
     CHECK(s->flags == 0x54000000ffdfff86ull);
-    const archive::PakEntry* f = entryAt(*after, "Media/Font/Renamed.Font.Gbx");
+    const archive::PakEntry* f = findEntry(*after, "Media/Font/Renamed.Font.Gbx");
     REQUIRE(f);
-    CHECK(entryAt(*after, "Media/Font/Arial.Font.Gbx") == nullptr);
+    CHECK(findEntry(*after, "Media/Font/Arial.Font.Gbx") == nullptr);
     CHECK(archive::readEntry(after, *f) == fontBytes);
     CHECK(f->classId == font->classId);
     CHECK(f->flags == font->flags);
     CHECK(f->compressedSize == font->compressedSize);
-    const archive::PakEntry* n = entryAt(*after, "Media/Text/Vsh/New.vsh.txt");
+    const archive::PakEntry* n = findEntry(*after, "Media/Text/Vsh/New.vsh.txt");
     REQUIRE(n);
     CHECK(n->classId == 0x09042000);  // CPlugFileVsh, from .vsh.txt (not .txt's class)
     // Only the bit the game sets on every file (0x02), besides the compression field.
@@ -152,7 +147,7 @@ TEST_CASE(
     "[commit]") {
     TempDir dir;
     const stdfs::path a =
-        makePack(dir, "Alpha", {{"x.txt", bytesOf("x\n")}, {"y.txt", bytesOf("y\n")}});
+        packWithListEntry(dir, "Alpha", {{"x.txt", bytesOf("x\n")}, {"y.txt", bytesOf("y\n")}});
     const stdfs::path ov = dir / "ov";
     stdfs::create_directories(ov);
     recordMount(ov, a);
@@ -180,7 +175,7 @@ TEST_CASE(
     const stdfs::path other = dir / "other/Alpha.pak";
     {
         TempDir d2;
-        const stdfs::path b = makePack(d2, "Alpha", {{"x.txt", bytesOf("x\n")}});
+        const stdfs::path b = packWithListEntry(d2, "Alpha", {{"x.txt", bytesOf("x\n")}});
         stdfs::copy_file(b, other);
         stdfs::copy_file(d2 / "packlist.dat", dir / "other/packlist.dat");
     }
@@ -248,7 +243,7 @@ TEST_CASE("commit safety: a damaged record is an error naming the file and line"
 
 TEST_CASE("commit safety: a pak written under a new name says how it opens", "[commit]") {
     TempDir dir;
-    const stdfs::path a = makePack(dir, "Alpha", {{"x.txt", bytesOf("x\n")}});
+    const stdfs::path a = packWithListEntry(dir, "Alpha", {{"x.txt", bytesOf("x\n")}});
     writeFile(dir / "ov/Alpha/x.txt", bytesOf("changed\n"));
     const std::string keyHex = hexString(archive::keyFromKeyString(kKeyString));
     auto r = run(kPak + " commit -q " + q(a) + " " + q(dir / "ov") + " " + q(dir / "Beta.pak"));

@@ -33,6 +33,7 @@
 #include "packs/Sources.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/DrivesFixture.hpp"
+#include "tests/support/PakEntries.hpp"
 #include "tests/support/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 
@@ -103,8 +104,8 @@ struct Packed {
 
 // A pack of `files` named `fileName` in a new temp folder; its overlay folder is named like
 // the file without extension.
-Packed makePack(std::uint32_t version, std::map<std::string, Bytes> files,
-                const std::string& fileName, int level = 6) {
+Packed packInNewFolder(std::uint32_t version, std::map<std::string, Bytes> files,
+                       const std::string& fileName, int level = 6) {
     Packed p;
     p.files = std::move(files);
     const stdfs::path src = p.dir->path() / "src";
@@ -208,12 +209,6 @@ std::set<std::string> folderPaths(const archive::PakIndex& pak) {
     return out;
 }
 
-const archive::PakEntry* entryAt(const archive::PakIndex& pak, const std::string& path) {
-    for (const auto& e : pak.entries())
-        if (e.path == path) return &e;
-    return nullptr;
-}
-
 // An entry's slot as stored: its IV and encrypted bytes.
 Bytes slotOf(const archive::PakIndex& pak, const archive::PakEntry& e) {
     return pak.file()->readAt(pak.entryOffset(e), std::size_t(e.ivSize() + e.cipherSize()));
@@ -224,8 +219,8 @@ Bytes slotOf(const archive::PakIndex& pak, const archive::PakEntry& e) {
 void checkCopied(const archive::PakIndex& before, const archive::PakIndex& after,
                  const std::string& path) {
     INFO("copied: " << path);
-    const archive::PakEntry* a = entryAt(before, path);
-    const archive::PakEntry* b = entryAt(after, path);
+    const archive::PakEntry* a = findEntry(before, path);
+    const archive::PakEntry* b = findEntry(after, path);
     REQUIRE(a);
     REQUIRE(b);
     CHECK(slotOf(before, *a) == slotOf(after, *b));
@@ -267,7 +262,7 @@ TEST_CASE("commit: adds, changes, deletes, opaque folder and replacements, in ve
           "[commit]") {
     const std::uint32_t version = GENERATE(3u, 17u, 18u);
     INFO("version " << version);
-    Packed p = makePack(version, packFiles(), pakFileName(version));
+    Packed p = packInNewFolder(version, packFiles(), pakFileName(version));
     auto pak = archive::PakIndex::open(p.pak, testKey());
     REQUIRE(pak->version() == version);
     const stdfs::path overlay = p.dir->path() / "overlay";
@@ -311,7 +306,7 @@ TEST_CASE("commit: adds, changes, deletes, opaque folder and replacements, in ve
     CHECK(contents(after) == expected);
     for (const auto& path : kUntouched) checkCopied(*pak, *after, path);
     if (version == 3) {  // the gbx file's metadata record came along
-        const archive::PakEntry* map = entryAt(*after, "Maps/Thing.Challenge.Gbx");
+        const archive::PakEntry* map = findEntry(*after, "Maps/Thing.Challenge.Gbx");
         REQUIRE(map);
         CHECK(after->metadata().count(map->index) == 1);
     }
@@ -324,7 +319,7 @@ TEST_CASE("commit: no overlay folder, or one with only unchanged files, copies e
           "[commit]") {
     const std::uint32_t version = GENERATE(3u, 18u);
     INFO("version " << version);
-    Packed p = makePack(version, packFiles(), pakFileName(version));
+    Packed p = packInNewFolder(version, packFiles(), pakFileName(version));
     auto pak = archive::PakIndex::open(p.pak, testKey());
     const stdfs::path overlay = p.dir->path() / "overlay";
     const stdfs::path up = overlay / "Test";
@@ -361,7 +356,7 @@ TEST_CASE("commit: no overlay folder, or one with only unchanged files, copies e
 
 TEST_CASE("commit: an opaque folder keeps what the overlay has again at the same paths",
           "[commit]") {
-    Packed p = makePack(3, packFiles(), "Test.pak");
+    Packed p = packInNewFolder(3, packFiles(), "Test.pak");
     auto pak = archive::PakIndex::open(p.pak, testKey());
     const stdfs::path up = p.dir->path() / "overlay/Test";
     touch(up / "Data/.wh..wh..opq");
@@ -397,7 +392,7 @@ TEST_CASE("commit: an opaque folder keeps what the overlay has again at the same
 
 TEST_CASE("commit: what a pak cannot hold is an error naming the overlay path, nothing written",
           "[commit][cli]") {
-    Packed p = makePack(3, packFiles(), "Test.pak");
+    Packed p = packInNewFolder(3, packFiles(), "Test.pak");
     auto pak = archive::PakIndex::open(p.pak, testKey());
     const Bytes before = readFile(p.pak);
     struct Case {
@@ -581,7 +576,7 @@ TEST_CASE("commit: what a pak cannot hold is an error naming the overlay path, n
 
 TEST_CASE("commit: pak commit --dry-run lists the changes, --json, OUT and --in-place",
           "[commit][cli]") {
-    Packed p = makePack(3, packFiles(), "Test.pak");
+    Packed p = packInNewFolder(3, packFiles(), "Test.pak");
     const Bytes before = readFile(p.pak);
     const stdfs::path overlay = p.dir->path() / "overlay";
     const auto expected = makeOverlay(overlay / "Test", p.files);
@@ -669,7 +664,7 @@ TEST_CASE("commit: pak commit --dry-run lists the changes, --json, OUT and --in-
 
 TEST_CASE("commit: pak commit --in-place with no changes leaves PAK byte-identical",
           "[commit][cli]") {
-    Packed p = makePack(18, packFiles(), "Test.Pack.Gbx");
+    Packed p = packInNewFolder(18, packFiles(), "Test.Pack.Gbx");
     const Bytes before = readFile(p.pak);
     const auto mtime = stdfs::last_write_time(p.pak);
     const std::string key = " --key " + std::string(kTestKeyHex);
@@ -708,7 +703,7 @@ TEST_CASE("commit: pak commit killed with SIGKILL leaves PAK as it was and OUT a
         changed[path] = std::move(a);
     }
     files["small.txt"] = bytesOf("untouched\n");
-    Packed p = makePack(3, files, "Test.pak", 1);
+    Packed p = packInNewFolder(3, files, "Test.pak", 1);
     files.clear();
     const stdfs::path overlay = p.dir->path() / "overlay";
     for (const auto& [path, data] : changed) writeFile(overlay / "Test" / path, data);
@@ -856,7 +851,7 @@ TEST_CASE(
         files["D" + std::to_string(i % 7) + "/f" + std::to_string(i) + ".txt"] =
             i % 5 == 0 ? randomBytes(std::size_t(300 + i * 97), std::uint64_t(i))
                        : compressibleText(std::size_t(100 + i * 211), std::uint64_t(i));
-    Packed p = makePack(version, files, pakFileName(version));
+    Packed p = packInNewFolder(version, files, pakFileName(version));
     const stdfs::path up = p.dir->path() / "overlay" / "Test";
     std::map<std::string, Bytes> want = p.files;
     int n = 0;
@@ -936,7 +931,7 @@ TEST_CASE("commit: a folder the pack names only in its files' names keeps that f
                                                           {"top.txt", bytesOf("c\n")},
                                                           {"A/B/g.txt", bytesOf("g\n")},
                                                           {"A/B/New/f.txt", bytesOf("f\n")}});
-    const archive::PakEntry* g = entryAt(*after, "A/B/g.txt");
+    const archive::PakEntry* g = findEntry(*after, "A/B/g.txt");
     REQUIRE(g);
     CHECK(g->folder == -1);
     CHECK(g->name == "A\\B\\g.txt");
@@ -946,10 +941,10 @@ TEST_CASE("commit: a folder the pack names only in its files' names keeps that f
 
 TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or copied as it is",
           "[commit]") {
-    Packed p = makePack(3, packFiles(), "Test.pak");
+    Packed p = packInNewFolder(3, packFiles(), "Test.pak");
     {
         auto pak = archive::PakIndex::open(p.pak, testKey());
-        const archive::PakEntry* e = entryAt(*pak, "Data/c100k.txt");
+        const archive::PakEntry* e = findEntry(*pak, "Data/c100k.txt");
         REQUIRE(e);
         REQUIRE(e->compressed());
         // One byte of its ciphertext flipped: the zlib stream no longer decodes.
@@ -958,7 +953,7 @@ TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or cop
         writeFile(p.pak, all);
     }
     auto pak = archive::PakIndex::open(p.pak, testKey());
-    const archive::PakEntry* damaged = entryAt(*pak, "Data/c100k.txt");
+    const archive::PakEntry* damaged = findEntry(*pak, "Data/c100k.txt");
     REQUIRE_THROWS_AS(archive::readEntry(pak, *damaged), Error);
 
     // Untouched, it is copied as it is.
@@ -1504,12 +1499,12 @@ TEST_CASE("commit: the game's pack with one plain file changed and one deleted c
     auto after = archive::PakIndex::open(dir / "Resource.pak", pak->key());
     REQUIRE(after->entries().size() == 26);
     CHECK(after->version() == 3);
-    CHECK(entryAt(*after, remove.path) == nullptr);
+    CHECK(findEntry(*after, remove.path) == nullptr);
     for (const auto& e : pak->entries()) {
         if (e.path == change.path || e.path == remove.path) continue;
         checkCopied(*pak, *after, e.path);
     }
-    const archive::PakEntry* c = entryAt(*after, change.path);
+    const archive::PakEntry* c = findEntry(*after, change.path);
     REQUIRE(c);
     CHECK(archive::readEntry(after, *c) == changedBytes);
     CHECK(c->classId == change.classId);
@@ -1517,7 +1512,7 @@ TEST_CASE("commit: the game's pack with one plain file changed and one deleted c
 
 TEST_CASE("commit: every gbx file a version 3 pak cannot plan is named in one run, nothing written",
           "[commit][cli]") {
-    Packed p = makePack(3, packFiles(), "Test.pak");
+    Packed p = packInNewFolder(3, packFiles(), "Test.pak");
     const Bytes before = readFile(p.pak);
     const stdfs::path overlay = p.dir->path() / "overlay";
     // Not a gbx past its first bytes; a map cut in its header; a good change beside them.

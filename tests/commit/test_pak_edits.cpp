@@ -18,6 +18,7 @@
 #include "common/FileLock.hpp"
 #include "common/ShellWord.hpp"
 #include "tests/support/Cli.hpp"
+#include "tests/support/PakEntries.hpp"
 #include "tests/support/PakFixture.hpp"
 #include "tests/support/Shared.hpp"
 
@@ -33,12 +34,6 @@ std::string quoted(const stdfs::path& p) {
     return "'" + p.string() + "'";
 }
 
-const archive::PakEntry* entryAt(const archive::PakIndex& pak, const std::string& path) {
-    for (const auto& e : pak.entries())
-        if (e.path == path) return &e;
-    return nullptr;
-}
-
 // Every entry of `before` that `after` holds at `moved(path)` has the same slot there.
 void checkSlotsKept(
     const stdfs::path& before, const stdfs::path& after, const std::set<std::string>& untouched,
@@ -49,8 +44,8 @@ void checkSlotsKept(
     auto b = archive::PakIndex::open(after, testKey());
     for (const auto& path : untouched) {
         INFO(path);
-        const archive::PakEntry* ea = entryAt(*a, path);
-        const archive::PakEntry* eb = entryAt(*b, moved(path));
+        const archive::PakEntry* ea = findEntry(*a, path);
+        const archive::PakEntry* eb = findEntry(*b, moved(path));
         REQUIRE(ea);
         REQUIRE(eb);
         CHECK(archive::sameSlot(*a, *ea, *b, *eb));
@@ -100,7 +95,7 @@ TEST_CASE("pak add: files and folders in, a replaced file keeps its class ID, th
     checkSlotsKept(before, t.pak, {"a.txt", "Media/c.txt"});
     auto a = archive::PakIndex::open(before, testKey());
     auto b = archive::PakIndex::open(t.pak, testKey());
-    CHECK(entryAt(*b, "Media/b.dds")->classId == entryAt(*a, "Media/b.dds")->classId);
+    CHECK(findEntry(*b, "Media/b.dds")->classId == findEntry(*a, "Media/b.dds")->classId);
 
     // Usage: --as with two files, or with a folder.
     r = run(pakCommand("add " + quoted(t.pak) + " " + quoted(t.dir->path() / "in/new.txt") + " " +
@@ -323,8 +318,8 @@ TEST_CASE("pak mv in the game's pack keeps class ID, flags and metadata record",
     REQUIRE(r.code == 0);
     auto a = archive::PakIndex::open(real, archive::resolveKey(real, {}));
     auto b = archive::PakIndex::open(dir / "Resource.pak", a->key());
-    const archive::PakEntry* ea = entryAt(*a, "Media/Font/Arial.Font.Gbx");
-    const archive::PakEntry* eb = entryAt(*b, "Media/Font/Renamed.Font.Gbx");
+    const archive::PakEntry* ea = findEntry(*a, "Media/Font/Arial.Font.Gbx");
+    const archive::PakEntry* eb = findEntry(*b, "Media/Font/Renamed.Font.Gbx");
     REQUIRE(ea);
     REQUIRE(eb);
     CHECK(archive::sameSlot(*a, *ea, *b, *eb));

@@ -53,7 +53,7 @@ Bytes map(const std::string& name, const Bytes& jpeg, std::uint32_t size) {
 }
 
 // The names listxattr gives, in order.
-std::vector<std::string> names(fs::PackView& f, const std::string& path) {
+std::vector<std::string> xattrNames(fs::PackView& f, const std::string& path) {
     const fs::View::Ino ino = fs::inoAt(f, path);
     long n = f.listxattr(ino, nullptr, 0);
     REQUIRE(n >= 0);
@@ -88,7 +88,7 @@ TEST_CASE("pakfs: a map's title, author, environment and thumbnail as user.gbx.m
     CHECK(xattr(*f, a, fs::kXattrMapAuthor) == "someone");
     CHECK(xattr(*f, a, fs::kXattrMapEnvironment) == "Alpine");
     CHECK(xattr(*f, a, fs::kXattrMapThumbnail) == "jpeg 13x16, 345 bytes");
-    CHECK(names(*f, a) ==
+    CHECK(xattrNames(*f, a) ==
           std::vector<std::string>{"user.pak.class_id", "user.pak.flags",
                                    "user.pak.compressed_size", "user.gbx.class", "user.gbx.refs",
                                    "user.gbx.decode", "user.gbx.map.title", "user.gbx.map.author",
@@ -97,7 +97,7 @@ TEST_CASE("pakfs: a map's title, author, environment and thumbnail as user.gbx.m
     const std::string b = "/Test/Maps/B.Challenge.Gbx";
     CHECK(xattr(*f, b, fs::kXattrMapTitle) == "Second");
     CHECK(xattr(*f, b, fs::kXattrMapThumbnail) == "errno " + std::to_string(ENODATA));
-    CHECK(names(*f, b).back() == "user.gbx.map.environment");
+    CHECK(xattrNames(*f, b).back() == "user.gbx.map.environment");
     // A damaged one: none either, and one log line says what is wrong.
     const std::string c = "/Test/Maps/C.Challenge.Gbx";
     CHECK(xattr(*f, c, fs::kXattrMapTitle) == "Third");
@@ -108,7 +108,7 @@ TEST_CASE("pakfs: a map's title, author, environment and thumbnail as user.gbx.m
                      "of 409)"});
     // Not a map: none.
     CHECK(xattr(*f, "/Test/root.txt", fs::kXattrMapTitle) == "errno " + std::to_string(ENODATA));
-    CHECK(names(*f, "/Test/root.txt").size() == 3);
+    CHECK(xattrNames(*f, "/Test/root.txt").size() == 3);
 }
 
 TEST_CASE("pakfs mount: user.gbx.map.* of the map fixtures of each era",

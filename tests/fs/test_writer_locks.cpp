@@ -27,8 +27,8 @@ namespace {
 const std::string kKeyString = "00112233445566778899AABBCCDDEEFF";
 
 // DIR/NAME.pak holding `files`, its key in DIR/packlist.dat.
-stdfs::path makePack(const stdfs::path& dir, const std::string& name,
-                     const std::map<std::string, std::string>& files) {
+stdfs::path packWithListEntry(const stdfs::path& dir, const std::string& name,
+                              const std::map<std::string, std::string>& files) {
     const stdfs::path src = dir / ("src-" + name);
     for (const auto& [path, data] : files) writeFile(src / path, bytesOf(data));
     REQUIRE(run(kPak + " packlist add " + q(dir / "packlist.dat") + " " + name + " --key-string " +
@@ -79,7 +79,7 @@ TEST_CASE("locks: two pak commit --in-place at once never both exit 0 with one c
     for (int round = 0; round < 6; ++round) {
         INFO("round " << round);
         TempDir dir;
-        const stdfs::path pak = makePack(dir.path(), "P", {{"base.txt", "base\n"}});
+        const stdfs::path pak = packWithListEntry(dir.path(), "P", {{"base.txt", "base\n"}});
         for (const char* ov : {"ovA", "ovB"}) {
             stdfs::create_directories(dir / ov);
             recordMount(dir / ov, pak);
@@ -119,7 +119,7 @@ TEST_CASE("locks: with --wait, two commits of overlays without a record both lan
     for (int round = 0; round < 4; ++round) {
         INFO("round " << round);
         TempDir dir;
-        const stdfs::path pak = makePack(dir.path(), "P", {{"base.txt", "base\n"}});
+        const stdfs::path pak = packWithListEntry(dir.path(), "P", {{"base.txt", "base\n"}});
         for (const char* ov : {"ovA", "ovB"})
             writeFile(dir / ov / "P" / (std::string(ov) + ".bin"),
                       bytesOf(std::string(20000, 'y')));
@@ -139,7 +139,7 @@ TEST_CASE("locks: with --wait, two commits of overlays without a record both lan
 TEST_CASE("locks: a pak, packlist or OUT another command holds is refused at once, naming it",
           "[commit][locks]") {
     TempDir dir;
-    const stdfs::path pak = makePack(dir.path(), "P", {{"base.txt", "base\n"}});
+    const stdfs::path pak = packWithListEntry(dir.path(), "P", {{"base.txt", "base\n"}});
     writeFile(dir / "ov/P/new.txt", bytesOf("new\n"));
     writeFile(dir / "src/a.txt", bytesOf("a\n"));
     {
@@ -174,7 +174,7 @@ TEST_CASE("locks: a pak or packlist behind a symbolic link is written through, t
           "[commit][locks][links]") {
     TempDir dir;
     stdfs::create_directories(dir / "game");
-    const stdfs::path pak = makePack(dir / "game", "Resource", {{"base.txt", "base\n"}});
+    const stdfs::path pak = packWithListEntry(dir / "game", "Resource", {{"base.txt", "base\n"}});
     stdfs::create_directories(dir / "work");
     stdfs::create_symlink("../game/Resource.pak", dir / "work/Resource.pak");
     stdfs::create_symlink("../game/packlist.dat", dir / "work/packlist.dat");
@@ -210,7 +210,7 @@ TEST_CASE("locks: a pak or packlist behind a symbolic link is written through, t
 TEST_CASE("locks: an extracted tree given as the overlay folder is refused, naming what it holds",
           "[commit][locks]") {
     TempDir dir;
-    const stdfs::path pak = makePack(dir.path(), "P", {{"Media/base.txt", "base\n"}});
+    const stdfs::path pak = packWithListEntry(dir.path(), "P", {{"Media/base.txt", "base\n"}});
     writeFile(dir / "ov/Media/base.txt", bytesOf("edited\n"));
     auto r = run(kPak + " commit -q " + q(pak) + " " + q(dir / "ov") + " --in-place");
     CHECK(r.code == 1);
@@ -223,7 +223,7 @@ TEST_CASE("locks: an extracted tree given as the overlay folder is refused, nami
 TEST_CASE("locks: a live writable mount owns its overlay folder", "[commit][locks][mount]") {
     skipUnlessFuse();
     TempDir dir;
-    const stdfs::path pak = makePack(dir.path(), "P", {{"base.txt", "base\n"}});
+    const stdfs::path pak = packWithListEntry(dir.path(), "P", {{"base.txt", "base\n"}});
     stdfs::create_directories(dir / "ov");
     Mount first({pak.string(), "-o", "overlay=" + (dir / "ov").string()}, dir / "mnt", dir);
     REQUIRE(first.waitMounted());
@@ -322,7 +322,7 @@ TEST_CASE("locks: a pak is replaced right after its writable mount was unmounted
           "[commit][locks][mount]") {
     skipUnlessFuse();
     TempDir dir;
-    const stdfs::path pak = makePack(dir.path(), "P", {{"base.txt", "base\n"}});
+    const stdfs::path pak = packWithListEntry(dir.path(), "P", {{"base.txt", "base\n"}});
     writeFile(dir / "in/new.txt", bytesOf("new\n"));
     stdfs::create_directories(dir / "ov");
     for (int i = 0; i < 3; ++i) {
@@ -345,8 +345,8 @@ TEST_CASE("locks: two packs of one name cannot share a writable mount", "[locks]
     TempDir dir;
     stdfs::create_directories(dir / "a");
     stdfs::create_directories(dir / "b");
-    const stdfs::path a = makePack(dir / "a", "Resource", {{"a.txt", "a\n"}});
-    const stdfs::path b = makePack(dir / "b", "resource", {{"b.txt", "b\n"}});
+    const stdfs::path a = packWithListEntry(dir / "a", "Resource", {{"a.txt", "a\n"}});
+    const stdfs::path b = packWithListEntry(dir / "b", "resource", {{"b.txt", "b\n"}});
     stdfs::create_directories(dir / "ov");
     stdfs::create_directories(dir / "mnt");
     auto r = run("timeout 20 " + kPakfs + " " + q(a) + " " + q(b) + " " + q(dir / "mnt") +
@@ -367,7 +367,7 @@ TEST_CASE("locks: -o commit commits at unmount and empties the overlay, or keeps
     skipUnlessFuse();
     TempDir dir;
     const stdfs::path pak =
-        makePack(dir.path(), "P", {{"base.txt", "base\n"}, {"gone.txt", "x\n"}});
+        packWithListEntry(dir.path(), "P", {{"base.txt", "base\n"}, {"gone.txt", "x\n"}});
     stdfs::create_directories(dir / "ov");
     {
         Mount m({pak.string(), "-o", "overlay=" + (dir / "ov").string() + ",commit"}, dir / "mnt",
@@ -443,7 +443,7 @@ TEST_CASE("locks: a named pipe as the overlay's record is refused at once, by co
           "[commit][locks][mount]") {
     skipUnlessFuse();
     TempDir dir;
-    const stdfs::path pak = makePack(dir.path(), "P", {{"base.txt", "base\n"}});
+    const stdfs::path pak = packWithListEntry(dir.path(), "P", {{"base.txt", "base\n"}});
     writeFile(dir / "ov/P/new.txt", bytesOf("new\n"));
     REQUIRE(::mkfifo((dir / "ov/.pakfs-packs").c_str(), 0644) == 0);
     const std::string refusal = (dir / "ov/.pakfs-packs").string() + ": not a regular file\n";
@@ -473,8 +473,8 @@ TEST_CASE("locks: without syslog, a background mount's -o commit failure is in t
         return;
     }
     TempDir dir;
-    const stdfs::path pak = makePack(dir.path(), "P", {{"base.txt", "base\n"}});
-    const stdfs::path other = makePack(dir / "other", "P", {{"other.txt", "other\n"}});
+    const stdfs::path pak = packWithListEntry(dir.path(), "P", {{"base.txt", "base\n"}});
+    const stdfs::path other = packWithListEntry(dir / "other", "P", {{"other.txt", "other\n"}});
     stdfs::copy_file(dir / "other/packlist.dat", dir / "packlist.dat",
                      stdfs::copy_options::overwrite_existing);
     stdfs::create_directories(dir / "ov");

@@ -114,6 +114,13 @@ inline std::string failureOf(const gbx::GbxFile& f) {
     return f.failure->message;
 }
 
+// A list of keys whose bytes the reader only skips: the u32 count `n`, then `n` keys of
+// `keySize` zero bytes.
+inline void zeroKeys(gbx::BodyWriter& w, std::uint32_t n, std::size_t keySize) {
+    w.u32(n);
+    w.zeros(n * keySize);
+}
+
 // A ghost's validation inputs after the events duration (gbx/chunks/game/Ghost.cpp,
 // ghostValidationInputs): an int, one input name, one 9-byte input, then the exe version, 12
 // bytes and the race settings.

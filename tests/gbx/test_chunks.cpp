@@ -14,19 +14,14 @@ using namespace pakfs::gbx;
 
 namespace {
 
-struct Sample {
+struct SeedChunkSample {
     std::uint32_t chunkId;
     bool skippable;
     std::function<void(BodyWriter&)> fill;
     std::uint32_t newNodes = 0;  // nodes the chunk introduces
 };
 
-void keys(BodyWriter& w, std::uint32_t n, std::size_t keySize) {
-    w.u32(n);
-    w.zeros(n * keySize);
-}
-
-std::vector<Sample> samples() {
+std::vector<SeedChunkSample> seedChunkSamples() {
     return {
         {0x0304300D, false, [](BodyWriter& w) { w.meta("Vehicle", "Stadium", "Nadeo"); }},
         {0x03043011, false,
@@ -345,15 +340,15 @@ std::vector<Sample> samples() {
              w.string("text");
              w.newNode(4, 0x07010000);
              w.chunk(0x07010003);
-             keys(w, 1, 32);
+             test::zeroKeys(w, 1, 32);
              w.boolean(true);
              w.chunk(0x07010004);
-             keys(w, 1, 48);
+             test::zeroKeys(w, 1, 48);
              w.boolean(true);
              w.u32(0);
              w.boolean(false);
              w.chunk(0x07010005);
-             keys(w, 0, 48);
+             test::zeroKeys(w, 0, 48);
              w.boolean(true);
              w.u32(0);
              w.boolean(false);
@@ -380,14 +375,14 @@ std::vector<Sample> samples() {
              w.zeros(24);
          },
          5},
-        {0x030A1002, false, [](BodyWriter& w) { keys(w, 2, 80); }},
-        {0x030A2005, false, [](BodyWriter& w) { keys(w, 2, 96); }},
-        {0x030A4000, false, [](BodyWriter& w) { keys(w, 2, 12); }},
-        {0x030A6001, false, [](BodyWriter& w) { keys(w, 2, 12); }},
+        {0x030A1002, false, [](BodyWriter& w) { test::zeroKeys(w, 2, 80); }},
+        {0x030A2005, false, [](BodyWriter& w) { test::zeroKeys(w, 2, 96); }},
+        {0x030A4000, false, [](BodyWriter& w) { test::zeroKeys(w, 2, 12); }},
+        {0x030A6001, false, [](BodyWriter& w) { test::zeroKeys(w, 2, 12); }},
         {0x030A7001, false,
          [](BodyWriter& w) {
              w.fileRef(1, "s.ogg", "u");
-             keys(w, 2, 12);
+             test::zeroKeys(w, 2, 12);
          }},
         {0x030A7002, false,
          [](BodyWriter& w) {
@@ -408,35 +403,35 @@ std::vector<Sample> samples() {
          [](BodyWriter& w) {
              w.fileRef(0, "s.ogg");
              w.u32(1);
-             keys(w, 2, 24);
+             test::zeroKeys(w, 2, 24);
          }},
         {0x030A9000, false, [](BodyWriter& w) { w.zeros(8); }},
         {0x030AB000, false,
          [](BodyWriter& w) {
-             keys(w, 2, 8);
+             test::zeroKeys(w, 2, 8);
              w.zeros(12);
              w.f32(1);
          }},
-        {0x03080003, false, [](BodyWriter& w) { keys(w, 2, 116); }},
-        {0x03081001, false, [](BodyWriter& w) { keys(w, 2, 16); }},
+        {0x03080003, false, [](BodyWriter& w) { test::zeroKeys(w, 2, 116); }},
+        {0x03081001, false, [](BodyWriter& w) { test::zeroKeys(w, 2, 16); }},
         {0x03082000, false, [](BodyWriter& w) { w.zeros(8); }},
-        {0x03083001, false, [](BodyWriter& w) { keys(w, 2, 12); }},
+        {0x03083001, false, [](BodyWriter& w) { test::zeroKeys(w, 2, 12); }},
         {0x03084003, false,
          [](BodyWriter& w) {
              w.zeros(8);
              w.lookback("Internal");
              w.u32(0);
          }},
-        {0x03085000, false, [](BodyWriter& w) { keys(w, 2, 12); }},
-        {0x03024000, false, [](BodyWriter& w) { keys(w, 2, 12); }},
+        {0x03085000, false, [](BodyWriter& w) { test::zeroKeys(w, 2, 12); }},
+        {0x03024000, false, [](BodyWriter& w) { test::zeroKeys(w, 2, 12); }},
         {0x03029001, false,
          [](BodyWriter& w) {
-             keys(w, 2, 4);
+             test::zeroKeys(w, 2, 4);
              w.u32(2);
              w.u32(3);
              w.zeros(2 * 3 * 12);
-             keys(w, 3, 16);
-             keys(w, 1, 12);
+             test::zeroKeys(w, 3, 16);
+             test::zeroKeys(w, 1, 12);
              w.zeros(28);
          }},
         {0x030E5001, false,
@@ -448,7 +443,7 @@ std::vector<Sample> samples() {
         {0x030E5002, false,
          [](BodyWriter& w) {
              w.u32(3);
-             keys(w, 2, 8);
+             test::zeroKeys(w, 2, 8);
              w.nullRef();
              w.f32(0);
              w.boolean(false);
@@ -533,7 +528,7 @@ std::vector<Sample> samples() {
 }  // namespace
 
 TEST_CASE("seed-documented chunks read exactly their bytes", "[gbx][chunks]") {
-    for (const auto& s : samples()) {
+    for (const auto& s : seedChunkSamples()) {
         INFO("chunk " << hex32(s.chunkId));
         GbxBuilder b;
         b.classId = s.chunkId & 0xFFFFF000;

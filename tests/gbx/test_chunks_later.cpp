@@ -14,7 +14,7 @@ using namespace pakfs::gbx;
 
 namespace {
 
-struct Sample {
+struct LaterChunkSample {
     std::string name;
     std::uint32_t chunkId;
     bool skippable;
@@ -22,19 +22,13 @@ struct Sample {
     std::uint32_t newNodes = 0;  // nodes the chunk introduces
 };
 
-// u32 count then count keys of keySize bytes.
-void keys(BodyWriter& w, std::uint32_t n, std::size_t keySize) {
-    w.u32(n);
-    w.zeros(n * keySize);
-}
-
 // A version, then keys.
 void keysOf(BodyWriter& w, std::uint32_t version, std::uint32_t n, std::size_t keySize) {
     w.u32(version);
-    keys(w, n, keySize);
+    test::zeroKeys(w, n, keySize);
 }
 
-std::vector<Sample> samples() {
+std::vector<LaterChunkSample> laterChunkSamples() {
     return {
         {"media track v0", 0x03078005, false,
          [](BodyWriter& w) {
@@ -101,8 +95,8 @@ std::vector<Sample> samples() {
         {"custom camera v4: key version 10, 168 bytes", 0x030A2006, false,
          [](BodyWriter& w) { keysOf(w, 4, 1, 168); }},
         {"shoot", 0x03145000, false, [](BodyWriter& w) { w.zeros(8); }},
-        {"bloom HDR 000", 0x03128000, false, [](BodyWriter& w) { keys(w, 2, 16); }},
-        {"bloom HDR 002", 0x03128002, false, [](BodyWriter& w) { keys(w, 1, 16); }},
+        {"bloom HDR 000", 0x03128000, false, [](BodyWriter& w) { test::zeroKeys(w, 2, 16); }},
+        {"bloom HDR 002", 0x03128002, false, [](BodyWriter& w) { test::zeroKeys(w, 1, 16); }},
         {"orbital camera v0", 0x030A0001, false, [](BodyWriter& w) { keysOf(w, 0, 2, 45); }},
         {"orbital camera v1", 0x030A0001, false, [](BodyWriter& w) { keysOf(w, 1, 2, 61); }},
         {"fog v0", 0x03199000, false, [](BodyWriter& w) { keysOf(w, 0, 2, 16); }},
@@ -114,25 +108,25 @@ std::vector<Sample> samples() {
              w.u32(0);
              w.zeros(20);
          }},
-        {"depth of field 000", 0x03126000, false, [](BodyWriter& w) { keys(w, 2, 12); }},
-        {"depth of field 001", 0x03126001, false, [](BodyWriter& w) { keys(w, 2, 16); }},
-        {"depth of field 002", 0x03126002, false, [](BodyWriter& w) { keys(w, 2, 28); }},
+        {"depth of field 000", 0x03126000, false, [](BodyWriter& w) { test::zeroKeys(w, 2, 12); }},
+        {"depth of field 001", 0x03126001, false, [](BodyWriter& w) { test::zeroKeys(w, 2, 16); }},
+        {"depth of field 002", 0x03126002, false, [](BodyWriter& w) { test::zeroKeys(w, 2, 28); }},
         {"camera effect script v0", 0x03161000, false,
          [](BodyWriter& w) {
              w.u32(0);
              w.string("script");
              w.zeros(8);
-             keys(w, 1, 16);
+             test::zeroKeys(w, 1, 16);
          }},
         {"camera effect script v1", 0x03161000, false,
          [](BodyWriter& w) {
              w.u32(1);
              w.string("");
-             keys(w, 2, 16);
+             test::zeroKeys(w, 2, 16);
          }},
         {"color grading image", 0x03186000, false,
          [](BodyWriter& w) { w.fileRef(3, "Media\\Grade.dds", ""); }},
-        {"color grading keys", 0x03186001, false, [](BodyWriter& w) { keys(w, 2, 8); }},
+        {"color grading keys", 0x03186001, false, [](BodyWriter& w) { test::zeroKeys(w, 2, 8); }},
         {"dirty lens", 0x03165000, false, [](BodyWriter& w) { keysOf(w, 0, 2, 8); }},
         {"camera game v1: camera by name", 0x03084007, false,
          [](BodyWriter& w) {
@@ -256,7 +250,7 @@ std::vector<Sample> samples() {
 }  // namespace
 
 TEST_CASE("later games' chunks read exactly their bytes", "[gbx][chunks]") {
-    for (const auto& s : samples()) {
+    for (const auto& s : laterChunkSamples()) {
         INFO(s.name << " (chunk " << hex32(s.chunkId) << ")");
         GbxBuilder b;
         b.classId = s.chunkId & 0xFFFFF000;

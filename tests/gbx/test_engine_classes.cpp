@@ -20,7 +20,7 @@ using namespace pakfs::gbx;
 namespace {
 
 // Records the node reads and mid-chunk mixes the reader reports.
-struct Recorder : ReadObserver {
+struct NodeReadAndMixRecorder : ReadObserver {
     std::vector<std::uint32_t> mixes;
     std::size_t nodeReads = 0;
     void onNodeRead(std::uint32_t, bool, std::int64_t) override { ++nodeReads; }
@@ -73,7 +73,7 @@ TEST_CASE("engine classes: a solid's tree, visual, index buffer, shader and surf
 }
 
 TEST_CASE("engine classes: the index buffer is read inline, without a node read", "[gbx][engine]") {
-    Recorder rec;
+    NodeReadAndMixRecorder rec;
     Bytes file = engine::solid();
     MemorySource src(file);
     GbxFile f = readGbx(src, &rec);
@@ -88,7 +88,7 @@ TEST_CASE("engine classes: CPlugSurfaceGeom 0900F004 mixes the box's minimum x i
           "[gbx][engine]") {
     engine::SolidSpec spec;
     spec.box = {2.0f, 0, 0, 0.75f, 1, 1};
-    Recorder rec;
+    NodeReadAndMixRecorder rec;
     Bytes file = engine::solid(spec);
     MemorySource src(file);
     readGbx(src, &rec);

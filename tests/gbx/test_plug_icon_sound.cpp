@@ -111,7 +111,7 @@ void inlineCurve(BodyWriter& w) {
 
 // A sound engine: one component (a new node: its file external, ten reals), the highest rpm and
 // its 8 curves held by value.
-Bytes engine(std::uint32_t componentCount = 1) {
+Bytes soundEngineFile(std::uint32_t componentCount = 1) {
     BodyWriter w;
     w.chunk(0x0908E000);
     w.u32(componentCount);
@@ -248,7 +248,7 @@ TEST_CASE(
     "[gbx][plug]") {
     const std::uint32_t curve = ivXorClassInput(0x0501A000);
     CurveMixes mixes;
-    test::NodeSummary p = test::readsWhole(engine(), &mixes);
+    test::NodeSummary p = test::readsWhole(soundEngineFile(), &mixes);
     std::vector<std::string> classes = {"CPlugSoundEngine", "CPlugSoundEngineComponent"};
     classes.insert(classes.end(), 8, "CFuncKeysReal");  // the curves, read inline
     CHECK(p.classes == classes);
@@ -300,7 +300,7 @@ TEST_CASE("sound engines and surfaces: versions and words no file shows stop the
                Catch::Contains("CPlugSoundSurface 0905E003 version 2 at 29 not supported: only 1 "
                                "is known"));
     // A component count past the data stops before any allocation.
-    CHECK_THAT(test::gbxParseError(engine(0x40000000)), Catch::Contains("array elements"));
+    CHECK_THAT(test::gbxParseError(soundEngineFile(0x40000000)), Catch::Contains("array elements"));
 }
 
 namespace {

@@ -20,9 +20,9 @@ struct Call {
     bool operator==(const Call&) const = default;
 };
 
-class Recorder : public ReadObserver {
+class NodeReadLog : public ReadObserver {
 public:
-    explicit Recorder(const ByteSource& src) : src_(src) {}
+    explicit NodeReadLog(const ByteSource& src) : src_(src) {}
     void onNodeRead(std::uint32_t classId, bool inSkippableChunk, std::int64_t) override {
         calls.push_back({classId, inSkippableChunk, src_.position()});
     }
@@ -146,7 +146,7 @@ TEST_CASE("uncompressed body: nodes, references and observer positions", "[gbx][
     SampleMap m = sampleMap("BUUR");
     Bytes file = m.b.build();
     StrictSource src(file);
-    Recorder rec(src);
+    NodeReadLog rec(src);
     GbxFile f = readGbx(src, &rec);
     REQUIRE(f.nodesComplete);
     CHECK(f.trailingBytes == 0);
@@ -194,7 +194,7 @@ TEST_CASE("LZO body: same nodes, observer not called", "[gbx][synthetic]") {
     SampleMap m = sampleMap("BUCR");
     Bytes file = m.b.build();
     MemorySource src(file);
-    Recorder rec(src);
+    NodeReadLog rec(src);
     GbxFile f = readGbx(src, &rec);
     CHECK(rec.calls.empty());
     REQUIRE(f.nodesComplete);
@@ -327,7 +327,7 @@ TEST_CASE("extra blocks after the counted ones, the next chunk ID is read once",
         b.body = e.body;
         Bytes file = b.build();
         StrictSource src(file);
-        Recorder rec(src);
+        NodeReadLog rec(src);
         GbxFile f = readGbx(src, &rec);
         REQUIRE(f.nodesComplete);
         CHECK(src.remaining() == 0u);

@@ -33,7 +33,7 @@ std::string keyHex() {
 }
 
 // A folder with a packlist naming MyPack and MyPack.pak made from `files`.
-void makePack(const test::TempDir& dir, const std::map<std::string, Bytes>& files) {
+void makeMyPackFolder(const test::TempDir& dir, const std::map<std::string, Bytes>& files) {
     for (const auto& [path, data] : files) test::writeFile(dir / "src" / path, data);
     REQUIRE(run(kPak + " packlist add " + q(dir / "packlist.dat") + " MyPack --key-string " +
                 kKeyString)
@@ -51,7 +51,7 @@ pid_t spawn(const std::vector<std::string>& args, const fs::path& errFile) {
 TEST_CASE("cli safety: packlist add refuses a name it holds unless --replace, which keeps a .bak",
           "[cli][safety]") {
     test::TempDir dir;
-    makePack(dir, {{"a.txt", Bytes(100, 'a')}});
+    makeMyPackFolder(dir, {{"a.txt", Bytes(100, 'a')}});
     const Bytes before = test::readFile(dir / "packlist.dat");
     // Names match regardless of case, as the game matches them.
     auto r = run(kPak + " packlist add " + q(dir / "packlist.dat") + " mypack");
@@ -97,9 +97,9 @@ TEST_CASE("cli safety: packlist add refuses a name it holds unless --replace, wh
 
 TEST_CASE("cli safety: extract keeps files already in DIR unless --overwrite", "[cli][safety]") {
     test::TempDir dir;
-    makePack(dir, {{"Folder/a.txt", Bytes(1000, 'a')},
-                   {"b.txt", Bytes(10, 'b')},
-                   {"big.bin", test::randomBytes(3 << 20, 5)}});
+    makeMyPackFolder(dir, {{"Folder/a.txt", Bytes(1000, 'a')},
+                           {"b.txt", Bytes(10, 'b')},
+                           {"big.bin", test::randomBytes(3 << 20, 5)}});
     test::writeFile(dir / "out/Folder/a.txt", Bytes{'e', 'd', 'i', 't'});
     test::writeFile(dir / "out/big.bin", Bytes{'m', 'i', 'n', 'e'});
     auto r = run(kPak + " extract -q -j 1 " + q(dir / "MyPack.pak") + " " + q(dir / "out"));
@@ -123,7 +123,7 @@ TEST_CASE("cli safety: extract keeps files already in DIR unless --overwrite", "
 TEST_CASE("cli safety: extract PATH ignores case as cat does, and an unmatched PATH makes no DIR",
           "[cli][safety]") {
     test::TempDir dir;
-    makePack(dir, {{"Folder/a.txt", Bytes(1000, 'a')}, {"b.txt", Bytes(10, 'b')}});
+    makeMyPackFolder(dir, {{"Folder/a.txt", Bytes(1000, 'a')}, {"b.txt", Bytes(10, 'b')}});
     auto r =
         run(kPak + " extract -q " + q(dir / "MyPack.pak") + " " + q(dir / "out") + " folder/A.TXT");
     CHECK(r.code == 0);
@@ -227,7 +227,7 @@ TEST_CASE("cli safety: extract into a full file system stops at the first write 
     std::map<std::string, Bytes> files;
     for (int i = 0; i < 300; ++i)
         files["F/f" + std::to_string(1000 + i) + ".bin"] = test::randomBytes(16 << 10, 7);
-    makePack(dir, files);
+    makeMyPackFolder(dir, files);
     fs::create_directories(dir / "full");
     auto m = run("mount -t tmpfs -o size=1m pakfs-test " + q(dir / "full"));
     if (m.code != 0) {
@@ -278,7 +278,7 @@ TEST_CASE("cli safety: SIGINT or kill -9 during pak extract leaves every file ab
             for (int i = 0; i < 200; ++i)
                 files["Small/s" + std::to_string(i) + ".bin"] =
                     test::randomBytes(20000, std::uint64_t(i));
-            makePack(dir, files);
+            makeMyPackFolder(dir, files);
         }
     };
     static const SignalPack pack;

@@ -14,7 +14,8 @@ using namespace pakfs::archive;
 
 namespace {
 
-Bytes mixedData(std::size_t n, std::uint32_t seed) {
+// 512-byte blocks, by turns a run of seven letters repeated and random bytes.
+Bytes patternAndRandomBlocks(std::size_t n, std::uint32_t seed) {
     std::mt19937 rng(seed);
     Bytes b(n);
     for (std::size_t i = 0; i < n; ++i) b[i] = (i / 512) % 2 ? std::uint8_t(rng()) : 'a' + i % 7;
@@ -63,7 +64,7 @@ TEST_CASE("lz4: the embedded dictionary is the format's", "[lz4]") {
 TEST_CASE("lz4: round trips through the whole-buffer decoder and the stage", "[lz4]") {
     for (std::size_t n : {0, 1, 4095, 4096, 4097, 3 * 4096, 200000}) {
         INFO(n);
-        Bytes data = mixedData(n, std::uint32_t(n));
+        Bytes data = patternAndRandomBlocks(n, std::uint32_t(n));
         Bytes stream = lz4PackCompress(data);
         CHECK(lz4PackDecompress(stream, n, "t") == data);
         for (std::size_t piece : {std::size_t(1), std::size_t(77), std::size_t(4096)})
@@ -87,7 +88,7 @@ TEST_CASE("lz4: the first block refers to the dictionary", "[lz4]") {
 }
 
 TEST_CASE("lz4: the stage reads a block only when a byte of it is asked for", "[lz4]") {
-    Bytes data = mixedData(3 * 4096 + 10, 5);
+    Bytes data = patternAndRandomBlocks(3 * 4096 + 10, 5);
     Bytes stream = lz4PackCompress(data);
     const std::size_t block0 = 2 + loadLE16(stream.data());
     const std::size_t block1 = 2 + loadLE16(stream.data() + block0);
@@ -104,7 +105,7 @@ TEST_CASE("lz4: the stage reads a block only when a byte of it is asked for", "[
 }
 
 TEST_CASE("lz4: hostile streams are errors naming the file and the block", "[lz4]") {
-    Bytes data = mixedData(9000, 9);
+    Bytes data = patternAndRandomBlocks(9000, 9);
     Bytes stream = lz4PackCompress(data);
     const std::string name = "x.Pack.Gbx: a.txt";
     CHECK(decodeError(Bytes{0, 0, 1}, 1) == name + ": LZ4 block 0: size 0 is not 1 to 4128");

@@ -15,29 +15,20 @@
 #include "archive/pak/PakIndex.hpp"
 #include "tests/support/Cli.hpp"
 #include "tests/support/CounterPack.hpp"
+#include "tests/support/PakEntries.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
 using namespace pakfs::archive;
 using test::kPak;
+using test::q;
 namespace fs = std::filesystem;
 
 namespace {
 
-const PakKey kKey = {0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE,
-                     0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF};
-const std::string kKeyArg = "--key 1032547698badcfe0123456789abcdef";
-
-std::string q(const fs::path& p) {
-    return "'" + p.string() + "'";
-}
-
-const PakEntry& entryAt(const PakIndex& pak, const std::string& path) {
-    for (const auto& e : pak.entries())
-        if (e.path == path) return e;
-    FAIL("no entry " << path);
-    throw std::logic_error("unreachable");
-}
+const PakKey kCounterPackKey = {0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE,
+                                0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF};
+const std::string kCounterPackKeyArg = "--key 1032547698badcfe0123456789abcdef";
 
 // The files of every test pack: a stored counter-mode file over several 256-byte segments
 // and not a multiple of 8 bytes, a compressed one (zlib, or LZ4 in version 18), a gbx file in
@@ -77,7 +68,7 @@ TEST_CASE("counter mode: Blowfish::counterXor is the notes' keystream, from any 
           "[v6][counter][crypto]") {
     for (std::uint32_t version : {17u, 18u}) {
         INFO("version " << version);
-        Blowfish cipher(kKey, CipherVariant::forPakVersion(version));
+        Blowfish cipher(kCounterPackKey, CipherVariant::forPakVersion(version));
         const Bytes plain = test::randomBytes(1000, 21);
         const std::uint64_t iv = 0xFFFFFFFFFFFFFF00ull;  // the counter wraps past 2^64
         Bytes expected = plain;
@@ -107,13 +98,13 @@ TEST_CASE("counter mode: the library reads such files only when proven or asked 
         INFO("version " << version);
         test::TempDir dir;
         const fs::path path = dir / "Counter.Pack.Gbx";
-        test::writeCounterPack(path, version, kKey, packFiles(c, version));
-        auto pak = PakIndex::open(path, kKey);
+        test::writeCounterPack(path, version, kCounterPackKey, packFiles(c, version));
+        auto pak = PakIndex::open(path, kCounterPackKey);
         CHECK(pak->warnings().empty());  // every checksum of the helper's pack is right
-        const PakEntry& notes = entryAt(*pak, "notes.xml");
-        const PakEntry& config = entryAt(*pak, "config.xml");
-        const PakEntry& map = entryAt(*pak, "Demo.Map.Gbx");
-        const PakEntry& readme = entryAt(*pak, "readme.txt");
+        const PakEntry& notes = test::entryAt(*pak, "notes.xml");
+        const PakEntry& config = test::entryAt(*pak, "config.xml");
+        const PakEntry& map = test::entryAt(*pak, "Demo.Map.Gbx");
+        const PakEntry& readme = test::entryAt(*pak, "readme.txt");
         CHECK(notes.counterMode);
         CHECK(config.counterMode);
         CHECK(map.counterMode);
@@ -185,8 +176,8 @@ TEST_CASE("counter mode: pak cat, extract, ls and check", "[v6][counter][cli]") 
         INFO("version " << version);
         test::TempDir dir;
         const fs::path pak = dir / "Counter.Pack.Gbx";
-        test::writeCounterPack(pak, version, kKey, packFiles(c, version));
-        const std::string base = q(pak) + " " + kKeyArg;
+        test::writeCounterPack(pak, version, kCounterPackKey, packFiles(c, version));
+        const std::string base = q(pak) + " " + kCounterPackKeyArg;
 
         auto r = test::run(kPak + " cat " + base + " notes.xml");
         CHECK(r.code == 1);
@@ -248,9 +239,9 @@ TEST_CASE("counter mode: pak cat, extract, ls and check", "[v6][counter][cli]") 
                           kind.c_str(), path.c_str());
             return std::string(buf);
         };
-        auto open = PakIndex::open(pak, kKey);
-        const PakEntry& config = entryAt(*open, "config.xml");
-        const PakEntry& readme = entryAt(*open, "readme.txt");
+        auto open = PakIndex::open(pak, kCounterPackKey);
+        const PakEntry& config = test::entryAt(*open, "config.xml");
+        const PakEntry& readme = test::entryAt(*open, "readme.txt");
         CHECK(
             r.out ==
             row(c.notes.size(), c.notes.size(), "0000000000000040", "counter:unverified",
@@ -311,19 +302,19 @@ TEST_CASE("counter mode: sizes that lie give an error naming the file", "[v6][co
         {"short.xml", c.config, EntryCodec::Zlib, true, 5},
         {"cut.xml", c.config, EntryCodec::Zlib, true, 0, -40},
         {"readme.txt", c.readme, EntryCodec::Zlib, false}};
-    test::writeCounterPack(path, 17, kKey, files);
-    auto pak = PakIndex::open(path, kKey);
+    test::writeCounterPack(path, 17, kCounterPackKey, files);
+    auto pak = PakIndex::open(path, kCounterPackKey);
     GbxDecodeOptions allow;
     allow.unverified = true;
     // A stored file said to be longer than its slot: the v17 slot size bounds it.
-    CHECK_THROWS_WITH(readEntry(pak, entryAt(*pak, "long.xml"), allow),
+    CHECK_THROWS_WITH(readEntry(pak, test::entryAt(*pak, "long.xml"), allow),
                       path.string() +
                           ": long.xml: damaged file table (5112 bytes of IV and data do not fit "
                           "its slot of 1024 bytes)");
     // zlib's stream ends before the size the table gives, or is cut short.
-    CHECK_THROWS_WITH(readEntry(pak, entryAt(*pak, "short.xml")),
+    CHECK_THROWS_WITH(readEntry(pak, test::entryAt(*pak, "short.xml")),
                       Catch::StartsWith(path.string() + ": short.xml: "));
-    CHECK_THROWS_WITH(readEntry(pak, entryAt(*pak, "cut.xml")),
+    CHECK_THROWS_WITH(readEntry(pak, test::entryAt(*pak, "cut.xml")),
                       Catch::StartsWith(path.string() + ": cut.xml: "));
-    CHECK(readEntry(pak, entryAt(*pak, "readme.txt")) == c.readme);
+    CHECK(readEntry(pak, test::entryAt(*pak, "readme.txt")) == c.readme);
 }

@@ -11,6 +11,7 @@
 #include "archive/stream/DecryptStage.hpp"
 #include "archive/write/PakWriter.hpp"
 #include "tests/support/CounterPack.hpp"
+#include "tests/support/PakEntries.hpp"
 #include "tests/support/TestUtil.hpp"
 
 using namespace pakfs;
@@ -20,15 +21,8 @@ namespace fs = std::filesystem;
 // Named, not anonymous, and holding the tests too: the suite is built in unity batches.
 namespace reader_strategy {
 
-const PakKey kKey = {0x21, 0x43, 0x65, 0x87, 0xA9, 0xCB, 0xED, 0x0F,
-                     0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0};
-
-const PakEntry& entryAt(const PakIndex& pak, const std::string& path) {
-    for (const auto& e : pak.entries())
-        if (e.path == path) return e;
-    FAIL("no entry " << path);
-    throw std::logic_error("unreachable");
-}
+const PakKey kStrategyPackKey = {0x21, 0x43, 0x65, 0x87, 0xA9, 0xCB, 0xED, 0x0F,
+                                 0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE, 0xF0};
 
 // The entry's plaintext as the stage hands it on from `offset`, chunk by chunk to the end.
 Bytes chunksFrom(DecryptStage& stage, std::uint64_t offset) {
@@ -60,8 +54,8 @@ std::shared_ptr<const PakIndex> packFolder(const test::TempDir& dir,
     for (const auto& [name, content] : files) test::writeFile(tree / name, content);
     PackOptions options;
     options.level = level;
-    writePak(tree.path(), dir / "w.pak", kKey, options);
-    return PakIndex::open(dir / "w.pak", kKey);
+    writePak(tree.path(), dir / "w.pak", kStrategyPackKey, options);
+    return PakIndex::open(dir / "w.pak", kStrategyPackKey);
 }
 
 TEST_CASE("decrypt stage: every cipher mode gives the plaintext from any offset",
@@ -74,11 +68,11 @@ TEST_CASE("decrypt stage: every cipher mode gives the plaintext from any offset"
     test::TempDir stored;
     auto clear = packFolder(stored, {{"big.bin", big}}, 0);
     // Version 17: counter mode for the flagged files, CBC with mixed chaining for the other.
-    test::writeCounterPack(dir / "v17.pak", 17, kKey,
+    test::writeCounterPack(dir / "v17.pak", 17, kStrategyPackKey,
                            {{"counter.bin", big, EntryCodec::Zlib},
                             {"stored.bin", big},
                             {"mixed.bin", big, EntryCodec::Zlib, false}});
-    auto v17 = PakIndex::open(dir / "v17.pak", kKey);
+    auto v17 = PakIndex::open(dir / "v17.pak", kStrategyPackKey);
     struct Case {
         std::shared_ptr<const PakIndex> pak;
         std::string path;
@@ -92,7 +86,7 @@ TEST_CASE("decrypt stage: every cipher mode gives the plaintext from any offset"
           Case{v17, "stored.bin", CipherMode::Counter, big},
           Case{v17, "mixed.bin", CipherMode::MixedCbc, big}}) {
         INFO(c.pak->name() << ": " << c.path);
-        const PakEntry& e = entryAt(*c.pak, c.path);
+        const PakEntry& e = test::entryAt(*c.pak, c.path);
         DecryptStage stage(*c.pak, e);
         CHECK(stage.mode() == (e.encrypted ? c.mode : CipherMode::Clear));
         // The whole ciphertext in one read from the IV: the reference, checked against the
@@ -167,20 +161,20 @@ TEST_CASE("plain entry reader: the strategy for each kind of entry and request",
         PlainEntryReader plain(stored, stored->entries()[0]);
         CHECK(plain.strategy() == ReadStrategy::Stored);
         CHECK(plain.cipherMode() == CipherMode::Cbc);
-        test::writeCounterPack(dir / "v18.pak", 18, kKey,
+        test::writeCounterPack(dir / "v18.pak", 18, kStrategyPackKey,
                                {{"lz4.txt", text, EntryCodec::Lz4, false}});
-        auto v18 = PakIndex::open(dir / "v18.pak", kKey);
-        PlainEntryReader lz4(v18, entryAt(*v18, "lz4.txt"));
+        auto v18 = PakIndex::open(dir / "v18.pak", kStrategyPackKey);
+        PlainEntryReader lz4(v18, test::entryAt(*v18, "lz4.txt"));
         CHECK(lz4.strategy() == ReadStrategy::Lz4);
-        test::writeCounterPack(dir / "v17.pak", 17, kKey,
+        test::writeCounterPack(dir / "v17.pak", 17, kStrategyPackKey,
                                {{"counter.txt", text}, {"zlib.txt", text, EntryCodec::Zlib}});
-        auto v17 = PakIndex::open(dir / "v17.pak", kKey);
-        PlainEntryReader counter(v17, entryAt(*v17, "counter.txt"),
+        auto v17 = PakIndex::open(dir / "v17.pak", kStrategyPackKey);
+        PlainEntryReader counter(v17, test::entryAt(*v17, "counter.txt"),
                                  ReadRequest().allowUnverified(true));
         CHECK(counter.strategy() == ReadStrategy::Stored);
         CHECK(counter.cipherMode() == CipherMode::Counter);
         CHECK(counter.unproven());
-        PlainEntryReader zlib(v17, entryAt(*v17, "zlib.txt"));
+        PlainEntryReader zlib(v17, test::entryAt(*v17, "zlib.txt"));
         Bytes got(text.size());
         REQUIRE(zlib.read(got.data(), got.size()) == got.size());
         CHECK(got == text);

@@ -14,14 +14,11 @@
 using namespace pakfs;
 using namespace pakfs::archive;
 using test::kPak;
+using test::q;
 using test::run;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string q(const fs::path& p) {
-    return "'" + p.string() + "'";
-}
 
 // The first `n` bytes of `from`, written to `to`.
 void cutCopy(const fs::path& from, const fs::path& to, std::uint64_t n) {
@@ -42,7 +39,8 @@ std::vector<std::string> wholePaths(const PakIndex& pak) {
     return out;
 }
 
-std::string openError(const fs::path& p, bool salvage) {
+// The error opening the index of `p` (with --salvage or without) gives, or "" when there is none.
+std::string openIndexError(const fs::path& p, bool salvage) {
     try {
         PakIndex::open(p, PakKeyInput{test::testKey()}, salvage);
     } catch (const Error& e) {
@@ -88,7 +86,7 @@ TEST_CASE("salvage: a pack cut at several points, versions 3 and 6 to 18", "[pak
         for (std::uint64_t n : {end0, end1 - 1}) {
             INFO("cut at " << n);
             cutCopy(full, cut, n);
-            CHECK(openError(cut, false) ==
+            CHECK(openIndexError(cut, false) ==
                   name + ": cut short or damaged file table: b.bin: " + pastEnd(end1, n) +
                       "; --salvage reads the files that are whole");
             auto pak = PakIndex::open(cut, PakKeyInput{test::testKey()}, true);
@@ -124,7 +122,7 @@ TEST_CASE("salvage: a pack cut at several points, versions 3 and 6 to 18", "[pak
         SECTION("cut between the header and the data start") {
             const std::uint64_t n = intact->dataOffset() - 1;
             cutCopy(full, cut, n);
-            CHECK(openError(cut, false) ==
+            CHECK(openIndexError(cut, false) ==
                   name + ": cut short: its file data starts at byte " +
                       std::to_string(intact->dataOffset()) + " and the file is " +
                       std::to_string(n) + " bytes (--salvage lists what its file table holds)");
@@ -143,8 +141,8 @@ TEST_CASE("salvage: a pack cut at several points, versions 3 and 6 to 18", "[pak
             " bytes, which end inside its header and file table; its file data starts at byte " +
             std::to_string(intact->dataOffset()) +
             "): nothing can be salvaged without the whole file table";
-        CHECK(openError(cut, true) == expected);
-        CHECK(openError(cut, false) == expected);
+        CHECK(openIndexError(cut, true) == expected);
+        CHECK(openIndexError(cut, false) == expected);
     }
     SECTION("a whole pack opened with salvage is the pack") {
         auto pak = PakIndex::open(full, PakKeyInput{test::testKey()}, true);

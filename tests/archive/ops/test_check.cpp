@@ -22,7 +22,7 @@ Bytes junkGbx() {
     return junk;
 }
 
-const CheckedEntry& entryAt(const CheckReport& r, const std::string& path) {
+const CheckedEntry& checkedEntry(const CheckReport& r, const std::string& path) {
     for (const auto& e : r.entries)
         if (e.path == path) return e;
     FAIL("no entry " << path);
@@ -71,17 +71,17 @@ TEST_CASE("check: counts and labels of plain, parsed and refused entries", "[pak
     for (std::size_t i = 0; i < 3; ++i) CHECK(r.entries[i].path == order[i]);
     CHECK(progress == std::vector<std::size_t>{1, 2, 3});
 
-    const CheckedEntry& plain = entryAt(r, "a.txt");
+    const CheckedEntry& plain = checkedEntry(r, "a.txt");
     CHECK(plain.gbx == false);
     CHECK(plain.decode.empty());
     CHECK(plain.error.empty());
-    const CheckedEntry& parsed = entryAt(r, "Empty.Map.Gbx");
+    const CheckedEntry& parsed = checkedEntry(r, "Empty.Map.Gbx");
     CHECK(parsed.gbx == true);
     CHECK(parsed.decode == "parsed");
     CHECK(parsed.detail ==
           "parsed by known chunk readers to the end, every node slot filled (no checksum: the "
           "parse is the proof)");
-    const CheckedEntry& refused = entryAt(r, "bad.Map.Gbx");
+    const CheckedEntry& refused = checkedEntry(r, "bad.Map.Gbx");
     CHECK(refused.gbx == true);
     CHECK(refused.decode == "refused");
     CHECK(refused.detail.rfind(pakPath.string() + ": bad.Map.Gbx: cannot be decoded exactly: ",

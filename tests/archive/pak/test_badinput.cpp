@@ -42,6 +42,7 @@ Bytes headerStart(std::uint32_t numFolders) {
     return h;
 }
 
+// The error opening `p` and reading every entry gives, or "" when there is none.
 std::string openError(const fs::path& p) {
     try {
         auto pak = PakIndex::open(p, test::testKey());

@@ -13,6 +13,7 @@
 #include "archive/pak/PakIndex.hpp"
 #include "archive/stream/SeekPoints.hpp"
 #include "archive/write/PakWriter.hpp"
+#include "tests/support/PakEntries.hpp"
 #include "tests/support/TestKey.hpp"
 #include "tests/support/TestUtil.hpp"
 
@@ -179,13 +180,6 @@ std::uint32_t flagsOf(const std::string& mode) {
     return 0;
 }
 
-const PakEntry& entryAt(const PakIndex& pak, const std::string& path) {
-    for (const auto& e : pak.entries())
-        if (e.path == path) return e;
-    FAIL("no entry " << path);
-    throw 0;
-}
-
 }  // namespace
 
 TEST_CASE("v6 to v18: pack and read back, every header key mode", "[v6][roundtrip]") {
@@ -227,18 +221,19 @@ TEST_CASE("v6 to v18: pack and read back, every header key mode", "[v6][roundtri
                 if (version >= 14) CHECK(e.slotMd5.has_value());
                 if (version >= 17) CHECK(e.slotSize.has_value());
             }
-            CHECK(entryAt(*pak, "Media/Texts/long.txt").compressed());
+            CHECK(test::entryAt(*pak, "Media/Texts/long.txt").compressed());
             // gbx files: the map is read to the end but for its padding chunks, unknown and
             // skipped by size (exact, not parsed); the solid (chunks no reader knows) verifies
             // by zlib's checksum, or, in version 18, is in the clear (no cipher to mix);
             // --raw gives DontUseDummyWrite in every version that encrypts it.
-            GbxDecode map = decodeGbxEntryProven(pak, entryAt(*pak, "Tracks/Demo.Challenge.Gbx"));
+            GbxDecode map =
+                decodeGbxEntryProven(pak, test::entryAt(*pak, "Tracks/Demo.Challenge.Gbx"));
             CHECK(map.kind == GbxDecodeKind::Exact);
-            const PakEntry& solid = entryAt(*pak, "Tracks/Demo.Solid.Gbx");
+            const PakEntry& solid = test::entryAt(*pak, "Tracks/Demo.Solid.Gbx");
             GbxDecode sd = decodeGbxEntryProven(pak, solid);
             CHECK(sd.kind == (version >= 18 ? GbxDecodeKind::Exact : GbxDecodeKind::Verified));
             CHECK_FALSE(solid.noNodeIvXor);
-            const PakEntry& raw = entryAt(*pak, "Tracks/Raw.Solid.Gbx");
+            const PakEntry& raw = test::entryAt(*pak, "Tracks/Raw.Solid.Gbx");
             CHECK(raw.noNodeIvXor == (version < 18));
             CHECK(decodeGbxEntryProven(pak, raw).kind == GbxDecodeKind::Exact);
 
@@ -253,8 +248,8 @@ TEST_CASE("v6 to v18: pack and read back, every header key mode", "[v6][roundtri
                 auto open = PakIndex::open(pakPath, PakKeyInput{});
                 CHECK(!open->hasKey());
                 REQUIRE(open->entries().size() == 8);
-                CHECK(readEntry(open, entryAt(*open, "Public/free.txt")) == Bytes(900, 'f'));
-                CHECK_THROWS_WITH(readEntry(open, entryAt(*open, "readme.txt")),
+                CHECK(readEntry(open, test::entryAt(*open, "Public/free.txt")) == Bytes(900, 'f'));
+                CHECK_THROWS_WITH(readEntry(open, test::entryAt(*open, "readme.txt")),
                                   pakPath.string() +
                                       ": readme.txt: encrypted with the pack key, which was not "
                                       "given (--key, --base-key or --ms-key)");
@@ -279,7 +274,7 @@ TEST_CASE("v6+: the master server key is combined with the contents checksum", "
     }
     auto pak = PakIndex::open(pakPath, PakKeyInput{ms, true});
     CHECK(pak->key() == key);
-    CHECK(readEntry(pak, entryAt(*pak, "readme.txt")) == Bytes(5000, 'r'));
+    CHECK(readEntry(pak, test::entryAt(*pak, "readme.txt")) == Bytes(5000, 'r'));
     // Taken as a plain key it is wrong: the header MD5 says so (version 18 checks it).
     CHECK_THROWS_WITH(PakIndex::open(pakPath, PakKeyInput{ms, false}),
                       Catch::Contains("wrong key or damaged header"));
@@ -294,7 +289,7 @@ TEST_CASE("v6+: checksums that differ warn, damage in the header is an error", "
     writePak(tree.root(), pakPath, test::testKey(), options);
     Bytes pak = test::readFile(pakPath);
     auto open = PakIndex::open(pakPath, test::testKey());
-    const PakEntry& e = entryAt(*open, "Media/noise.bin");
+    const PakEntry& e = test::entryAt(*open, "Media/noise.bin");
     std::uint64_t at = open->entryOffset(e) + 8 + 100;
     open.reset();
 
@@ -361,9 +356,9 @@ TEST_CASE("v6+: a CBC-encrypted file flagged seekable is read in counter mode: z
     CHECK(open->warnings().size() == 2);  // the header MD5 and the contents checksum
     // Its zlib stream comes out of the counter mode as noise: the zlib header check fails.
     CHECK_THROWS_WITH(
-        readEntry(open, entryAt(*open, "readme.txt")),
+        readEntry(open, test::entryAt(*open, "readme.txt")),
         pakPath.string() + ": readme.txt: corrupt compressed data (zlib: incorrect header check)");
-    CHECK(readEntry(open, entryAt(*open, "Media/noise.bin")) ==
+    CHECK(readEntry(open, test::entryAt(*open, "Media/noise.bin")) ==
           test::readFile(tree.root() / "Media/noise.bin"));
 }
 

@@ -36,7 +36,7 @@ ReadRequest lowLimit() {
 }
 
 // Random runs (stored deflate blocks) between runs of text, so that the entry is compressed.
-Bytes mixedData(std::size_t n, std::uint32_t seed) {
+Bytes randomAndTextRuns(std::size_t n, std::uint32_t seed) {
     Bytes out;
     for (std::uint32_t i = 0; out.size() < n; ++i) {
         Bytes run =
@@ -106,7 +106,7 @@ TEST_CASE("isa-l: large zlib entries stream through ISA-L with zlib's bytes",
           "[pak][inflate][isal]") {
     test::TempDir tree, out;
     test::writeFile(tree / "text.txt", test::compressibleText(3000000, 1));
-    test::writeFile(tree / "mixed.bin", mixedData(2000000, 2));
+    test::writeFile(tree / "mixed.bin", randomAndTextRuns(2000000, 2));
     test::writeFile(tree / "small.txt",
                     test::compressibleText(kTestLimit, 3));  // at the limit: libdeflate
     for (std::size_t sync : {std::size_t(0), std::size_t(4096)}) {
@@ -207,7 +207,7 @@ TEST_CASE("isa-l: a reader decrypting ahead on another thread gives exact bytes 
     test::TempDir dir;
     // Random runs keep most of it stored: megabytes of ciphertext, so many pieces decrypted
     // ahead, by the second thread or by the reader itself.
-    const Bytes want = mixedData(8000000, 11);
+    const Bytes want = randomAndTextRuns(8000000, 11);
     auto pak = PakIndex::open(packOne(dir, want), test::testKey());
     const PakEntry& e = pak->entries()[0];
     REQUIRE(e.cipherSize() > 3000000);
@@ -405,7 +405,8 @@ TEST_CASE("isa-l: a first read far into an entry decodes on two cores with exact
     test::TempDir dir;
     for (int kind = 0; kind < 2; ++kind) {
         // Text (dynamic blocks, copies reaching back all the way), then stored runs between text.
-        const Bytes want = kind == 0 ? test::compressibleText(4000000, 31) : mixedData(4000000, 32);
+        const Bytes want =
+            kind == 0 ? test::compressibleText(4000000, 31) : randomAndTextRuns(4000000, 32);
         INFO((kind == 0 ? "text" : "mixed"));
         test::TempDir sub;
         auto pak = PakIndex::open(packOne(sub, want), test::testKey());

@@ -20,10 +20,11 @@ using namespace pakfs::archive;
 
 namespace {
 
-const PakKey kKey = {0x10, 0x21, 0x32, 0x43, 0x54, 0x65, 0x76, 0x87,
-                     0x98, 0xA9, 0xBA, 0xCB, 0xDC, 0xED, 0xFE, 0x0F};
+const PakKey kCopySlotsKey = {0x10, 0x21, 0x32, 0x43, 0x54, 0x65, 0x76, 0x87,
+                              0x98, 0xA9, 0xBA, 0xCB, 0xDC, 0xED, 0xFE, 0x0F};
 
-void makeTree(const std::filesystem::path& root, const Bytes& changed) {
+// The tree every test packs: Data/b.bin holds `changed`, the other files are the same each time.
+void writeTreeWithChanged(const std::filesystem::path& root, const Bytes& changed) {
     test::writeFile(root / "Data/a.bin", test::randomBytes(300000, 1));
     test::writeFile(root / "Data/b.bin", changed);
     test::writeFile(root / "Data/c.txt", test::compressibleText(100000, 3));
@@ -69,12 +70,12 @@ void checkSlotMd5s(const PakIndex& pak) {
 // contents checksum and that slot's MD5 fail. Returns where in its slot the byte is.
 std::uint64_t makeBaseAndFresh(const test::TempDir& dir, std::uint32_t version,
                                const std::string& damaged = "") {
-    makeTree(dir / "a", test::randomBytes(200000, 2));
-    makeTree(dir / "b", test::randomBytes(250000, 6));
-    writePak(dir / "a", dir / "base.pak", kKey, optionsFor(version));
-    writePak(dir / "b", dir / "fresh.pak", kKey, optionsFor(version));
+    writeTreeWithChanged(dir / "a", test::randomBytes(200000, 2));
+    writeTreeWithChanged(dir / "b", test::randomBytes(250000, 6));
+    writePak(dir / "a", dir / "base.pak", kCopySlotsKey, optionsFor(version));
+    writePak(dir / "b", dir / "fresh.pak", kCopySlotsKey, optionsFor(version));
     if (damaged.empty()) return 0;
-    auto pak = PakIndex::open(dir / "base.pak", kKey);
+    auto pak = PakIndex::open(dir / "base.pak", kCopySlotsKey);
     const PakEntry* e = entryNamed(*pak, damaged);
     const std::uint64_t used = e->ivSize() + e->cipherSize();
     REQUIRE(used % 64 != 0);
@@ -93,7 +94,7 @@ void commitChange(const test::TempDir& dir, const std::shared_ptr<const PakIndex
     ChangePlan plan = planChanges(base, changes);
     REQUIRE(plan.changes.size() == 1);
     plan.options.jobs = 1;
-    writePlan(plan.plan, dir / "commit.pak", kKey, plan.options);
+    writePlan(plan.plan, dir / "commit.pak", kCopySlotsKey, plan.options);
 }
 
 // The base packed from one tree, the other tree packed fresh, and the base committed with the
@@ -106,7 +107,7 @@ void commitMatchesFreshPack(std::uint32_t version, bool damageBase,
                                                                    : ", opened as commit does"));
     test::TempDir dir;
     makeBaseAndFresh(dir, version, damageBase ? "Data/small.txt" : "");
-    auto base = PakIndex::open(dir / "base.pak", PakKeyInput{kKey}, false, {}, contents);
+    auto base = PakIndex::open(dir / "base.pak", PakKeyInput{kCopySlotsKey}, false, {}, contents);
     if (damageBase) CHECK_FALSE(base->contentsChecksumMatches());
     if (contents == PakIndex::ContentsCheck::UnlessSlotsSealed) {
         CHECK(base->contentsChecked() == (version >= 6 && version < 14));
@@ -115,7 +116,7 @@ void commitMatchesFreshPack(std::uint32_t version, bool damageBase,
     commitChange(dir, base);
     CHECK(firstDifference(test::readFile(dir / "commit.pak"), test::readFile(dir / "fresh.pak")) ==
           -1);
-    auto out = PakIndex::open(dir / "commit.pak", kKey);
+    auto out = PakIndex::open(dir / "commit.pak", kCopySlotsKey);
     CHECK(out->warnings().empty());
     if (version >= 14) checkSlotMd5s(*out);
 }
@@ -146,21 +147,21 @@ TEST_CASE(
         const std::uint64_t inSlot = makeBaseAndFresh(dir, version, "z.bin");
         // Opened whole, the base shows the damage: its checksum and z.bin's MD5 fail, so
         // nothing covers z.bin.
-        auto whole = openPakIndex(dir / "base.pak", PakKeyInput{kKey});
+        auto whole = openPakIndex(dir / "base.pak", PakKeyInput{kCopySlotsKey});
         CHECK_FALSE(whole->contentsChecksumMatches());
         const CheckReport baseReport = checkPak(whole);
         // As pak commit opens it: the header MD5 and every slot's layout hold, so the checksum
         // is left out and the damage is not seen; every slot MD5 is kept.
         PakOpenOptions asCommit;
         asCommit.contents = PakIndex::ContentsCheck::UnlessSlotsSealed;
-        auto base = openPakIndex(dir / "base.pak", PakKeyInput{kKey}, asCommit);
+        auto base = openPakIndex(dir / "base.pak", PakKeyInput{kCopySlotsKey}, asCommit);
         CHECK_FALSE(base->contentsChecked());
         CHECK(base->slotMd5sSealed());
         CHECK(base->warnings().empty());
         commitChange(dir, base);
         // The commit is the fresh pak but for the damaged byte, copied as it is, and the
         // contents checksum over it.
-        auto out = openPakIndex(dir / "commit.pak", PakKeyInput{kKey});
+        auto out = openPakIndex(dir / "commit.pak", PakKeyInput{kCopySlotsKey});
         const std::size_t at = std::size_t(out->entryOffset(*entryNamed(*out, "z.bin")) + inSlot);
         Bytes got = test::readFile(dir / "commit.pak");
         Bytes want = test::readFile(dir / "fresh.pak");
@@ -204,7 +205,7 @@ TEST_CASE("commit: a base without slot MD5s is opened with its contents checksum
         makeBaseAndFresh(dir, version, "Data/small.txt");
         PakOpenOptions asCommit;
         asCommit.contents = PakIndex::ContentsCheck::UnlessSlotsSealed;
-        auto base = openPakIndex(dir / "base.pak", PakKeyInput{kKey}, asCommit);
+        auto base = openPakIndex(dir / "base.pak", PakKeyInput{kCopySlotsKey}, asCommit);
         CHECK(base->contentsChecked());
         CHECK_FALSE(base->contentsChecksumMatches());
         REQUIRE(base->warnings().size() == 1);

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Text, random and mixed files of many sizes in a few folders.
-void makeTree(const fs::path& root) {
+void writeManySizesTree(const fs::path& root) {
     for (int i = 0; i < 60; ++i) {
         const std::string folder = "F" + std::to_string(i % 5);
         const std::size_t size = std::size_t(i) * 9973 % 400000 + std::size_t(i);
@@ -56,7 +56,7 @@ Bytes inflateWithZlib(const PakIndex& pak, const PakEntry& e) {
 TEST_CASE("pack: -j 1 and -j 4 write the same pak, byte for byte, versions 3 and 17",
           "[pak][pack][parallel]") {
     test::TempDir dir;
-    makeTree(dir / "tree");
+    writeManySizesTree(dir / "tree");
     for (std::uint32_t version : {3u, 17u}) {
         INFO("version " << version);
         PackOptions one, four;
@@ -82,7 +82,7 @@ TEST_CASE("pack: -j 1 and -j 4 write the same pak, byte for byte, versions 3 and
 TEST_CASE("pack: compressed plain entries are zlib streams zlib inflates, random ones stored",
           "[pak][pack][parallel]") {
     test::TempDir dir;
-    makeTree(dir / "tree");
+    writeManySizesTree(dir / "tree");
     PackOptions options;
     options.level = 9;
     writePak(dir / "tree", dir / "t.pak", test::testKey(), options);

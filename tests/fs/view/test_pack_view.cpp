@@ -41,7 +41,8 @@ Bytes readAll(fs::PackView& f, const std::string& path, std::size_t step = 4096)
     return out;
 }
 
-std::vector<std::string> names(fs::PackView& f, const std::string& path) {
+// The names reading folder `path` lists, in order.
+std::vector<std::string> dirNames(fs::PackView& f, const std::string& path) {
     std::vector<std::string> out;
     REQUIRE(
         f.readdir(fs::inoAt(f, path), 0, [&](const char* name, const struct stat&, std::int64_t) {
@@ -107,12 +108,12 @@ TEST_CASE("pakfs: inode numbers are stable across mounts and unique", "[fs]") {
 TEST_CASE("pakfs: readdir lists dot entries and children in name order with attributes", "[fs]") {
     TestPack t = makeTestPack();
     auto f = mountDirect(t);
-    CHECK(names(*f, "/") == std::vector<std::string>{".", "..", "Test"});
-    CHECK(names(*f, "/Test") ==
+    CHECK(dirNames(*f, "/") == std::vector<std::string>{".", "..", "Test"});
+    CHECK(dirNames(*f, "/Test") ==
           std::vector<std::string>{".", "..", "Data", "EmptyFolder", "Text", "root.txt"});
-    CHECK(names(*f, "/Test/Text") ==
+    CHECK(dirNames(*f, "/Test/Text") ==
           std::vector<std::string>{".", "..", "empty.txt", "one.txt", "readme.txt"});
-    CHECK(names(*f, "/Test/EmptyFolder") == std::vector<std::string>{".", ".."});
+    CHECK(dirNames(*f, "/Test/EmptyFolder") == std::vector<std::string>{".", ".."});
     std::map<std::string, off_t> sizes;
     REQUIRE(f->readdir(fs::inoAt(*f, "/Test/Data"), 0,
                        [&](const char* entry, const struct stat& st, std::int64_t) {
@@ -148,7 +149,7 @@ TEST_CASE("pakfs: readdir lists dot entries and children in name order with attr
 TEST_CASE("pakfs: readdir resumes at the offset it handed out", "[fs]") {
     TestPack t = makeTestPack();
     auto f = mountDirect(t);
-    std::vector<std::string> all = names(*f, "/Test/Data");
+    std::vector<std::string> all = dirNames(*f, "/Test/Data");
     // One entry per call, as a kernel with a tiny buffer would ask.
     std::vector<std::string> pieces;
     std::int64_t offset = 0;
@@ -723,7 +724,7 @@ TEST_CASE("pakfs: icase makes lookups case-insensitive and keeps names distinct"
     CHECK(std::uint64_t(st.st_size) == 1024);
     CHECK(readAll(*f, "/test/DATA/r255.BIN") == t.file("Data/r255.bin"));
     // Both readme files stay reachable: the second one gets a numbered name.
-    auto listed = names(*f, "/Test/Text");
+    auto listed = dirNames(*f, "/Test/Text");
     CHECK(listed.size() == 2 + 4);
     bool numbered = std::any_of(listed.begin(), listed.end(), [](const std::string& n) {
         return n.find(" (2)") != std::string::npos;
@@ -902,7 +903,7 @@ TEST_CASE("pakfs: unsafe and duplicate pack names are handled", "[fs]") {
                                 {"Test", archive::PakIndex::open(a.pak, testKey())}};
     std::vector<std::string> warnings;
     fs::PackView f(std::move(packs), {}, [&](const std::string& w) { warnings.push_back(w); });
-    CHECK(names(f, "/") == std::vector<std::string>{".", "..", "Test", "Test (2)"});
+    CHECK(dirNames(f, "/") == std::vector<std::string>{".", "..", "Test", "Test (2)"});
     CHECK(warnings.size() == 1);
     CHECK(readAll(f, "/Test (2)/Data/r256.bin") == a.file("Data/r256.bin"));
 }
@@ -933,7 +934,7 @@ TEST_CASE("pakfs: sources: pak files, Packs folders with packlist.dat, wrong key
     CHECK(loaded.warnings[0].find("Gamma") != std::string::npos);
 
     fs::PackView f(std::move(loaded.packs), {});
-    CHECK(names(f, "/") == std::vector<std::string>{".", "..", "Alpha", "Beta"});
+    CHECK(dirNames(f, "/") == std::vector<std::string>{".", "..", "Alpha", "Beta"});
     CHECK(readAll(f, "/Beta/Data/r256.bin") == beta.file("Data/r256.bin"));
 
     // A single pak with the wrong key stops everything, naming the file.
@@ -982,8 +983,9 @@ TEST_CASE("pakfs: -o salvage shows the whole files of a pack cut short", "[fs][s
                                                       std::to_string(end) + ", file is " +
                                                       std::to_string(end - 1) + " bytes)"});
     fs::PackView f(std::move(loaded.packs), {});
-    CHECK(names(f, "/Cut") == std::vector<std::string>{".", "..", "EmptyFolder", "Sub", "a.txt"});
-    CHECK(names(f, "/Cut/Sub") == std::vector<std::string>{".", ".."});
+    CHECK(dirNames(f, "/Cut") ==
+          std::vector<std::string>{".", "..", "EmptyFolder", "Sub", "a.txt"});
+    CHECK(dirNames(f, "/Cut/Sub") == std::vector<std::string>{".", ".."});
     CHECK(readAll(f, "/Cut/a.txt") == a);
 }
 
