@@ -390,7 +390,7 @@ int firstRead(const stdfs::path& pakPath, std::uint64_t offset, int runs) {
     std::vector<char> buf(4096);
     const std::string path = "/p/" + biggest->path;
     for (int r = 0; r < runs; ++r) {
-        fs::PackView fsys({fs::Pack{"p", pak}}, fs::PackViewOptions{});
+        fs::PackView fsys({packs::Pack{"p", pak}}, fs::PackViewOptions{});
         const fs::View::Ino ino = fs::inoAt(fsys, path);
         std::uint64_t fh = 0;
         if (fsys.open(ino, O_RDONLY, &fh) != 0) throw Error(path + ": cannot open");
@@ -414,7 +414,7 @@ int fsRead(const stdfs::path& pakPath, std::size_t count, bool seekPoints) {
     const PakEntry* biggest = &largestEntry(*pak);
     fs::PackViewOptions opts;
     if (!seekPoints) opts.seekPointsPerEntry = 0;
-    fs::PackView fsys({fs::Pack{"p", pak}}, opts);
+    fs::PackView fsys({packs::Pack{"p", pak}}, opts);
     std::uint64_t fh = 0;
     std::string path = "/p/" + biggest->path;
     const fs::View::Ino ino = fs::inoAt(fsys, path);

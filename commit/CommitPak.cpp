@@ -23,7 +23,7 @@
 
 namespace stdfs = std::filesystem;
 
-namespace pakfs::fs {
+namespace pakfs::commit {
 
 namespace {
 
@@ -43,7 +43,7 @@ std::string joined(const std::vector<std::string>& names) {
 bool pakfsMountedAt(const std::string& point) {
     std::error_code ec;
     const stdfs::path canonical = stdfs::weakly_canonical(point, ec);
-    std::optional<MountEntry> m = mountAt(ec ? point : canonical.string());
+    std::optional<packs::MountEntry> m = packs::mountAt(ec ? point : canonical.string());
     return m && m->type.starts_with("fuse");
 }
 
@@ -281,7 +281,7 @@ CommitResult commitOverlay(const CommitRequest& request) {
     return result;
 }
 
-bool commitAtUnmount(const std::vector<Pack>& packs, const stdfs::path& overlayRoot,
+bool commitAtUnmount(const std::vector<packs::Pack>& packs, const stdfs::path& overlayRoot,
                      const archive::KeyOptions& keys, const std::string& mountPoint,
                      const std::function<void(const std::string&)>& log) {
     bool allDone = true;
@@ -361,9 +361,10 @@ PatchResult commitPatch(const PatchRequest& request) {
     archive::KeyOptions readKeys;
     if (!request.packList.empty() && stdfs::exists(request.packList, ec))
         readKeys.packList = request.packList;
-    LoadedSources loaded = loadSources({request.packsDir}, readKeys);
+    packs::LoadedSources loaded = packs::loadSources({request.packsDir}, readKeys);
     for (const auto& w : loaded.warnings) warnOf(request.warn, w);
-    auto packs = orderPacks(std::move(loaded.packs), packListOrder({request.packsDir}));
+    auto packs =
+        packs::orderPacks(std::move(loaded.packs), packs::packListOrder({request.packsDir}));
     result.plan = planPatch(packs, request.overlay, archive::keyOptionWords(request.keys));
     for (const auto& w : result.plan.warnings) warnOf(request.warn, w);
     const std::string ext = result.plan.options.version >= 6 ? ".Pack.Gbx" : ".pak";
@@ -428,4 +429,4 @@ PatchResult commitPatch(const PatchRequest& request) {
     return result;
 }
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::commit

@@ -14,7 +14,7 @@
 #include "commit/OverlayPlan.hpp"
 #include "common/FileLock.hpp"
 
-namespace pakfs::fs {
+namespace pakfs::commit {
 
 // Takes the overlay folder's lock for `holder` ("mount MOUNTPOINT" for a writable mount,
 // "commit" for pak commit). Throws Error naming the folder and who holds it: the writable
@@ -96,8 +96,9 @@ CommitResult commitOverlay(const CommitRequest& request);
 // log line per pack committed or failed; a failed pack's folder is left as it was, and the
 // reason kept in the overlay folder (unmountCommitFailures) until a commit of that pack
 // succeeds. Returns false when any failed.
-bool commitAtUnmount(const std::vector<Pack>& packs, const std::filesystem::path& overlayRoot,
-                     const archive::KeyOptions& keys, const std::string& mountPoint,
+bool commitAtUnmount(const std::vector<packs::Pack>& packs,
+                     const std::filesystem::path& overlayRoot, const archive::KeyOptions& keys,
+                     const std::string& mountPoint,
                      const std::function<void(const std::string&)>& log);
 
 struct PatchRequest {
@@ -124,8 +125,8 @@ struct PatchResult {
 };
 
 // `pak commit --patch`: the Game drive's added and changed files of a -o drives overlay as a
-// new pack that the game loads last (fs::planPatch), under the same locks as commitOverlay
+// new pack that the game loads last (planPatch), under the same locks as commitOverlay
 // (the pack written and the packlist edited).
 PatchResult commitPatch(const PatchRequest& request);
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::commit

@@ -15,7 +15,7 @@
 
 namespace stdfs = std::filesystem;
 
-namespace pakfs::fs {
+namespace pakfs::commit {
 
 namespace {
 
@@ -78,7 +78,7 @@ bool isOverlayOwnName(std::string_view name) {
            name == kCommitFailedFile || name == kOverlayLogFile;
 }
 
-void refuseSameNamePacks(const std::vector<Pack>& packs) {
+void refuseSameNamePacks(const std::vector<packs::Pack>& packs) {
     for (std::size_t i = 0; i < packs.size(); ++i)
         for (std::size_t j = i + 1; j < packs.size(); ++j)
             if (foldCase(packs[i].name) == foldCase(packs[j].name))
@@ -120,4 +120,4 @@ stdfs::path overlayFolderOf(const stdfs::path& overlayRoot, const archive::PakIn
     return overlayRoot / archive::packNameOf(pak.name());
 }
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::commit

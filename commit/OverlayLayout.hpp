@@ -26,7 +26,7 @@
 #include "common/File.hpp"
 #include "packs/Pack.hpp"
 
-namespace pakfs::fs {
+namespace pakfs::commit {
 
 inline constexpr std::string_view kWhiteoutPrefix = ".wh.";
 inline constexpr std::string_view kOpaqueMarker = ".wh..wh..opq";
@@ -85,10 +85,10 @@ archive::ChangeSet readOverlayChanges(const std::filesystem::path& folder);
 // A writable mount keeps each pack's changes in the overlay folder named like the pack: two
 // packs of one name (compared as the game compares names) would share it. Throws Error naming
 // both paks.
-void refuseSameNamePacks(const std::vector<Pack>& packs);
+void refuseSameNamePacks(const std::vector<packs::Pack>& packs);
 
 // The overlay folder of `pak` under an overlay root given to the mount.
 std::filesystem::path overlayFolderOf(const std::filesystem::path& overlayRoot,
                                       const archive::PakIndex& pak);
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::commit

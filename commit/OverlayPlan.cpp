@@ -12,7 +12,7 @@
 
 namespace stdfs = std::filesystem;
 
-namespace pakfs::fs {
+namespace pakfs::commit {
 
 namespace {
 
@@ -45,24 +45,24 @@ archive::ChangePlan planCommit(const std::shared_ptr<const archive::PakIndex>& p
     return archive::planChanges(pak, readOverlayChanges(packOverlay));
 }
 
-archive::ChangePlan planPatch(const std::vector<Pack>& packs, const stdfs::path& overlayRoot,
+archive::ChangePlan planPatch(const std::vector<packs::Pack>& packs, const stdfs::path& overlayRoot,
                               const std::string& keyWords) {
     // Only the drives of a -o drives mount, and its own names, belong in its overlay folder.
     for (const auto& name : sortedNames(overlayRoot))
-        if (name != kResourceDrive && name != kGameDrive && !isOverlayOwnName(name))
+        if (name != packs::kResourceDrive && name != packs::kGameDrive && !isOverlayOwnName(name))
             throw Error((overlayRoot / name).string() +
                         ": not a drive (Game, Resource): --patch takes the overlay folder of a "
                         "-o drives mount");
-    const stdfs::path resource = overlayRoot / std::string(kResourceDrive);
+    const stdfs::path resource = overlayRoot / std::string(packs::kResourceDrive);
     if (auto first = firstUnder(resource)) {
-        const Pack* pak = nullptr;
+        const packs::Pack* pak = nullptr;
         for (const auto& pack : packs)
-            if (isResourcePack(pack)) pak = &pack;
+            if (packs::isResourcePack(pack)) pak = &pack;
         // Committed into Resource.pak already (as the advice below says), and that pak
         // unchanged since: nothing of the drive is left for the patch.
         bool committed = false;
         for (const auto& r : readOverlayRecords(overlayRoot))
-            committed = committed || (pak && foldCase(r.pack) == foldCase(kResourceDrive) &&
+            committed = committed || (pak && foldCase(r.pack) == foldCase(packs::kResourceDrive) &&
                                       r.state == "committed" && r.stamp == pakStamp(*pak->pak));
         if (!committed)
             throw Error(first->string() +
@@ -71,12 +71,14 @@ archive::ChangePlan planPatch(const std::vector<Pack>& packs, const stdfs::path&
                         shellWord(pak ? pak->pak->name() : std::string("Resource.pak")) + " " +
                         shellWord(overlayRoot.string()) + " --in-place" + keyWords);
     }
-    const archive::ChangeSet changes = readOverlayChanges(overlayRoot / std::string(kGameDrive));
-    const Drives drives(packs);
+    const archive::ChangeSet changes =
+        readOverlayChanges(overlayRoot / std::string(packs::kGameDrive));
+    const packs::Drives drives(packs);
     // A pack loaded later only adds and replaces files: a deletion (from a mount older than the
     // refusal at rm time) can only be made in the pack that holds the file.
     auto refuse = [&](const stdfs::path& marker, const std::string& path, const char* what) {
-        const std::string drivePath = std::string(kGameDrive) + (path.empty() ? "" : "/" + path);
+        const std::string drivePath =
+            std::string(packs::kGameDrive) + (path.empty() ? "" : "/" + path);
         const std::string advice = drives.deletionAdvice(drivePath);
         throw Error(marker.string() + ": a patch pack cannot " + what +
                     " (a pack loaded later only adds and replaces files): remove " +
@@ -87,15 +89,15 @@ archive::ChangePlan planPatch(const std::vector<Pack>& packs, const stdfs::path&
     for (const auto& [path, marker] : changes.opaque)
         refuse(marker, path, "hide the files of a folder");
     auto shown = [&](const std::string& path) -> std::optional<archive::ShownEntry> {
-        const DriveFile* file = drives.find(std::string(kGameDrive) + "/" + path);
+        const packs::DriveFile* file = drives.find(std::string(packs::kGameDrive) + "/" + path);
         if (!file) return std::nullopt;
         return archive::ShownEntry{drives.packs()[std::size_t(file->pack)].pak, file->entry};
     };
     // The version of the packs it joins (the last Game pack's), version 3 for none.
     std::uint32_t version = 3;
     for (const auto& pack : packs)
-        if (!isResourcePack(pack)) version = pack.pak->version();
+        if (!packs::isResourcePack(pack)) version = pack.pak->version();
     return archive::planPatch(changes, shown, version);
 }
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::commit

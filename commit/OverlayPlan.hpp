@@ -11,7 +11,7 @@
 #include "archive/write/PackPlanner.hpp"
 #include "packs/Pack.hpp"
 
-namespace pakfs::fs {
+namespace pakfs::commit {
 
 // Plans `pak` with the changes in `packOverlay` (the pack's own folder in the overlay; absent:
 // no changes), as archive::planChanges does. Throws Error naming the overlay path and the
@@ -27,8 +27,8 @@ archive::ChangePlan planCommit(const std::shared_ptr<const archive::PakIndex>& p
 // the overlay path for what a patch pack cannot express: deletions (whiteouts, opaque folders)
 // and changes to the Resource drive (Resource.pak: commit that pack itself), besides what
 // planCommit refuses. `keyWords` (archive::keyOptionWords) go into the pak commit it suggests.
-archive::ChangePlan planPatch(const std::vector<Pack>& packs,
+archive::ChangePlan planPatch(const std::vector<packs::Pack>& packs,
                               const std::filesystem::path& overlayRoot,
                               const std::string& keyWords = {});
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::commit

@@ -11,7 +11,7 @@
 
 namespace stdfs = std::filesystem;
 
-namespace pakfs::fs {
+namespace pakfs::commit {
 
 namespace {
 
@@ -88,7 +88,7 @@ void writeOverlayRecords(const stdfs::path& overlayRoot,
 }
 
 std::vector<std::string> recordMountedPacks(const stdfs::path& overlayRoot,
-                                            const std::vector<Pack>& packs) {
+                                            const std::vector<packs::Pack>& packs) {
     std::vector<OverlayRecord> records = readOverlayRecords(overlayRoot);
     std::vector<std::string> warnings;
     bool changed = false;
@@ -158,4 +158,4 @@ void markCommitted(const stdfs::path& overlayRoot, const std::string& packName,
     writeOverlayRecords(overlayRoot, records);
 }
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::commit

@@ -17,7 +17,7 @@
 
 #include "packs/Pack.hpp"
 
-namespace pakfs::fs {
+namespace pakfs::commit {
 
 inline constexpr const char* kOverlayRecordFile = ".pakfs-packs";
 
@@ -43,7 +43,7 @@ void writeOverlayRecords(const std::filesystem::path& overlayRoot,
 // absent, or that has no record yet. Returns one warning per pack recorded over another pak
 // (its changes are shown over this one, and `pak commit` will refuse them).
 std::vector<std::string> recordMountedPacks(const std::filesystem::path& overlayRoot,
-                                            const std::vector<Pack>& packs);
+                                            const std::vector<packs::Pack>& packs);
 
 // `pak commit`: throws Error when the overlay records `pak` (by its pack name) as another pak,
 // or as already committed into it, with what to do; nothing when it has no record of it.
@@ -54,4 +54,4 @@ void checkOverlayRecord(const std::filesystem::path& overlayRoot, const std::str
 void markCommitted(const std::filesystem::path& overlayRoot, const std::string& packName,
                    const archive::PakIndex& pak, const std::string& pakPath);
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::commit

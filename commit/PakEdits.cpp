@@ -18,7 +18,7 @@
 
 namespace stdfs = std::filesystem;
 
-namespace pakfs::fs {
+namespace pakfs::commit {
 
 namespace {
 
@@ -364,4 +364,4 @@ CommitResult moveInPak(const EditRequest& request, const std::string& from, cons
     });
 }
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::commit

@@ -13,7 +13,7 @@
 
 #include "commit/CommitPak.hpp"
 
-namespace pakfs::fs {
+namespace pakfs::commit {
 
 using EditRequest = WriteRequest;
 
@@ -37,4 +37,4 @@ CommitResult removeFromPak(const EditRequest& request, const std::vector<std::st
 // flags and metadata record).
 CommitResult moveInPak(const EditRequest& request, const std::string& from, const std::string& to);
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::commit

@@ -36,7 +36,7 @@ sigset_t stopSignals() {
 // The kernel's number of the mount at `mountpoint` (major:minor of its device, as
 // /proc/self/mountinfo lists it), or 0 when none is there. The newest mount at a path wins.
 dev_t mountDevice(const std::string& mountpoint) {
-    const std::optional<MountEntry> m = mountAt(mountpoint);
+    const std::optional<packs::MountEntry> m = packs::mountAt(mountpoint);
     return m ? m->device : 0;
 }
 

@@ -2,9 +2,9 @@
 // An overlay folder built from the fuzz bytes, planned as `pak commit` plans it. Each run makes
 // a fresh folder (removed after) holding what the bytes say: folders, small files, whiteouts,
 // opaque markers, symbolic links, named pipes, odd and very long names, things at the overlay's
-// top beside the pack's folder, and a .pakfs-packs record of fuzzed text. fs::planCommit over a
-// small pak (written once; the first byte picks version 3 or 18), fs::readOverlayRecords and
-// fs::checkOverlayRecord must give a plan or throw Error.
+// top beside the pack's folder, and a .pakfs-packs record of fuzzed text. commit::planCommit over a
+// small pak (written once; the first byte picks version 3 or 18), commit::readOverlayRecords and
+// commit::checkOverlayRecord must give a plan or throw Error.
 //
 // Input: a flags byte (bit 0: the version 18 pack), then up to kMaxOps operations, each an
 // operation byte (low 3 bits: what; high 3 bits: 7 puts it at the overlay's top instead of in
@@ -178,13 +178,13 @@ void build(Input& in, const stdfs::path& root, const stdfs::path& packDir) {
                 break;
             }
             case fuzz::kWhiteout: {  // a whiteout of the last name
-                const stdfs::path w = p.parent_path() / fs::whiteoutName(parts.back());
+                const stdfs::path w = p.parent_path() / commit::whiteoutName(parts.back());
                 writeFile(w, "");
                 break;
             }
             case fuzz::kOpaque:  // an opaque marker in the folder
                 ::mkdir(p.c_str(), 0755);
-                writeFile(p / std::string(fs::kOpaqueMarker), "");
+                writeFile(p / std::string(commit::kOpaqueMarker), "");
                 break;
             case fuzz::kLink: {  // a symbolic link: dangling, to a sibling, up, or to the run's top
                 const std::uint8_t kind = in.byte();
@@ -197,7 +197,7 @@ void build(Input& in, const stdfs::path& root, const stdfs::path& packDir) {
             }
             case fuzz::kRecord: {  // the record file at the top, fuzzed text
                 const std::size_t len = std::size_t(in.byte()) * 4 % kMaxRecord;
-                writeFile(root / fs::kOverlayRecordFile, in.bytes(len));
+                writeFile(root / commit::kOverlayRecordFile, in.bytes(len));
                 break;
             }
             case fuzz::kLongName:
@@ -207,7 +207,7 @@ void build(Input& in, const stdfs::path& root, const stdfs::path& packDir) {
                 const std::uint8_t kind = in.byte() % 3;
                 if (kind == 0)
                     ::mkdir(p.c_str(), 0755);
-                else if (kind == 1 || parts.back() == fs::kOverlayRecordFile)
+                else if (kind == 1 || parts.back() == commit::kOverlayRecordFile)
                     writeFile(p, in.bytes(in.byte() % kMaxContent));
                 else
                     ::mkfifo(p.c_str(), 0644);
@@ -228,19 +228,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     stdfs::remove_all(root, ec);
     if (ec || !stdfs::create_directory(root, ec)) std::abort();
     const std::string packName = archive::packNameOf(b.path);
-    const stdfs::path packDir = fs::overlayFolderOf(root, *b.pak);
+    const stdfs::path packDir = commit::overlayFolderOf(root, *b.pak);
     build(in, root, packDir);
     try {
-        archive::ChangePlan plan = fs::planCommit(b.pak, packDir);
+        archive::ChangePlan plan = commit::planCommit(b.pak, packDir);
         (void)plan;
     } catch (const Error&) {
     }
     try {
-        (void)fs::readOverlayRecords(root);
+        (void)commit::readOverlayRecords(root);
     } catch (const Error&) {
     }
     try {
-        fs::checkOverlayRecord(root, packName, *b.pak, b.path);
+        commit::checkOverlayRecord(root, packName, *b.pak, b.path);
     } catch (const Error&) {
     }
     stdfs::remove_all(root, ec);

@@ -8,7 +8,7 @@
 #include "archive/pak/PackList.hpp"
 #include "gbx/References.hpp"
 
-namespace pakfs::fs {
+namespace pakfs::packs {
 
 namespace {
 
@@ -242,4 +242,4 @@ std::vector<ResolvedReference> resolveReferencesOnDisk(const std::filesystem::pa
     return out;
 }
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::packs

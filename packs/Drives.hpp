@@ -12,7 +12,7 @@
 #include "gbx/Header.hpp"
 #include "packs/Pack.hpp"
 
-namespace pakfs::fs {
+namespace pakfs::packs {
 
 struct DriveFile {
     std::string path;  // "Resource/..." or "Game/...", as the pack spells it
@@ -106,4 +106,4 @@ std::vector<ResolvedReference> resolveReferences(const Drives& drives,
 std::vector<ResolvedReference> resolveReferencesOnDisk(const std::filesystem::path& file,
                                                        const gbx::RefTable& refs);
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::packs

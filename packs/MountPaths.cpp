@@ -17,7 +17,7 @@
 #include "common/Error.hpp"
 #include "common/ShellWord.hpp"
 
-namespace pakfs::fs {
+namespace pakfs::packs {
 
 namespace stdfs = std::filesystem;
 
@@ -184,4 +184,4 @@ void refuseSelfMount(const stdfs::path& mountpoint, const std::vector<UsedPath>&
                     shown(overlay) + kWhy);
 }
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::packs

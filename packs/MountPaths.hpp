@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace pakfs::fs {
+namespace pakfs::packs {
 
 // A path pakfs uses, with what it is for the messages ("the overlay folder").
 struct UsedPath {
@@ -54,4 +54,4 @@ bool isInside(const std::filesystem::path& path, const std::filesystem::path& fo
 void refuseSelfMount(const std::filesystem::path& mountpoint, const std::vector<UsedPath>& used,
                      const std::filesystem::path& overlay);
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::packs

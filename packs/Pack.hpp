@@ -9,7 +9,7 @@
 #include "archive/pak/PakIndex.hpp"
 #include "common/Bytes.hpp"
 
-namespace pakfs::fs {
+namespace pakfs::packs {
 
 struct Pack {
     std::string name;  // folder name under the mount point (file name without extension)
@@ -29,4 +29,4 @@ inline bool isResourcePack(const Pack& pack) {
     return driveOf(pack.name) == kResourceDrive;
 }
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::packs

@@ -10,7 +10,7 @@
 #include "common/Error.hpp"
 #include "common/File.hpp"
 
-namespace pakfs::fs {
+namespace pakfs::packs {
 
 namespace {
 // Names are resolved once every pack is open (loadSources): not here.
@@ -77,4 +77,4 @@ LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
     return result;
 }
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::packs

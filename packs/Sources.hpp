@@ -10,7 +10,7 @@
 #include "archive/pak/PackList.hpp"
 #include "packs/Pack.hpp"
 
-namespace pakfs::fs {
+namespace pakfs::packs {
 
 struct LoadedSources {
     std::vector<Pack> packs;
@@ -30,4 +30,4 @@ LoadedSources loadSources(const std::vector<std::filesystem::path>& sources,
                           const std::vector<std::map<std::string, std::string>>& nameLists = {},
                           bool salvage = false, bool acrossPacks = true);
 
-}  // namespace pakfs::fs
+}  // namespace pakfs::packs

@@ -35,7 +35,7 @@ Overlay::Overlay(View& below, OverlayOptions options)
     if (::access(options_.dir.c_str(), W_OK | X_OK) != 0)
         throw Error(options_.dir.string() + ": overlay folder: " + std::strerror(errno));
     // Temp files of copy-ups a crash left behind are half copies: gone, as if never begun.
-    work_ = options_.dir / kOverlayWorkFolder;
+    work_ = options_.dir / commit::kOverlayWorkFolder;
     std::error_code ec;
     std::filesystem::remove_all(work_, ec);
     if (ec || ::mkdir(work_.c_str(), 0700) != 0)
@@ -137,13 +137,13 @@ bool Overlay::belowChild(Ino parent, std::string_view name, struct stat* st) {
     const Entry* p = entryOf(parent);
     if (p && (!p->below || p->opaque || p->gone)) return false;
     const bool upperDir = hasUpperDir(parent);
-    if (upperDir && existsNoFollow(diskOf(parent) / whiteoutName(name))) return false;
+    if (upperDir && existsNoFollow(diskOf(parent) / commit::whiteoutName(name))) return false;
     if (below_.lookup(parent, name, st) != 0) return false;
     // With icase the view below finds names equal but for case: its whiteout has its spelling.
     Ino at = 0;
     std::string spelled;
     if (below_.locate(st->st_ino, &at, &spelled) == 0 && spelled != name && upperDir &&
-        existsNoFollow(diskOf(parent) / whiteoutName(spelled)))
+        existsNoFollow(diskOf(parent) / commit::whiteoutName(spelled)))
         return false;
     // Moved elsewhere, or renamed by case in this folder.
     if (const Entry* c = entryOf(st->st_ino);
@@ -174,7 +174,8 @@ int Overlay::resolve(Ino parent, std::string_view name, Ino* ino, struct stat* s
         fixBelowStat(st);
         return 0;
     }
-    if (isLayoutName(name) || (parent == kRootIno && isOverlayOwnName(name))) return -ENOENT;
+    if (commit::isLayoutName(name) || (parent == kRootIno && commit::isOverlayOwnName(name)))
+        return -ENOENT;
     if (name == "." || name == "..") return -ENOENT;
     if (auto it = names_.find({parent, std::string(name)}); it != names_.end()) {
         *ino = it->second;
@@ -196,7 +197,7 @@ int Overlay::resolve(Ino parent, std::string_view name, Ino* ino, struct stat* s
         const bool shadows =
             belowChild(parent, name, &bst) && S_ISDIR(bst.st_mode) == S_ISDIR(ust.st_mode);
         e.below = shadows;
-        e.opaque = e.dir && existsNoFollow(disk / std::string(kOpaqueMarker));
+        e.opaque = e.dir && existsNoFollow(disk / std::string(commit::kOpaqueMarker));
         *ino = shadows ? Ino(bst.st_ino) : newIno();
         entries_[*ino] = e;
         names_[{parent, e.name}] = *ino;
@@ -211,7 +212,8 @@ int Overlay::resolve(Ino parent, std::string_view name, Ino* ino, struct stat* s
         if (DIR* d = ::opendir(diskOf(parent).c_str())) {
             while (dirent* e = ::readdir(d))
                 if (std::string_view n = e->d_name; n.size() == name.size() && n != name &&
-                                                    !isLayoutName(n) && foldCase(n) == folded)
+                                                    !commit::isLayoutName(n) &&
+                                                    foldCase(n) == folded)
                     found = n;
             ::closedir(d);
         }
@@ -294,11 +296,11 @@ int Overlay::readdirLocked(Ino ino, std::int64_t offset, const FillDirAt& fill) 
     ::closedir(d);
     std::unordered_set<std::string> seen;
     for (const auto& n : names) {
-        if (n == "." || n == ".." || isLayoutName(n)) {
-            if (auto target = whiteoutTarget(n)) seen.insert(*target);
+        if (n == "." || n == ".." || commit::isLayoutName(n)) {
+            if (auto target = commit::whiteoutTarget(n)) seen.insert(*target);
             continue;
         }
-        if (ino == kRootIno && isOverlayOwnName(n)) continue;
+        if (ino == kRootIno && commit::isOverlayOwnName(n)) continue;
         Ino child = 0;
         struct stat st;
         if (resolve(ino, n, &child, &st) != 0) continue;

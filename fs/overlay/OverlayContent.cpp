@@ -160,7 +160,7 @@ int Overlay::copyUpTree(Ino dir) {
     std::vector<std::filesystem::path> markers;
     std::error_code ec;
     for (std::filesystem::directory_iterator it(disk, ec), end; !ec && it != end; it.increment(ec))
-        if (isLayoutName(it->path().filename().string())) markers.push_back(it->path());
+        if (commit::isLayoutName(it->path().filename().string())) markers.push_back(it->path());
     if (ec) return -ec.value();
     for (const auto& m : markers)
         if (::unlink(m.c_str()) != 0) return errnoResult();

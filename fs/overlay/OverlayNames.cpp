@@ -32,7 +32,7 @@ int clearLayoutFiles(const std::filesystem::path& dir) {
     if (!d) return errnoResult();
     std::vector<std::string> names;
     while (dirent* e = ::readdir(d))
-        if (isLayoutName(e->d_name)) names.emplace_back(e->d_name);
+        if (commit::isLayoutName(e->d_name)) names.emplace_back(e->d_name);
     ::closedir(d);
     for (const auto& n : names)
         if (::unlink((dir / n).c_str()) != 0) return errnoResult();
@@ -63,7 +63,7 @@ int Overlay::checkNewName(Ino parent, std::string_view name, const char* op) {
             ": the top level holds the packs; new files and folders go inside a pack's folder");
         return -EPERM;
     }
-    if (auto why = unusableName(name)) {
+    if (auto why = commit::unusableName(name)) {
         log(std::string(op) + " " + pathOf(parent) + "/" + std::string(name) + ": " + *why);
         return -EINVAL;
     }
@@ -121,7 +121,7 @@ int Overlay::create(Ino parent, std::string_view name, mode_t mode, int flags, s
     if (int rc = refuseCaseTwin(parent, name, 0, "create"); rc != 0) return rc;
     if (int rc = ensureUpperDir(parent); rc != 0) return rc;
     const std::filesystem::path dir = diskOf(parent);
-    const std::filesystem::path whiteout = dir / whiteoutName(name);
+    const std::filesystem::path whiteout = dir / commit::whiteoutName(name);
     if (existsNoFollow(whiteout) && ::unlink(whiteout.c_str()) != 0) return errnoResult();
     const std::filesystem::path path = dir / std::string(name);
     int fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC,
@@ -158,12 +158,12 @@ int Overlay::mkdir(Ino parent, std::string_view name, mode_t mode, struct stat* 
     if (::mkdir(path.c_str(), (mode & 0777) | S_IRWXU) != 0) return errnoResult();
     // The view below's folder of this name was deleted: the new one starts empty.
     if (hidesBelow) {
-        if (int rc = makeMarker(path / std::string(kOpaqueMarker)); rc != 0) {
+        if (int rc = makeMarker(path / std::string(commit::kOpaqueMarker)); rc != 0) {
             ::rmdir(path.c_str());
             return rc;
         }
     }
-    const std::filesystem::path whiteout = dir / whiteoutName(name);
+    const std::filesystem::path whiteout = dir / commit::whiteoutName(name);
     if (existsNoFollow(whiteout)) ::unlink(whiteout.c_str());
     Ino ino = newIno();
     Entry e;
@@ -214,7 +214,8 @@ int Overlay::unlink(Ino parent, std::string_view name) {
     }
     if (const auto spelled = belowSpelling(parent, name)) {
         if (int rc = ensureUpperDir(parent); rc != 0) return rc;
-        if (int rc = makeMarker(diskOf(parent) / whiteoutName(*spelled)); rc != 0) return rc;
+        if (int rc = makeMarker(diskOf(parent) / commit::whiteoutName(*spelled)); rc != 0)
+            return rc;
     }
     markChanged(ino);
     markGone(ino, parent, name, false);
@@ -241,7 +242,8 @@ int Overlay::rmdir(Ino parent, std::string_view name) {
     }
     if (const auto spelled = belowSpelling(parent, name)) {
         if (int rc = ensureUpperDir(parent); rc != 0) return rc;
-        if (int rc = makeMarker(diskOf(parent) / whiteoutName(*spelled)); rc != 0) return rc;
+        if (int rc = makeMarker(diskOf(parent) / commit::whiteoutName(*spelled)); rc != 0)
+            return rc;
     }
     markGone(ino, parent, name, true);
     return 0;
@@ -334,11 +336,11 @@ int Overlay::rename(Ino parent, std::string_view name, Ino newParent, std::strin
         if (targetKept) ::unlink(keptPath(target).c_str());
         return rc;
     }
-    const std::filesystem::path toWhiteout = toDir / whiteoutName(newName);
+    const std::filesystem::path toWhiteout = toDir / commit::whiteoutName(newName);
     if (existsNoFollow(toWhiteout)) ::unlink(toWhiteout.c_str());
-    if (dir && hidesBelow) makeMarker(to / std::string(kOpaqueMarker));
+    if (dir && hidesBelow) makeMarker(to / std::string(commit::kOpaqueMarker));
     if (fromBelow && !(caseOnly && *fromBelow == newName))
-        makeMarker(diskOf(parent) / whiteoutName(*fromBelow));
+        makeMarker(diskOf(parent) / commit::whiteoutName(*fromBelow));
     if (exists) {
         markChanged(target);
         markGone(target, newParent, newName, S_ISDIR(tst.st_mode));

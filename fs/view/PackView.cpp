@@ -21,10 +21,10 @@ constexpr blksize_t kBlockSize = 512;
 constexpr blksize_t kPreferredIo = 128 * 1024;
 }  // namespace
 
-PackView::PackView(std::vector<Pack> packs, PackViewOptions options,
+PackView::PackView(std::vector<packs::Pack> packs, PackViewOptions options,
                    const std::function<void(const std::string&)>& warn)
     : options_(std::move(options)),
-      drives_(options_.drives ? std::make_unique<Drives>(std::move(packs)) : nullptr),
+      drives_(options_.drives ? std::make_unique<packs::Drives>(std::move(packs)) : nullptr),
       tree_(options_.drives ? Tree(*drives_, options_.icase, warn)
                             : Tree(std::move(packs), options_.icase, warn)),
       cache_(options_.cacheBytes) {
@@ -53,11 +53,11 @@ PackView::PackView(std::vector<Pack> packs, PackViewOptions options,
 
 PackView::~PackView() = default;
 
-const Drives& PackView::drives() const {
+const packs::Drives& PackView::drives() const {
     // Only references need the merged view outside -o drives: built on first use, as it
     // takes about as much time and memory as the tree.
     std::call_once(drivesOnce_, [&] {
-        if (!drives_) drives_ = std::make_unique<Drives>(tree_.packs());
+        if (!drives_) drives_ = std::make_unique<packs::Drives>(tree_.packs());
     });
     return *drives_;
 }
@@ -217,8 +217,9 @@ std::string PackView::whyNotDeletable(Ino ino) {
     if (!options_.drives || !node) return {};
     // The Resource drive is Resource.pak alone: its deletions are committed into it.
     const std::string path = tree_.pathOf(*node).substr(1);  // "Game/..."
-    if (path.size() <= kGameDrive.size() || path.compare(0, kGameDrive.size(), kGameDrive) != 0 ||
-        path[kGameDrive.size()] != '/')
+    if (path.size() <= packs::kGameDrive.size() ||
+        path.compare(0, packs::kGameDrive.size(), packs::kGameDrive) != 0 ||
+        path[packs::kGameDrive.size()] != '/')
         return {};
     return "a deletion in the Game drive can never be committed (pak commit --patch only adds "
            "and replaces files); " +

@@ -108,7 +108,7 @@ inline constexpr const char* kXattrMapThumbnail = "user.gbx.map.thumbnail";
 // The read-only pack view: the packs' files as the tree lays them out, decoded on demand.
 class PackView : public View {
 public:
-    PackView(std::vector<Pack> packs, PackViewOptions options,
+    PackView(std::vector<packs::Pack> packs, PackViewOptions options,
              const std::function<void(const std::string&)>& warn = {});
     ~PackView();
     PackView(const PackView&) = delete;
@@ -188,12 +188,12 @@ private:
     // for other entries and for a map whose header cannot be read (logged).
     std::vector<std::pair<const char*, std::string>> mapAttributes(const Node& node) const;
 
-    const Drives& drives() const;
+    const packs::Drives& drives() const;
 
     PackViewOptions options_;
     // The merged view, also used to resolve references; with -o drives built first, else on
     // first use.
-    mutable std::unique_ptr<Drives> drives_;
+    mutable std::unique_ptr<packs::Drives> drives_;
     mutable std::once_flag drivesOnce_;
     Tree tree_;
     EntryCache cache_;

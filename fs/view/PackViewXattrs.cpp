@@ -83,11 +83,11 @@ std::string PackView::xattrValue(const Node& node, std::string_view name, bool* 
         std::string where =
             drives()
                 .drivePathOf(node.pack, e)
-                .value_or(std::string(driveOf(tree_.packOf(node).name)) + "/" + e.path);
+                .value_or(std::string(packs::driveOf(tree_.packOf(node).name)) + "/" + e.path);
         try {
             std::string lines;
             for (const auto& r :
-                 resolveReferences(drives(), where, archive::readGbxEntryRefs(pak, e).refs))
+                 packs::resolveReferences(drives(), where, archive::readGbxEntryRefs(pak, e).refs))
                 lines += r.unknown ? "resource " + std::to_string(r.ref.resourceIndex) +
                                          " (not resolved)\n"
                          : r.resolved ? *r.resolved + (r.exists ? "\n" : " (missing)\n")

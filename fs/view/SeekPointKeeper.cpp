@@ -31,7 +31,7 @@ std::shared_ptr<archive::SeekIndex> SeekPointKeeper::indexFor(const Node& node) 
         archive::SeekIndex::spanFor(node.size(), limits_.span, limits_.pointsPerEntry),
         limits_.pointsPerEntry, limits_.bytesPerEntry);
     if (limits_.indexFileMin > 0 && node.size() >= limits_.indexFileMin) {
-        const Pack& pack = tree_.packOf(node);
+        const packs::Pack& pack = tree_.packOf(node);
         kept.file = seekIndexFile(*pack.pak, *node.entry);
         kept.passPending =
             !kept.file || !loadSeekIndex(*kept.file, *pack.pak, *node.entry, *kept.index);

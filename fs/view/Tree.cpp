@@ -62,7 +62,8 @@ Node& Tree::newRoot() {
     return root;
 }
 
-Tree::Tree(std::vector<Pack> packs, bool icase, const std::function<void(const std::string&)>& warn)
+Tree::Tree(std::vector<packs::Pack> packs, bool icase,
+           const std::function<void(const std::string&)>& warn)
     : packs_(std::move(packs)), icase_(icase), mergeFold_(icase) {
     std::size_t expected = 1 + packs_.size();
     for (const auto& pack : packs_)
@@ -125,7 +126,8 @@ Tree::Tree(std::vector<Pack> packs, bool icase, const std::function<void(const s
     finish();
 }
 
-Tree::Tree(const Drives& drives, bool icase, const std::function<void(const std::string&)>& warn)
+Tree::Tree(const packs::Drives& drives, bool icase,
+           const std::function<void(const std::string&)>& warn)
     : packs_(drives.packs()), icase_(icase), mergeFold_(true) {
     std::size_t expected = 1;
     for (const auto& pack : packs_)
@@ -145,7 +147,7 @@ Tree::Tree(const Drives& drives, bool icase, const std::function<void(const std:
     // from the pass below, which places them again in load order.
     for (std::size_t p = packs_.size(); p-- > 0;) {
         const auto& pak = *packs_[p].pak;
-        const std::string drive(driveOf(packs_[p].name));
+        const std::string drive(packs::driveOf(packs_[p].name));
         for (const auto& folder : pak.folders())
             if (!folder.path.empty()) place(root, drive + "/" + folder.path, nullptr, {}, {});
         std::string_view last;  // consecutive entries mostly share their folder
@@ -160,12 +162,12 @@ Tree::Tree(const Drives& drives, bool icase, const std::function<void(const std:
     }
     for (std::size_t p = 0; p < packs_.size(); ++p) {
         const auto& pak = *packs_[p].pak;
-        std::string drive(driveOf(packs_[p].name));
+        std::string drive(packs::driveOf(packs_[p].name));
         for (const auto& folder : pak.folders())
             if (!folder.path.empty())
                 stamp(place(root, drive + "/" + folder.path, nullptr, pak.name(), warn), int(p));
     }
-    for (const DriveFile* f : drives.files()) {
+    for (const packs::DriveFile* f : drives.files()) {
         const auto& pak = *packs_[std::size_t(f->pack)].pak;
         Node* n = place(root, f->path, f->entry, pak.name(), warn);
         if (!n) continue;

@@ -21,6 +21,10 @@
 #include "archive/pak/PakIndex.hpp"
 #include "packs/Pack.hpp"
 
+namespace pakfs::packs {
+class Drives;
+}  // namespace pakfs::packs
+
 namespace pakfs::fs {
 
 // What the first bytes of a file entry say about how to decode it (learned on first read).
@@ -43,19 +47,17 @@ struct Node {
     std::uint64_t size() const { return entry ? entry->uncompressedSize : 0; }
 };
 
-class Drives;
-
 class Tree {
 public:
     // `warn` receives one line per entry left out or renamed.
-    Tree(std::vector<Pack> packs, bool icase,
+    Tree(std::vector<packs::Pack> packs, bool icase,
          const std::function<void(const std::string&)>& warn = {});
     // The game's view: /Resource and /Game holding the merged files of `drives`. Names are
     // merged without regard to case whether or not `icase` is given (the game compares them
     // so): a folder shows the spelling of the last pack in load order that holds it, a file
     // the spelling of the pack whose file shows (Drives). `icase` makes lookups
     // case-insensitive, as for packs.
-    Tree(const Drives& drives, bool icase,
+    Tree(const packs::Drives& drives, bool icase,
          const std::function<void(const std::string&)>& warn = {});
     Tree(const Tree&) = delete;
     Tree& operator=(const Tree&) = delete;
@@ -71,8 +73,8 @@ public:
     }
     // "/pack/folder/name" as mounted; "/" for the root.
     std::string pathOf(const Node& node) const;
-    const std::vector<Pack>& packs() const { return packs_; }
-    const Pack& packOf(const Node& node) const { return packs_[std::size_t(node.pack)]; }
+    const std::vector<packs::Pack>& packs() const { return packs_; }
+    const packs::Pack& packOf(const Node& node) const { return packs_[std::size_t(node.pack)]; }
     bool icase() const { return icase_; }
     std::size_t nodeCount() const { return nodes_.size(); }
     std::size_t fileCount() const { return files_; }
@@ -98,7 +100,7 @@ private:
     Node& newRoot();
     void finish();  // flattens and sorts the children lists, drops building state
 
-    std::vector<Pack> packs_;
+    std::vector<packs::Pack> packs_;
     bool icase_;
     // Names equal but for case are one name while building (icase, or the drives' view), so
     // the hash folds case then too.

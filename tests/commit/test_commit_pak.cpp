@@ -20,8 +20,8 @@ namespace stdfs = std::filesystem;
 
 namespace {
 
-fs::CommitRequest requestFor(const TestPack& t, const stdfs::path& overlay) {
-    fs::CommitRequest r;
+commit::CommitRequest requestFor(const TestPack& t, const stdfs::path& overlay) {
+    commit::CommitRequest r;
     r.pak = t.pak;
     r.overlay = overlay;
     r.keys.keyHex = kTestKeyHex;
@@ -37,9 +37,9 @@ TEST_CASE("commit workflow: plans, writes in place, marks the record, and refuse
     writeFile(overlay / "Test/c.txt", bytesOf("c\n"));
     writeFile(overlay / "Test/.wh.a.txt", Bytes{});
 
-    fs::CommitRequest request = requestFor(t, overlay);
+    commit::CommitRequest request = requestFor(t, overlay);
     request.dryRun = true;
-    fs::CommitResult dry = fs::commitOverlay(request);
+    commit::CommitResult dry = commit::commitOverlay(request);
     CHECK_FALSE(dry.written);
     REQUIRE(dry.plan.changes.size() == 2);
     CHECK(dry.plan.changes[0].kind == 'D');
@@ -51,7 +51,7 @@ TEST_CASE("commit workflow: plans, writes in place, marks the record, and refuse
     std::vector<std::string> warnings;
     request.dryRun = false;
     request.warn = [&](const std::string& w) { warnings.push_back(w); };
-    fs::CommitResult done = fs::commitOverlay(request);
+    commit::CommitResult done = commit::commitOverlay(request);
     CHECK(done.written);
     CHECK(done.target == t.pak);
     CHECK(done.pack.files == 2);
@@ -59,14 +59,14 @@ TEST_CASE("commit workflow: plans, writes in place, marks the record, and refuse
     CHECK(warnings.empty());
     CHECK(contentsOf(t.pak) ==
           std::map<std::string, Bytes>{{"b.txt", bytesOf("b\n")}, {"c.txt", bytesOf("c\n")}});
-    auto records = fs::readOverlayRecords(overlay);
+    auto records = commit::readOverlayRecords(overlay);
     REQUIRE(records.size() == 1);
     CHECK(records[0].state == "committed");
     // No lock file is left beside the pak or in the overlay.
     CHECK_FALSE(stdfs::exists(lockFileOf(t.pak)));
     CHECK_FALSE(stdfs::exists(overlay / ".pakfs-lock"));
 
-    REQUIRE_THROWS_WITH(fs::commitOverlay(request),
+    REQUIRE_THROWS_WITH(commit::commitOverlay(request),
                         Catch::Contains("these changes were committed into"));
 }
 
@@ -77,41 +77,41 @@ TEST_CASE("commit workflow: an overlay a mount holds and a pak another writer ho
     writeFile(overlay / "Test/new.txt", bytesOf("new\n"));
     const Bytes before = readFile(t.pak);
     {
-        FolderLock mount = fs::lockOverlay(overlay, "mount /mnt/game");
-        REQUIRE_THROWS_WITH(fs::commitOverlay(requestFor(t, overlay)),
+        FolderLock mount = commit::lockOverlay(overlay, "mount /mnt/game");
+        REQUIRE_THROWS_WITH(commit::commitOverlay(requestFor(t, overlay)),
                             overlay.string() +
                                 ": the writable mount at /mnt/game is using this overlay folder: "
                                 "unmount /mnt/game first (fusermount3 -u /mnt/game)");
         // The mount committing at unmount holds the lock itself.
-        fs::CommitRequest own = requestFor(t, overlay);
+        commit::CommitRequest own = requestFor(t, overlay);
         own.holdsOverlay = true;
         own.dryRun = true;
-        CHECK(fs::commitOverlay(own).plan.changes.size() == 1);
+        CHECK(commit::commitOverlay(own).plan.changes.size() == 1);
     }
     {
         WriterLock other = WriterLock::acquire(t.pak, false);
         REQUIRE_THROWS_WITH(
-            fs::commitOverlay(requestFor(t, overlay)),
+            commit::commitOverlay(requestFor(t, overlay)),
             Catch::StartsWith(t.pak.string() + ": another pak command is writing it now"));
         // The overlay's lock was given back when the commit was refused.
-        FolderLock again = fs::lockOverlay(overlay, "commit");
+        FolderLock again = commit::lockOverlay(overlay, "commit");
         CHECK(again.taken());
     }
     CHECK(readFile(t.pak) == before);
-    CHECK(fs::commitOverlay(requestFor(t, overlay)).written);
+    CHECK(commit::commitOverlay(requestFor(t, overlay)).written);
 }
 
 TEST_CASE("commit workflow: a second writable mount of an overlay is refused naming the first",
           "[commit][workflow][locks]") {
     TempDir dir;
-    FolderLock first = fs::lockOverlay(dir.path(), "mount /mnt/a");
+    FolderLock first = commit::lockOverlay(dir.path(), "mount /mnt/a");
     REQUIRE(first.taken());
-    REQUIRE_THROWS_WITH(fs::lockOverlay(dir.path(), "mount /mnt/b"),
+    REQUIRE_THROWS_WITH(commit::lockOverlay(dir.path(), "mount /mnt/b"),
                         dir.path().string() +
                             ": the writable mount at /mnt/a is using this overlay folder: "
                             "unmount /mnt/a first (fusermount3 -u /mnt/a)");
     first = FolderLock();
-    CHECK(fs::lockOverlay(dir.path(), "mount /mnt/b").taken());
+    CHECK(commit::lockOverlay(dir.path(), "mount /mnt/b").taken());
 }
 
 TEST_CASE("commit workflow: the lock of a mount that was just unmounted is waited for",
@@ -125,7 +125,7 @@ TEST_CASE("commit workflow: the lock of a mount that was just unmounted is waite
     pid_t child = ::fork();
     REQUIRE(child >= 0);
     if (child == 0) {
-        FolderLock held = fs::lockOverlay(dir.path(), "mount /nonexistent/pakfs-ended-mount");
+        FolderLock held = commit::lockOverlay(dir.path(), "mount /nonexistent/pakfs-ended-mount");
         char c = held.taken() ? 'y' : 'n';
         (void)!::write(ready[1], &c, 1);
         ::usleep(300 * 1000);
@@ -137,7 +137,7 @@ TEST_CASE("commit workflow: the lock of a mount that was just unmounted is waite
     ::close(ready[0]);
     REQUIRE(c == 'y');
     FolderLock mine;
-    CHECK_NOTHROW(mine = fs::lockOverlay(dir.path(), "commit"));
+    CHECK_NOTHROW(mine = commit::lockOverlay(dir.path(), "commit"));
     CHECK(mine.taken());
     int status = 0;
     ::waitpid(child, &status, 0);
@@ -171,11 +171,11 @@ TEST_CASE("commit workflow: a pak a writable mount serves is marked by no second
         CHECK(servedBy == "/mnt/one");
         WriterLock lock = WriterLock::acquire(t.pak, false);
         CHECK(lock.servingMounts() == std::vector<std::string>{"/mnt/one"});
-        CHECK_THROWS_WITH(fs::refuseServingMounts(lock, ""),
+        CHECK_THROWS_WITH(commit::refuseServingMounts(lock, ""),
                           t.pak.string() +
                               " is served by the writable mount at /mnt/one, whose changes are "
                               "made over it: unmount /mnt/one first (fusermount3 -u /mnt/one)");
-        CHECK_NOTHROW(fs::refuseServingMounts(lock, "/mnt/one"));
+        CHECK_NOTHROW(commit::refuseServingMounts(lock, "/mnt/one"));
     }
     ServedMark again = ServedMark::markAlone(t.pak, "/mnt/two", servedBy);
     CHECK(servedBy.empty());
@@ -186,13 +186,13 @@ TEST_CASE("commit workflow: commit at unmount empties a committed pack's folder 
     TestPack t = makeTestPack({{"a.txt", bytesOf("a\n")}});
     const stdfs::path overlay = t.dir->path() / "ov";
     stdfs::create_directories(overlay);
-    auto loaded = fs::loadSources({t.pak}, archive::KeyOptions{kTestKeyHex, {}, {}, {}, {}});
-    for (const auto& w : fs::recordMountedPacks(overlay, loaded.packs)) FAIL(w);
+    auto loaded = packs::loadSources({t.pak}, archive::KeyOptions{kTestKeyHex, {}, {}, {}, {}});
+    for (const auto& w : commit::recordMountedPacks(overlay, loaded.packs)) FAIL(w);
     writeFile(overlay / "Test/new.txt", bytesOf("new\n"));
     std::vector<std::string> log;
-    FolderLock held = fs::lockOverlay(overlay, "mount /mnt/t");
-    CHECK(fs::commitAtUnmount(loaded.packs, overlay, {kTestKeyHex, {}, {}, {}, {}}, "/mnt/t",
-                              [&](const std::string& l) { log.push_back(l); }));
+    FolderLock held = commit::lockOverlay(overlay, "mount /mnt/t");
+    CHECK(commit::commitAtUnmount(loaded.packs, overlay, {kTestKeyHex, {}, {}, {}, {}}, "/mnt/t",
+                                  [&](const std::string& l) { log.push_back(l); }));
     REQUIRE(log.size() == 1);
     CHECK(log[0] == "-o commit: " + t.pak.string() + ": 1 change committed from " +
                         (overlay / "Test").string() + " (emptied)");
@@ -200,32 +200,32 @@ TEST_CASE("commit workflow: commit at unmount empties a committed pack's folder 
     CHECK(contentsOf(t.pak).count("new.txt") == 1);
 
     // The record now says committed: new changes made over an older stamp are kept, not lost.
-    auto records = fs::readOverlayRecords(overlay);
+    auto records = commit::readOverlayRecords(overlay);
     REQUIRE(records.size() == 1);
     records[0].state = "mounted";
     records[0].stamp = "v3:md5:00000000000000000000000000000000";
-    fs::writeOverlayRecords(overlay, records);
+    commit::writeOverlayRecords(overlay, records);
     writeFile(overlay / "Test/late.txt", bytesOf("late\n"));
     log.clear();
-    CHECK_FALSE(fs::commitAtUnmount(loaded.packs, overlay, {kTestKeyHex, {}, {}, {}, {}}, "/mnt/t",
-                                    [&](const std::string& l) { log.push_back(l); }));
+    CHECK_FALSE(commit::commitAtUnmount(loaded.packs, overlay, {kTestKeyHex, {}, {}, {}, {}},
+                                        "/mnt/t", [&](const std::string& l) { log.push_back(l); }));
     REQUIRE(log.size() == 1);
     CHECK(log[0].starts_with("-o commit: not committed, " + (overlay / "Test").string() +
                              " left as it was: "));
     CHECK(stdfs::exists(overlay / "Test/late.txt"));
     // Its reason is kept in the overlay folder until a commit of the pack succeeds.
-    const auto failures = fs::unmountCommitFailures(overlay);
+    const auto failures = commit::unmountCommitFailures(overlay);
     REQUIRE(failures.size() == 1);
     CHECK(failures[0].starts_with((overlay / ".pakfs-commit-failed").string() +
                                   ": the commit at the unmount of /mnt/t (-o commit) on "));
     CHECK(failures[0].ends_with(log[0].substr(std::string("-o commit: not committed, ").size())));
-    fs::CommitRequest request;
+    commit::CommitRequest request;
     request.pak = t.pak;
     request.overlay = overlay;
     request.keys.keyHex = kTestKeyHex;
     request.holdsOverlay = true;
     request.force = true;
-    CHECK(fs::commitOverlay(request).written);
-    CHECK(fs::unmountCommitFailures(overlay).empty());
+    CHECK(commit::commitOverlay(request).written);
+    CHECK(commit::unmountCommitFailures(overlay).empty());
     CHECK_FALSE(stdfs::exists(overlay / ".pakfs-commit-failed"));
 }

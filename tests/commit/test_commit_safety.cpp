@@ -42,8 +42,8 @@ stdfs::path packWithListEntry(const TempDir& dir, const std::string& name,
 
 // What the writable mount records for `pak` in `overlayRoot` (as pakfs -o overlay does).
 void recordMount(const stdfs::path& overlayRoot, const stdfs::path& pak) {
-    auto loaded = fs::loadSources({pak}, {});
-    for (const auto& w : fs::recordMountedPacks(overlayRoot, loaded.packs)) FAIL(w);
+    auto loaded = packs::loadSources({pak}, {});
+    for (const auto& w : commit::recordMountedPacks(overlayRoot, loaded.packs)) FAIL(w);
 }
 
 }  // namespace
@@ -152,7 +152,7 @@ TEST_CASE(
     stdfs::create_directories(ov);
     recordMount(ov, a);
     // The record names the pack, its state, its stamp and its path.
-    auto records = fs::readOverlayRecords(ov);
+    auto records = commit::readOverlayRecords(ov);
     REQUIRE(records.size() == 1);
     CHECK(records[0].pack == "Alpha");
     CHECK(records[0].state == "mounted");
@@ -199,7 +199,7 @@ TEST_CASE(
     stdfs::copy_file(a, aCopy);
     r = run(kPak + " commit -q " + q(a) + " " + q(ov) + " --in-place");
     REQUIRE(r.code == 0);
-    records = fs::readOverlayRecords(ov);
+    records = commit::readOverlayRecords(ov);
     REQUIRE(records.size() == 1);
     CHECK(records[0].state == "committed");
     const std::string newStamp =
@@ -213,16 +213,16 @@ TEST_CASE(
                        "apply them again\n");
     // The mount over the committed pak: the record stays, with a warning; emptied, it starts
     // afresh.
-    auto loaded = fs::loadSources({a}, {});
-    auto warnings = fs::recordMountedPacks(ov, loaded.packs);
+    auto loaded = packs::loadSources({a}, {});
+    auto warnings = commit::recordMountedPacks(ov, loaded.packs);
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0] == (ov / "Alpha").string() + ": these changes are committed into " +
                              a.string() +
                              " already; pak commit will refuse them (empty the folder to make new "
                              "changes over the pack)");
     stdfs::remove_all(ov / "Alpha");
-    CHECK(fs::recordMountedPacks(ov, loaded.packs).empty());
-    records = fs::readOverlayRecords(ov);
+    CHECK(commit::recordMountedPacks(ov, loaded.packs).empty());
+    records = commit::readOverlayRecords(ov);
     REQUIRE(records.size() == 1);
     CHECK(records[0].state == "mounted");
     CHECK(records[0].stamp == newStamp);
@@ -232,7 +232,7 @@ TEST_CASE("commit safety: a damaged record is an error naming the file and line"
     TempDir dir;
     writeFile(dir / ".pakfs-packs", bytesOf("# comment\nAlpha\tlost\tv3:md5:00\t/x.pak\n"));
     try {
-        fs::readOverlayRecords(dir.path());
+        commit::readOverlayRecords(dir.path());
         FAIL("no error");
     } catch (const Error& e) {
         CHECK(std::string(e.what()) ==

@@ -267,10 +267,10 @@ TEST_CASE("commit: adds, changes, deletes, opaque folder and replacements, in ve
     REQUIRE(pak->version() == version);
     const stdfs::path overlay = p.dir->path() / "overlay";
     const stdfs::path up = overlay / "Test";
-    CHECK(fs::overlayFolderOf(overlay, *pak) == up);
+    CHECK(commit::overlayFolderOf(overlay, *pak) == up);
     const auto expected = makeOverlay(up, p.files);
 
-    archive::ChangePlan plan = fs::planCommit(pak, up);
+    archive::ChangePlan plan = commit::planCommit(pak, up);
     CHECK(changesOf(plan) == kOverlayChanges);
     CHECK(plan.options.version == version);
     if (version >= 6) {
@@ -331,7 +331,7 @@ TEST_CASE("commit: no overlay folder, or one with only unchanged files, copies e
             for (const auto& [path, data] : p.files) writeFile(up / path, data);
             stdfs::create_directories(up / "EmptyFolder");
         }
-        archive::ChangePlan plan = fs::planCommit(pak, up);
+        archive::ChangePlan plan = commit::planCommit(pak, up);
         CHECK(plan.changes.empty());
         for (const auto& f : plan.plan.files) CHECK(f.copy != nullptr);
         const stdfs::path out = p.dir->path() / ("Same" + std::to_string(way));
@@ -364,7 +364,7 @@ TEST_CASE("commit: an opaque folder keeps what the overlay has again at the same
     const Bytes changed = compressibleText(100 * 1024, 50);
     writeFile(up / "Data/c100k.txt", changed);
     stdfs::create_directories(up / "Data/Deep");  // again, but empty
-    archive::ChangePlan plan = fs::planCommit(pak, up);
+    archive::ChangePlan plan = commit::planCommit(pak, up);
     // Not "D Data/c100k.txt" and "M Data/c100k.txt", nor "D Data/Deep/" and "A Data/Deep/".
     CHECK(changesOf(plan) == Changes{{'D', "Data/Deep/Er/"},
                                      {'D', "Data/Deep/Er/c1024.txt"},
@@ -386,7 +386,7 @@ TEST_CASE("commit: an opaque folder keeps what the overlay has again at the same
     const stdfs::path up2 = p.dir->path() / "overlay2/Test";
     touch(up2 / ".wh.root.txt");
     writeFile(up2 / "ROOT.txt", bytesOf("upper case\n"));
-    plan = fs::planCommit(pak, up2);
+    plan = commit::planCommit(pak, up2);
     CHECK(changesOf(plan) == Changes{{'A', "ROOT.txt"}, {'D', "root.txt"}});
 }
 
@@ -530,7 +530,7 @@ TEST_CASE("commit: what a pak cannot hold is an error naming the overlay path, n
         const stdfs::path named = c.make(overlay / "Test");
         const std::string message = named.string() + c.reason;
         try {
-            fs::planCommit(pak, overlay / "Test");
+            commit::planCommit(pak, overlay / "Test");
             FAIL("no error");
         } catch (const Error& e) {
             CHECK(std::string(e.what()) == message);
@@ -554,7 +554,7 @@ TEST_CASE("commit: what a pak cannot hold is an error naming the overlay path, n
         const std::string message =
             (overlay / "Test/null").string() + ": a device file, which a pak cannot hold";
         try {
-            fs::planCommit(pak, overlay / "Test");
+            commit::planCommit(pak, overlay / "Test");
             FAIL("no error");
         } catch (const Error& e) {
             CHECK(std::string(e.what()) == message);
@@ -868,7 +868,7 @@ TEST_CASE(
     writeFile(up / "D0/new.txt", want["D0/new.txt"]);
 
     auto pak = archive::PakIndex::open(p.pak, testKey());
-    const archive::ChangePlan plan = fs::planCommit(pak, up);
+    const archive::ChangePlan plan = commit::planCommit(pak, up);
     std::size_t copies = 0;
     for (const auto& f : plan.plan.files) copies += f.copy != nullptr;
     CHECK(copies == 200 - 6 - 2);
@@ -918,7 +918,7 @@ TEST_CASE("commit: a folder the pack names only in its files' names keeps that f
     const stdfs::path up = p.dir->path() / "overlay/Test";
     writeFile(up / "A/B/g.txt", bytesOf("g\n"));
     writeFile(up / "A/B/New/f.txt", bytesOf("f\n"));
-    archive::ChangePlan plan = fs::planCommit(pak, up);
+    archive::ChangePlan plan = commit::planCommit(pak, up);
     CHECK(changesOf(plan) ==
           Changes{{'A', "A/B/New/"}, {'A', "A/B/New/f.txt"}, {'A', "A/B/g.txt"}});
     REQUIRE(plan.plan.folders.size() == 1);
@@ -959,7 +959,7 @@ TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or cop
     // Untouched, it is copied as it is.
     const stdfs::path up = p.dir->path() / "overlay/Test";
     writeFile(up / "new.txt", bytesOf("new\n"));
-    archive::ChangePlan plan = fs::planCommit(pak, up);
+    archive::ChangePlan plan = commit::planCommit(pak, up);
     CHECK(changesOf(plan) == Changes{{'A', "new.txt"}});
     writeCommit(plan, p.dir->path() / "Copied.pak");
     auto copied = archive::PakIndex::open(p.dir->path() / "Copied.pak", testKey());
@@ -968,7 +968,7 @@ TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or cop
     // Replaced by a file of the same size, it is changed (its old bytes cannot be compared).
     const Bytes replacement = compressibleText(damaged->uncompressedSize, 60);
     writeFile(up / "Data/c100k.txt", replacement);
-    plan = fs::planCommit(pak, up);
+    plan = commit::planCommit(pak, up);
     CHECK(changesOf(plan) == Changes{{'M', "Data/c100k.txt"}, {'A', "new.txt"}});
     writeCommit(plan, p.dir->path() / "Replaced.pak");
     auto replaced = archive::PakIndex::open(p.dir->path() / "Replaced.pak", testKey());
@@ -980,21 +980,22 @@ TEST_CASE("commit: a file of the pack that cannot be decoded is replaced, or cop
 
 namespace {
 
-// Every file of a Packs folder's drives as the game sees them (fs::Drives), by drive path as
+// Every file of a Packs folder's drives as the game sees them (packs::Drives), by drive path as
 // the winning pack spells it.
 std::map<std::string, Bytes> driveFiles(const stdfs::path& packsDir) {
-    fs::LoadedSources loaded = fs::loadSources({packsDir}, {});
+    packs::LoadedSources loaded = packs::loadSources({packsDir}, {});
     CHECK(loaded.warnings.empty());
-    fs::Drives drives(fs::orderPacks(std::move(loaded.packs), fs::packListOrder({packsDir})));
+    packs::Drives drives(
+        packs::orderPacks(std::move(loaded.packs), packs::packListOrder({packsDir})));
     std::map<std::string, Bytes> out;
-    for (const fs::DriveFile* f : drives.files())
+    for (const packs::DriveFile* f : drives.files())
         out[f->path] = archive::readEntry(drives.packs()[std::size_t(f->pack)].pak, *f->entry);
     return out;
 }
 
-std::vector<fs::Pack> packsOf(const stdfs::path& packsDir) {
-    fs::LoadedSources loaded = fs::loadSources({packsDir}, {});
-    return fs::orderPacks(std::move(loaded.packs), fs::packListOrder({packsDir}));
+std::vector<packs::Pack> packsOf(const stdfs::path& packsDir) {
+    packs::LoadedSources loaded = packs::loadSources({packsDir}, {});
+    return packs::orderPacks(std::move(loaded.packs), packs::packListOrder({packsDir}));
 }
 
 // The overlay of a -o drives mount over test::PacksFolder (Resource; Stadium, then Common in
@@ -1035,7 +1036,7 @@ TEST_CASE("commit --patch: what a drives overlay adds or changes, as a new pack 
     const stdfs::path patch = packs / "Patch.pak";
 
     // The library: the changes, files from disk in folders of their own, version 3 as the packs.
-    archive::ChangePlan plan = fs::planPatch(packsOf(packs), overlay);
+    archive::ChangePlan plan = commit::planPatch(packsOf(packs), overlay);
     CHECK(changesOf(plan) == kPatchChanges);
     CHECK(plan.options.version == 3);
     CHECK(plan.plan.base == nullptr);
@@ -1174,7 +1175,7 @@ TEST_CASE("commit --patch: version 18 packs, the key of an existing entry or giv
     writeFile(overlay / "Game/Sub/b.txt", bytesOf("b\n"));  // no change
 
     // The version is the packs': a .Pack.Gbx of version 18.
-    archive::ChangePlan plan = fs::planPatch(packsOf(packs), overlay);
+    archive::ChangePlan plan = commit::planPatch(packsOf(packs), overlay);
     CHECK(changesOf(plan) == Changes{{'M', "a.txt"}});
     CHECK(plan.options.version == 18);
 
@@ -1371,7 +1372,7 @@ TEST_CASE("commit --patch: what a patch pack cannot express is an error naming t
         if (auto at = message.find("OVERLAY/"); at != std::string::npos)
             message.replace(at, 7, overlay.string());
         try {
-            fs::planPatch(packsOf(packs), overlay);
+            commit::planPatch(packsOf(packs), overlay);
             FAIL("no error");
         } catch (const Error& e) {
             CHECK(std::string(e.what()) == message);

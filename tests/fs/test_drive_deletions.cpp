@@ -278,8 +278,9 @@ TEST_CASE(
     std::vector<std::string> paths;
     for (const auto& e : common->entries()) paths.push_back(e.path);
     CHECK(paths == std::vector<std::string>{"shared.TXT"});
-    auto loaded = fs::loadSources({f.packs}, {});
-    fs::Drives drives(fs::orderPacks(std::move(loaded.packs), fs::packListOrder({f.packs})));
+    auto loaded = packs::loadSources({f.packs}, {});
+    packs::Drives drives(
+        packs::orderPacks(std::move(loaded.packs), packs::packListOrder({f.packs})));
     CHECK(drives.find("Game/Stadium/Media/Texture/Road.dds") == nullptr);
     CHECK(drives.find("Game/Stadium/Media/Solid/Road.Solid.Gbx") != nullptr);
     // And the patch of what is left goes through.

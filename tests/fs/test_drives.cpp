@@ -17,11 +17,11 @@ using namespace pakfs::test;
 
 namespace {
 
-std::unique_ptr<fs::Drives> drivesOf(const PacksFolder& p) {
-    auto loaded = fs::loadSources({p.packs}, {});
+std::unique_ptr<packs::Drives> drivesOf(const PacksFolder& p) {
+    auto loaded = packs::loadSources({p.packs}, {});
     REQUIRE(loaded.packs.size() == 3);
-    return std::make_unique<fs::Drives>(
-        fs::orderPacks(std::move(loaded.packs), fs::packListOrder({p.packs})));
+    return std::make_unique<packs::Drives>(
+        packs::orderPacks(std::move(loaded.packs), packs::packListOrder({p.packs})));
 }
 
 }  // namespace
@@ -33,7 +33,7 @@ TEST_CASE("drives: Resource and Game, packlist order, later pack wins", "[drives
     CHECK(d->packs()[0].name == "Resource");
     CHECK(d->packs()[1].name == "Stadium");
     CHECK(d->packs()[2].name == "Common");
-    const fs::DriveFile* shared = d->find("game/SHARED.txt");
+    const packs::DriveFile* shared = d->find("game/SHARED.txt");
     REQUIRE(shared);
     CHECK(d->packs()[std::size_t(shared->pack)].name == "Common");
     CHECK(shared->path == "Game/shared.TXT");
@@ -49,10 +49,10 @@ TEST_CASE("drives: Resource and Game, packlist order, later pack wins", "[drives
 TEST_CASE("drives: references across folders, packs and into Resource.pak", "[drives]") {
     PacksFolder p;
     auto d = drivesOf(p);
-    const fs::DriveFile* f = d->find("Game/Stadium/Media/Solid/Road.Solid.Gbx");
+    const packs::DriveFile* f = d->find("Game/Stadium/Media/Solid/Road.Solid.Gbx");
     REQUIRE(f);
     auto refs = archive::readGbxEntryRefs(d->packs()[std::size_t(f->pack)].pak, *f->entry).refs;
-    auto r = fs::resolveReferences(*d, f->path, refs);
+    auto r = packs::resolveReferences(*d, f->path, refs);
     REQUIRE(r.size() == 4);
     CHECK(r[0].resolved.value() == "Game/Stadium/Media/Texture/Road.dds");
     CHECK(r[0].exists);
@@ -70,7 +70,7 @@ TEST_CASE("drives: references across folders, packs and into Resource.pak", "[dr
     CHECK_FALSE(r[2].unknown);
     // An ancestor level above the drive's top points nowhere.
     refs.ancestorLevel = 9;
-    auto deep = fs::resolveReferences(*d, f->path, refs);
+    auto deep = packs::resolveReferences(*d, f->path, refs);
     CHECK_FALSE(deep[0].resolved);
     CHECK(deep[0].problem == "ancestor level 9 goes above the top of the drive");
 }
@@ -111,11 +111,11 @@ TEST_CASE("drives: pak gbx refs and pak check --refs", "[drives][cli]") {
 
 TEST_CASE("drives: the drive view of the filesystem, and user.gbx.refs", "[drives]") {
     PacksFolder p;
-    auto loaded = fs::loadSources({p.packs}, {});
+    auto loaded = packs::loadSources({p.packs}, {});
     fs::PackViewOptions o;
     o.drives = true;
-    fs::PackView filesystem(fs::orderPacks(std::move(loaded.packs), fs::packListOrder({p.packs})),
-                            o);
+    fs::PackView filesystem(
+        packs::orderPacks(std::move(loaded.packs), packs::packListOrder({p.packs})), o);
     std::vector<std::string> names;
     filesystem.readdir(fs::inoAt(filesystem, "/"), 0,
                        [&](const char* n, const struct stat&, std::int64_t) {

@@ -107,30 +107,30 @@ TEST_CASE("names and keys: a keys file opens each pack of a folder, names resolv
     TwoKeyFolder f;
     archive::KeyOptions keys;
     keys.keysFile = f.dir / "keys";
-    auto loaded = fs::loadSources({f.packs}, keys);
+    auto loaded = packs::loadSources({f.packs}, keys);
     CHECK(loaded.warnings.empty());
     REQUIRE(loaded.packs.size() == 2);
     CHECK(loaded.packs[0].name == "Alpha");
     CHECK(loaded.packs[1].name == "beta");
     CHECK(loaded.packs[1].pak->entries().at(0).path == "Tracks/Demo.Solid.Gbx");
     // Each pack's own references alone (a writable mount, as pak commit finds names).
-    loaded = fs::loadSources({f.packs}, keys, true, {}, false, false);
+    loaded = packs::loadSources({f.packs}, keys, true, {}, false, false);
     CHECK(loaded.packs[1].pak->entries().at(0).path ==
           "Tracks/" + archive::hashedName("Demo.Solid.Gbx"));
     // The hashes, as asked.
-    loaded = fs::loadSources({f.packs}, keys, false);
+    loaded = packs::loadSources({f.packs}, keys, false);
     CHECK(loaded.packs[1].pak->entries().at(0).path ==
           "Tracks/" + archive::hashedName("Demo.Solid.Gbx"));
     // One key for all: the pack of the other key is left out, with a warning.
     archive::KeyOptions one;
     one.keyHex = kNkHexA;
-    loaded = fs::loadSources({f.packs}, one);
+    loaded = packs::loadSources({f.packs}, one);
     REQUIRE(loaded.packs.size() == 1);
     CHECK(loaded.warnings.size() == 1);
     // A malformed keys file stops the load, naming its line.
     nkWriteText(f.dir / "bad", std::string("alpha key ") + kNkHexA + "\nbeta\n");
     keys.keysFile = f.dir / "bad";
-    CHECK_THROWS_WITH(fs::loadSources({f.packs}, keys),
+    CHECK_THROWS_WITH(packs::loadSources({f.packs}, keys),
                       (f.dir / "bad").string() +
                           ": line 2: expected NAME KIND HEX (e.g. \"dedicated base-key "
                           "00000000000000000000000000000000\"), got 1 field");

@@ -49,8 +49,8 @@ std::set<std::string> pathsIn(const stdfs::path& pak) {
 
 // What the writable mount records for `pak` in `overlayRoot`.
 void recordMount(const stdfs::path& overlayRoot, const stdfs::path& pak) {
-    auto loaded = fs::loadSources({pak}, {});
-    for (const auto& w : fs::recordMountedPacks(overlayRoot, loaded.packs)) FAIL(w);
+    auto loaded = packs::loadSources({pak}, {});
+    for (const auto& w : commit::recordMountedPacks(overlayRoot, loaded.packs)) FAIL(w);
 }
 
 // The first line of a file (an exit code a shell wrote).
@@ -385,11 +385,11 @@ TEST_CASE("locks: -o commit commits at unmount and empties the overlay, or keeps
 
     // Changes over another pak: not committed, the folder kept, exit status 3.
     writeFile(dir / "ov/P/late.txt", bytesOf("late\n"));
-    auto records = fs::readOverlayRecords(dir / "ov");
+    auto records = commit::readOverlayRecords(dir / "ov");
     REQUIRE(records.size() == 1);
     records[0].state = "mounted";
     records[0].stamp = "v3:md5:00000000000000000000000000000000";
-    fs::writeOverlayRecords(dir / "ov", records);
+    commit::writeOverlayRecords(dir / "ov", records);
     {
         Mount m({pak.string(), "-o", "overlay=" + (dir / "ov").string() + ",commit"}, dir / "mnt",
                 dir);

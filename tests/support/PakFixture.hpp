@@ -72,7 +72,7 @@ inline std::unique_ptr<fs::PackView> mountDirect(const TestPack& t,
                                                  fs::PackViewOptions options = {},
                                                  std::vector<std::string>* log = nullptr) {
     if (log) options.log = [log](const std::string& line) { log->push_back(line); };
-    std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, testKey())}};
+    std::vector<packs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, testKey())}};
     return std::make_unique<fs::PackView>(std::move(packs), options);
 }
 

@@ -78,10 +78,10 @@ void printChanges(const archive::ChangePlan& plan, const std::string& what, cons
 
 // The summary of a commit or edit that wrote `given` (named with the file its links lead to),
 // on stderr, or as JSON {out, files, folders, copied, encoded, changes} on stdout.
-void printWritten(const fs::CommitResult& result, const std::string& given, bool json);
+void printWritten(const commit::CommitResult& result, const std::string& given, bool json);
 // pak commit --patch: the changes (dry run) or the patch pack written (`packList`: where it
 // was listed).
-void printPatch(const fs::PatchResult& result, const std::string& overlay,
+void printPatch(const commit::PatchResult& result, const std::string& overlay,
                 const std::string& packList, bool dryRun, bool json);
 
 // pak check --refs PACKSDIR: every gbx file's references resolved, as text or (json) one JSON

@@ -39,7 +39,7 @@ void printChanges(const archive::ChangePlan& plan, const std::string& what, cons
     }
 }
 
-void printWritten(const fs::CommitResult& r, const std::string& given, bool json) {
+void printWritten(const commit::CommitResult& r, const std::string& given, bool json) {
     // Written through a symbolic link: say which file changed.
     const std::string dest = r.target == given ? given : given + " -> " + r.target.string();
     const std::size_t encoded = r.pack.files - r.pack.copiedFromBase;
@@ -56,17 +56,18 @@ void printWritten(const fs::CommitResult& r, const std::string& given, bool json
     }
 }
 
-void printPatch(const fs::PatchResult& r, const std::string& overlay, const std::string& packList,
-                bool dryRun, bool json) {
+void printPatch(const commit::PatchResult& r, const std::string& overlay,
+                const std::string& packList, bool dryRun, bool json) {
     if (dryRun) {
         printChanges(r.plan, r.target.string(),
-                     (std::filesystem::path(overlay) / fs::kGameDrive).string(), json);
+                     (std::filesystem::path(overlay) / packs::kGameDrive).string(), json);
         return;
     }
     if (!r.written) {
-        std::fprintf(
-            stderr, "%s: nothing to patch: %s holds no added or changed files; nothing written\n",
-            r.target.c_str(), (std::filesystem::path(overlay) / fs::kGameDrive).string().c_str());
+        std::fprintf(stderr,
+                     "%s: nothing to patch: %s holds no added or changed files; nothing written\n",
+                     r.target.c_str(),
+                     (std::filesystem::path(overlay) / packs::kGameDrive).string().c_str());
         return;
     }
     if (json) {

@@ -73,9 +73,9 @@ void warnLine(const std::string& m) {
 void runPatch(const CommitArgs& a) {
     if (a.inPlace)
         throw UsageError("--in-place does not go with --patch (a patch pack is a new pack)");
-    fs::PatchRequest request{a.patch, a.pakPath, a.overlay, a.out,  a.keys.packList, a.keys,
-                             a.level, a.jobs,    a.dryRun,  a.wait, warnLine};
-    printPatch(fs::commitPatch(request), a.overlay, a.keys.packList.string(), a.dryRun, a.json);
+    commit::PatchRequest request{a.patch, a.pakPath, a.overlay, a.out,  a.keys.packList, a.keys,
+                                 a.level, a.jobs,    a.dryRun,  a.wait, warnLine};
+    printPatch(commit::commitPatch(request), a.overlay, a.keys.packList.string(), a.dryRun, a.json);
 }
 
 // pak commit PAK OVERLAY [OUT]
@@ -83,7 +83,7 @@ void runCommit(const CommitArgs& a) {
     if (a.inPlace && !a.out.empty()) throw UsageError("give OUT or --in-place, not both");
     if (!a.inPlace && a.out.empty() && !a.dryRun)
         throw UsageError("give OUT, or --in-place to replace PAK");
-    fs::CommitRequest request;
+    commit::CommitRequest request;
     request.pak = a.pakPath;
     request.overlay = a.overlay;
     request.out = a.out;
@@ -97,7 +97,7 @@ void runCommit(const CommitArgs& a) {
     request.warn = warnLine;
     Progress progress(a.quiet || a.json);
     request.progress = progress.callback();
-    const fs::CommitResult r = fs::commitOverlay(request);
+    const commit::CommitResult r = commit::commitOverlay(request);
     if (a.dryRun) {
         printChanges(r.plan, a.pakPath, r.packOverlay.string(), a.json);
         return;

@@ -44,8 +44,8 @@ struct EditOptions {
         addKeyOptions(cmd, keys);
     }
 
-    fs::EditRequest request(Progress& progress) const {
-        fs::EditRequest r;
+    commit::EditRequest request(Progress& progress) const {
+        commit::EditRequest r;
         r.pak = pak;
         r.out = out;
         r.keys = keys;
@@ -58,7 +58,7 @@ struct EditOptions {
         return r;
     }
 
-    void print(const fs::CommitResult& r, const std::string& what) const {
+    void print(const commit::CommitResult& r, const std::string& what) const {
         if (dryRun) {
             printChanges(r.plan, pak, what, json, false);
             return;
@@ -115,9 +115,9 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
         cmd->add_flag("--force", *force,
                       "Replace a folder of the pak by a file, or a file by a folder (refused "
                       "otherwise: the replaced folder's files would be gone)");
-        addEditRun(cmd, o, "pak add", [=](const fs::EditRequest& request) {
+        addEditRun(cmd, o, "pak add", [=](const commit::EditRequest& request) {
             std::vector<std::filesystem::path> paths(items->begin(), items->end());
-            return fs::addToPak(request, paths, *as, *force);
+            return commit::addToPak(request, paths, *as, *force);
         });
     }
     {
@@ -134,8 +134,8 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
                         "(names compared without regard to case); one that matches nothing "
                         "is an error and nothing is removed")
             ->required();
-        addEditRun(cmd, o, "pak rm", [=](const fs::EditRequest& request) {
-            return fs::removeFromPak(request, *paths);
+        addEditRun(cmd, o, "pak rm", [=](const commit::EditRequest& request) {
+            return commit::removeFromPak(request, *paths);
         });
     }
     {
@@ -151,8 +151,8 @@ void addEditCommands(CLI::App& app, int& /*exitCode: failures throw*/) {
         auto o = addPakArgument(cmd);
         cmd->add_option("FROM", *from, "The file or folder's path in the pak")->required();
         cmd->add_option("TO", *to, "Its new path in the pak")->required();
-        addEditRun(cmd, o, "pak mv", [=](const fs::EditRequest& request) {
-            return fs::moveInPak(request, *from, *to);
+        addEditRun(cmd, o, "pak mv", [=](const commit::EditRequest& request) {
+            return commit::moveInPak(request, *from, *to);
         });
     }
 }

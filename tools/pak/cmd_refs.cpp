@@ -20,22 +20,23 @@ namespace pakfs::cli {
 
 namespace {
 
-std::unique_ptr<pakfs::fs::Drives> loadDrives(const stdfs::path& packsDir, const KeyOptions& keys) {
+std::unique_ptr<pakfs::packs::Drives> loadDrives(const stdfs::path& packsDir,
+                                                 const KeyOptions& keys) {
     if (!stdfs::is_directory(packsDir)) throw Error(packsDir.string() + ": not a folder");
-    pakfs::fs::LoadedSources loaded = pakfs::fs::loadSources({packsDir}, keys);
+    pakfs::packs::LoadedSources loaded = pakfs::packs::loadSources({packsDir}, keys);
     for (const auto& w : loaded.warnings) warn(w);
     std::vector<std::string> warnings;
-    std::vector<std::string> order = pakfs::fs::packListOrder({packsDir}, &warnings);
+    std::vector<std::string> order = pakfs::packs::packListOrder({packsDir}, &warnings);
     for (const auto& w : warnings) warn(w);
-    return std::make_unique<pakfs::fs::Drives>(
-        pakfs::fs::orderPacks(std::move(loaded.packs), order));
+    return std::make_unique<pakfs::packs::Drives>(
+        pakfs::packs::orderPacks(std::move(loaded.packs), order));
 }
 
 std::string describeRef(const gbx::ExternalRef& ref) {
     return ref.byResource() ? "resource #" + std::to_string(ref.resourceIndex) : ref.name;
 }
 
-nlohmann::json refsJson(const std::vector<pakfs::fs::ResolvedReference>& refs) {
+nlohmann::json refsJson(const std::vector<pakfs::packs::ResolvedReference>& refs) {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& r : refs) {
         nlohmann::json item = {{"node_index", r.ref.nodeIndex}};
@@ -51,7 +52,7 @@ nlohmann::json refsJson(const std::vector<pakfs::fs::ResolvedReference>& refs) {
     return list;
 }
 
-void printRefs(const std::vector<pakfs::fs::ResolvedReference>& refs) {
+void printRefs(const std::vector<pakfs::packs::ResolvedReference>& refs) {
     for (const auto& r : refs) {
         std::string target = r.resolved  ? *r.resolved
                              : r.unknown ? "(not resolved: " + r.problem + ")"
@@ -91,9 +92,9 @@ void addRefsCommands(CLI::App& app, int& exitCode) {
         "folder. References by resource index are not resolved (status UNKNOWN, \"unknown\": true\n"
         "in JSON, not counted as missing by --strict): see pak(1) for why.");
     cmd->callback([=, &exitCode] {
-        std::unique_ptr<pakfs::fs::Drives> drives;
+        std::unique_ptr<pakfs::packs::Drives> drives;
         if (!packs->empty()) drives = loadDrives(*packs, *keys);
-        std::vector<pakfs::fs::ResolvedReference> resolved;
+        std::vector<pakfs::packs::ResolvedReference> resolved;
         auto colon = target->find(':');
         std::string pakPart = colon == std::string::npos ? "" : target->substr(0, colon);
         std::error_code ec;
@@ -105,16 +106,16 @@ void addRefsCommands(CLI::App& app, int& exitCode) {
             try {
                 gbx::GbxHeader header = gbx::readHeader(src);
                 gbx::RefTable refs = gbx::readRefTable(src, header);
-                resolved = pakfs::fs::resolveReferencesOnDisk(*target, refs);
+                resolved = pakfs::packs::resolveReferencesOnDisk(*target, refs);
             } catch (const Error& e) {
                 throw Error(*target + ": " + e.what());
             }
         } else if (!pakPart.empty() && stdfs::is_regular_file(pakPart)) {
             std::string inner = target->substr(colon + 1);
-            std::vector<pakfs::fs::Pack> single;
+            std::vector<pakfs::packs::Pack> single;
             if (!drives) {
-                auto loaded = pakfs::fs::loadSources({pakPart}, *keys);
-                drives = std::make_unique<pakfs::fs::Drives>(std::move(loaded.packs));
+                auto loaded = pakfs::packs::loadSources({pakPart}, *keys);
+                drives = std::make_unique<pakfs::packs::Drives>(std::move(loaded.packs));
             }
             // The pak must be one of the drives' packs (by name).
             int packIndex = -1;
@@ -130,14 +131,14 @@ void addRefsCommands(CLI::App& app, int& exitCode) {
             if (!entry) throw Error(pak->name() + ": no file \"" + inner + "\" in the pak");
             auto where = drives->drivePathOf(packIndex, *entry);
             if (!where) throw Error(pak->name() + ": " + inner + ": hidden by another pack's file");
-            resolved =
-                pakfs::fs::resolveReferences(*drives, *where, readGbxEntryRefs(pak, *entry).refs);
+            resolved = pakfs::packs::resolveReferences(*drives, *where,
+                                                       readGbxEntryRefs(pak, *entry).refs);
         } else if (drives) {
-            const pakfs::fs::DriveFile* f = drives->find(*target);
+            const pakfs::packs::DriveFile* f = drives->find(*target);
             if (!f) throw Error(*target + ": no such file in the drives of " + *packs);
             const auto& pak = drives->packs()[std::size_t(f->pack)].pak;
-            resolved = pakfs::fs::resolveReferences(*drives, f->path,
-                                                    readGbxEntryRefs(pak, *f->entry).refs);
+            resolved = pakfs::packs::resolveReferences(*drives, f->path,
+                                                       readGbxEntryRefs(pak, *f->entry).refs);
         } else {
             throw Error(*target + ": no such file (a drive path needs --packs)");
         }
@@ -158,13 +159,13 @@ int checkReferences(const std::string& packsDir, const KeyOptions& keys, bool js
     nlohmann::ordered_json brokenRefs = nlohmann::ordered_json::array();
     nlohmann::ordered_json unreadableFiles = nlohmann::ordered_json::array();
     nlohmann::ordered_json hiddenFiles = nlohmann::ordered_json::array();
-    for (const pakfs::fs::DriveFile* f : drives->files()) {
+    for (const pakfs::packs::DriveFile* f : drives->files()) {
         const auto& pak = drives->packs()[std::size_t(f->pack)].pak;
         if (!isGbxEntry(*pak, *f->entry)) continue;
         ++gbxFiles;
         try {
             auto refs = readGbxEntryRefs(pak, *f->entry).refs;
-            for (const auto& r : pakfs::fs::resolveReferences(*drives, f->path, refs)) {
+            for (const auto& r : pakfs::packs::resolveReferences(*drives, f->path, refs)) {
                 ++references;
                 if (r.exists) continue;
                 if (r.unknown) {

@@ -416,8 +416,8 @@ std::optional<std::string> optionClash(const CommandLine& cl) {
 
 // Before anything is opened or mounted: a path pakfs uses inside its own mount hangs it.
 void checkPaths(const CommandLine& cl, const std::string& mountpoint) {
-    pakfs::fs::checkMountPoint(mountpoint, true);
-    std::vector<pakfs::fs::UsedPath> used;
+    pakfs::packs::checkMountPoint(mountpoint, true);
+    std::vector<pakfs::packs::UsedPath> used;
     for (std::size_t i = 0; i + 1 < cl.positional.size(); ++i)
         used.push_back({"the source", cl.positional[i]});
     if (!cl.keys.packList.empty()) used.push_back({"the packlist", cl.keys.packList});
@@ -427,7 +427,7 @@ void checkPaths(const CommandLine& cl, const std::string& mountpoint) {
     if (!cl.overlay.empty()) used.push_back({"the overlay folder", cl.overlay});
     if (auto seek = pakfs::fs::seekIndexFolder())
         used.push_back({"the seek point folder ($XDG_CACHE_HOME/pakfs/seek)", *seek});
-    pakfs::fs::refuseSelfMount(mountpoint, used, cl.overlay);
+    pakfs::packs::refuseSelfMount(mountpoint, used, cl.overlay);
     if (!cl.overlay.empty()) {
         std::error_code ec;
         if (!std::filesystem::exists(cl.overlay, ec))
@@ -437,7 +437,7 @@ void checkPaths(const CommandLine& cl, const std::string& mountpoint) {
         if (!std::filesystem::is_directory(cl.overlay, ec))
             throw pakfs::Error(cl.overlay + ": not a folder (-o overlay= takes a folder)");
     }
-    pakfs::fs::checkMountPoint(mountpoint, cl.nonempty);
+    pakfs::packs::checkMountPoint(mountpoint, cl.nonempty);
 }
 
 void warnLine(const std::string& line) {
@@ -446,8 +446,8 @@ void warnLine(const std::string& line) {
 
 // The packs of every SOURCE, with the name lists' names, in the game's load order (so the
 // merged view and references follow it); their warnings on stderr.
-pakfs::fs::LoadedSources loadPacks(const CommandLine& cl,
-                                   const std::vector<std::filesystem::path>& sources) {
+pakfs::packs::LoadedSources loadPacks(const CommandLine& cl,
+                                      const std::vector<std::filesystem::path>& sources) {
     std::vector<std::string> listWarnings;
     std::vector<pakfs::archive::HashList> lists =
         pakfs::archive::readHashListFiles(cl.nameLists, listWarnings);
@@ -456,12 +456,12 @@ pakfs::fs::LoadedSources loadPacks(const CommandLine& cl,
     // references then; the Game drive's changes go into a pack of their own (--patch), which
     // reads the folder's packs together, as a read-only mount does.
     const bool acrossPacks = cl.overlay.empty() || cl.fsOptions.drives;
-    pakfs::fs::LoadedSources loaded =
-        pakfs::fs::loadSources(sources, cl.keys, !cl.hashedNames, lists, cl.salvage, acrossPacks);
+    pakfs::packs::LoadedSources loaded = pakfs::packs::loadSources(
+        sources, cl.keys, !cl.hashedNames, lists, cl.salvage, acrossPacks);
     for (const auto& w : loaded.warnings) warnLine(w);
     std::vector<std::string> orderWarnings;
-    loaded.packs = pakfs::fs::orderPacks(std::move(loaded.packs),
-                                         pakfs::fs::packListOrder(sources, &orderWarnings));
+    loaded.packs = pakfs::packs::orderPacks(std::move(loaded.packs),
+                                            pakfs::packs::packListOrder(sources, &orderWarnings));
     for (const auto& w : orderWarnings) warnLine(w);
     return loaded;
 }
@@ -506,8 +506,9 @@ void setLog(CommandLine& cl) {
                                 !(S_ISCHR(before.st_mode) && ::stat("/dev/null", &null) == 0 &&
                                   before.st_rdev == null.st_rdev);
         const std::filesystem::path file =
-            cl.overlay.empty() ? std::filesystem::path()
-                               : std::filesystem::absolute(cl.overlay) / pakfs::fs::kOverlayLogFile;
+            cl.overlay.empty()
+                ? std::filesystem::path()
+                : std::filesystem::absolute(cl.overlay) / pakfs::commit::kOverlayLogFile;
         cl.fsOptions.log = [=](const std::string& line) {
             struct stat now {};
             if (haveStderr && ::fstat(2, &now) == 0 && now.st_dev == before.st_dev &&
@@ -530,14 +531,14 @@ struct WritableMount {
 };
 
 WritableMount prepareOverlay(const CommandLine& cl, pakfs::fs::PackView& filesystem,
-                             const std::vector<pakfs::fs::Pack>& servedPacks,
+                             const std::vector<pakfs::packs::Pack>& servedPacks,
                              const std::filesystem::path& overlayRoot,
                              const std::string& mountedAt) {
     WritableMount m;
-    if (!cl.fsOptions.drives) pakfs::fs::refuseSameNamePacks(servedPacks);
+    if (!cl.fsOptions.drives) pakfs::commit::refuseSameNamePacks(servedPacks);
     // One mount at a time on an overlay folder, and no commit of it meanwhile; taken
     // before the work folder is emptied (another mount's kept files are in it).
-    m.lock = pakfs::fs::lockOverlay(overlayRoot, "mount " + mountedAt);
+    m.lock = pakfs::commit::lockOverlay(overlayRoot, "mount " + mountedAt);
     // One writable mount per pak: another's changes are made over the pak this one's commit
     // would replace (read-only mounts beside it mark nothing). A writer replacing one of these
     // paks is refused, naming this mount.
@@ -551,7 +552,7 @@ WritableMount prepareOverlay(const CommandLine& cl, pakfs::fs::PackView& filesys
                                "), or mount it read-only (without -o overlay)");
     }
     // A commit at the last unmount that failed: said again until a commit succeeds.
-    for (const auto& line : pakfs::fs::unmountCommitFailures(overlayRoot)) warnLine(line);
+    for (const auto& line : pakfs::commit::unmountCommitFailures(overlayRoot)) warnLine(line);
     // Absolute: the mount's daemon runs from /.
     m.overlay = std::make_unique<pakfs::fs::Overlay>(
         filesystem,
@@ -559,11 +560,11 @@ WritableMount prepareOverlay(const CommandLine& cl, pakfs::fs::PackView& filesys
                                   cl.fsOptions.umask, cl.fsOptions.log, cl.fsOptions.icase});
     if (cl.fsOptions.icase) m.aliases = std::make_unique<pakfs::fs::CaseAliases>(*m.overlay);
     // Which pak each pack's changes are made over, for pak commit to check.
-    for (const auto& w : pakfs::fs::recordMountedPacks(overlayRoot, servedPacks)) warnLine(w);
+    for (const auto& w : pakfs::commit::recordMountedPacks(overlayRoot, servedPacks)) warnLine(w);
     if (!cl.fsOptions.drives) {
         std::vector<std::string> names;
         for (const auto& p : servedPacks) names.push_back(p.name);
-        for (const auto& name : pakfs::fs::strayOverlayNames(overlayRoot, names))
+        for (const auto& name : pakfs::commit::strayOverlayNames(overlayRoot, names))
             warnLine((overlayRoot / name).string() +
                      ": no pack of this mount is named so (an overlay folder keeps each pack's "
                      "changes in a folder named like the pack); shown as a folder of its own, "
@@ -574,7 +575,8 @@ WritableMount prepareOverlay(const CommandLine& cl, pakfs::fs::PackView& filesys
 
 // Serves the packs through an overlay folder; with -o commit, commits it when the mount ends.
 int serveWritable(const CommandLine& cl, pakfs::fs::PackView& filesystem,
-                  const std::vector<pakfs::fs::Pack>& servedPacks, const std::string& mountpoint) {
+                  const std::vector<pakfs::packs::Pack>& servedPacks,
+                  const std::string& mountpoint) {
     const std::filesystem::path overlayRoot = std::filesystem::absolute(cl.overlay);
     const std::string mountedAt = std::filesystem::absolute(mountpoint).lexically_normal().string();
     WritableMount m;
@@ -592,8 +594,8 @@ int serveWritable(const CommandLine& cl, pakfs::fs::PackView& filesystem,
             m.lock.describe("commit at the unmount of " + mountedAt);
         } catch (const std::exception&) {
         }
-        if (!pakfs::fs::commitAtUnmount(servedPacks, overlayRoot, cl.keys, mountedAt,
-                                        cl.fsOptions.log))
+        if (!pakfs::commit::commitAtUnmount(servedPacks, overlayRoot, cl.keys, mountedAt,
+                                            cl.fsOptions.log))
             rc = kExitCommitFailed;
     }
     return rc;
@@ -652,7 +654,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "pakfs: %s\n", e.what());
         return kExitMountFailed;
     }
-    pakfs::fs::LoadedSources loaded;
+    pakfs::packs::LoadedSources loaded;
     try {
         loaded = loadPacks(cl, sources);
     } catch (const pakfs::UsageError& e) {
@@ -666,7 +668,7 @@ int main(int argc, char** argv) {
     cl.fsOptions.uid = cl.uid.value_or(getuid());
     cl.fsOptions.gid = cl.gid.value_or(getgid());
     setLog(cl);
-    const std::vector<pakfs::fs::Pack> servedPacks = loaded.packs;  // for the overlay's record
+    const std::vector<pakfs::packs::Pack> servedPacks = loaded.packs;  // for the overlay's record
     pakfs::fs::PackView filesystem(std::move(loaded.packs), cl.fsOptions, warnLine);
     if (cl.overlay.empty())
         return pakfs::fs::serve(filesystem, filesystem, "pakfs", cl.fuseArgs, mountpoint,

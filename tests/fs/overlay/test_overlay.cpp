@@ -422,7 +422,7 @@ TEST_CASE("pakfs overlay: every listing has . and .., and the overlay's own file
     auto r = run("ls -a " + quote(m.mount->path().string()));
     CHECK(r.out == ".\n..\nTest\n");
     // The record of the pak the changes are made over is in the overlay folder, not shown.
-    auto records = fs::readOverlayRecords(m.overlay);
+    auto records = commit::readOverlayRecords(m.overlay);
     REQUIRE(records.size() == 1);
     CHECK(records[0].pack == "Test");
     CHECK(records[0].state == "mounted");

@@ -28,7 +28,7 @@ struct View {
 View mount(const fsys::path& pak, fs::PackViewOptions options) {
     View v;
     options.log = [log = &v.log](const std::string& line) { log->push_back(line); };
-    std::vector<fs::Pack> packs{{"Counter", archive::PakIndex::open(pak, kKey)}};
+    std::vector<packs::Pack> packs{{"Counter", archive::PakIndex::open(pak, kKey)}};
     v.f = std::make_unique<fs::PackView>(std::move(packs), options);
     return v;
 }

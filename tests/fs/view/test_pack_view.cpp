@@ -893,14 +893,14 @@ TEST_CASE("pakfs: inoAt walks lookups, and inode 0 answers ENOENT in the pack vi
     std::vector<std::string> left;
     for (const auto& item : std::filesystem::recursive_directory_iterator(dir.path()))
         left.push_back(std::filesystem::relative(item.path(), dir.path()).string());
-    CHECK(left == std::vector<std::string>{fs::kOverlayWorkFolder});
+    CHECK(left == std::vector<std::string>{commit::kOverlayWorkFolder});
     CHECK(overlay.access(fs::inoAt(overlay, "/Test/Text/one.txt"), R_OK) == 0);
 }
 
 TEST_CASE("pakfs: unsafe and duplicate pack names are handled", "[fs]") {
     TestPack a = makeTestPack();
-    std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(a.pak, testKey())},
-                                {"Test", archive::PakIndex::open(a.pak, testKey())}};
+    std::vector<packs::Pack> packs{{"Test", archive::PakIndex::open(a.pak, testKey())},
+                                   {"Test", archive::PakIndex::open(a.pak, testKey())}};
     std::vector<std::string> warnings;
     fs::PackView f(std::move(packs), {}, [&](const std::string& w) { warnings.push_back(w); });
     CHECK(dirNames(f, "/") == std::vector<std::string>{".", "..", "Test", "Test (2)"});
@@ -926,7 +926,7 @@ TEST_CASE("pakfs: sources: pak files, Packs folders with packlist.dat, wrong key
     std::filesystem::copy_file(gamma.pak, packs / "Gamma.pak");
     writeFile(packs / "readme.txt", Bytes{'x'});
 
-    auto loaded = fs::loadSources({packs}, {});
+    auto loaded = packs::loadSources({packs}, {});
     REQUIRE(loaded.packs.size() == 2);
     CHECK(loaded.packs[0].name == "Alpha");
     CHECK(loaded.packs[1].name == "Beta");
@@ -941,18 +941,18 @@ TEST_CASE("pakfs: sources: pak files, Packs folders with packlist.dat, wrong key
     archive::KeyOptions wrong;
     wrong.keyHex = "ffffffffffffffffffffffffffffffff";
     try {
-        fs::loadSources({alpha.pak}, wrong);
+        packs::loadSources({alpha.pak}, wrong);
         FAIL("a wrong key was accepted");
     } catch (const Error& e) {
         CHECK(std::string(e.what()).find("Alpha.pak") != std::string::npos);
     }
     archive::KeyOptions right;
     right.keyHex = kTestKeyHex;
-    CHECK(fs::loadSources({gamma.pak}, right).packs.size() == 1);
-    CHECK_THROWS_AS(fs::loadSources({dir / "absent.pak"}, right), Error);
+    CHECK(packs::loadSources({gamma.pak}, right).packs.size() == 1);
+    CHECK_THROWS_AS(packs::loadSources({dir / "absent.pak"}, right), Error);
     auto emptyDir = dir / "Empty";
     std::filesystem::create_directories(emptyDir);
-    CHECK_THROWS_AS(fs::loadSources({emptyDir}, right), Error);
+    CHECK_THROWS_AS(packs::loadSources({emptyDir}, right), Error);
 }
 
 TEST_CASE("pakfs: -o salvage shows the whole files of a pack cut short", "[fs][salvage]") {
@@ -969,13 +969,13 @@ TEST_CASE("pakfs: -o salvage shows the whole files of a pack cut short", "[fs][s
     archive::KeyOptions right;
     right.keyHex = kTestKeyHex;
     // Without salvage the pack is refused; with it, the file cut off is named and left out.
-    CHECK_THROWS_WITH(fs::loadSources({cut}, right),
+    CHECK_THROWS_WITH(packs::loadSources({cut}, right),
                       cut.string() +
                           ": cut short or damaged file table: Sub/b.bin: data runs past the end "
                           "of the file (ends at " +
                           std::to_string(end) + ", file is " + std::to_string(end - 1) +
                           " bytes); --salvage reads the files that are whole");
-    auto loaded = fs::loadSources({cut}, right, false, {}, true);
+    auto loaded = packs::loadSources({cut}, right, false, {}, true);
     REQUIRE(loaded.packs.size() == 1);
     CHECK(loaded.warnings == std::vector<std::string>{"not salvaged: " + cut.string() +
                                                       ": Sub/b.bin: data runs past the end of "
@@ -1014,7 +1014,7 @@ TEST_CASE("pakfs: a large entry read through from its start starts no seek-point
     TempDir& dir = big.dir;
     TestPack& t = big.t;
     const fs::PackViewOptions& options = big.options;
-    std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, testKey())}};
+    std::vector<packs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, testKey())}};
     fs::PackView f(std::move(packs), options);
     // Read through in 128 KiB requests, as cp does: decoded once, no pass, no points.
     CHECK(readAll(f, "/Test/big.txt", 128 * 1024) == t.file("big.txt"));
@@ -1042,7 +1042,7 @@ TEST_CASE("pakfs: seek points of a large entry come from a background pass, then
     TestPack& t = big.t;
     const fs::PackViewOptions& options = big.options;
     auto mount = [&] {
-        std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, testKey())}};
+        std::vector<packs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, testKey())}};
         return std::make_unique<fs::PackView>(std::move(packs), options);
     };
     auto readAt = [&](fs::PackView& f, std::uint64_t fh, std::uint64_t at) {
@@ -1106,7 +1106,7 @@ TEST_CASE("pakfs: seek points of a large entry come from a background pass, then
         std::vector<std::string> logged;
         fs::PackViewOptions logging = options;
         logging.log = [&](const std::string& line) { logged.push_back(line); };
-        std::vector<fs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, testKey())}};
+        std::vector<packs::Pack> packs{{"Test", archive::PakIndex::open(t.pak, testKey())}};
         auto f = std::make_unique<fs::PackView>(std::move(packs), logging);
         std::uint64_t fh = 0;
         REQUIRE(f->open(fs::inoAt(*f, "/Test/big.txt"), O_RDONLY, &fh) == 0);
