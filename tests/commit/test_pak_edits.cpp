@@ -128,27 +128,27 @@ TEST_CASE("pak add and pak mv: the pak rm they suggest, run as printed, lets the
     const std::string key = " --key " + std::string(kTestKeyHex);
     const std::string pak = t.pak.filename().string();
 
+    // `command` is refused with advice between `from` and `to`: the advice is `expected`, it
+    // runs, and then `retry` does.
+    const auto followAdvice = [&](const std::string& command, const char* from, const char* to,
+                                  const std::string& expected, const std::string& retry) {
+        const auto r = runAsPrinted(command + key, here);
+        REQUIRE(r.code == 1);
+        const std::string advice = suggestedCommand(r.err, from, to);
+        CHECK(advice == expected + key);
+        REQUIRE(runAsPrinted(advice, here).code == 0);
+        REQUIRE(runAsPrinted(retry + key, here).code == 0);
+    };
     // A file over a folder.
-    auto r = runAsPrinted("pak add " + pak + " in/Media" + key, here);
-    REQUIRE(r.code == 1);
-    std::string advice = suggestedCommand(r.err, "(first run: ", ", or pass --force");
-    CHECK(advice == "pak rm " + pak + " Media" + key);
-    REQUIRE(runAsPrinted(advice, here).code == 0);
-    REQUIRE(runAsPrinted("pak add -q " + pak + " in/Media" + key, here).code == 0);
+    followAdvice("pak add " + pak + " in/Media", "(first run: ", ", or pass --force",
+                 "pak rm " + pak + " Media", "pak add -q " + pak + " in/Media");
     // A folder over a file.
-    r = runAsPrinted("pak add " + pak + " in/folder/a.txt" + key, here);
-    REQUIRE(r.code == 1);
-    advice = suggestedCommand(r.err, "(first run: ", ", or pass --force");
-    CHECK(advice == "pak rm " + pak + " a.txt" + key);
-    REQUIRE(runAsPrinted(advice, here).code == 0);
-    REQUIRE(runAsPrinted("pak add -q " + pak + " in/folder/a.txt" + key, here).code == 0);
+    followAdvice("pak add " + pak + " in/folder/a.txt", "(first run: ", ", or pass --force",
+                 "pak rm " + pak + " a.txt", "pak add -q " + pak + " in/folder/a.txt");
     // A move onto a file the pak holds.
-    r = runAsPrinted("pak mv " + pak + " Tracks/d.txt Assets/b.txt" + key, here);
-    REQUIRE(r.code == 1);
-    advice = suggestedCommand(r.err, "first run: ", ", or move");
-    CHECK(advice == "pak rm " + pak + " Assets/b.txt" + key);
-    REQUIRE(runAsPrinted(advice, here).code == 0);
-    REQUIRE(runAsPrinted("pak mv -q " + pak + " Tracks/d.txt Assets/b.txt" + key, here).code == 0);
+    followAdvice("pak mv " + pak + " Tracks/d.txt Assets/b.txt", "first run: ", ", or move",
+                 "pak rm " + pak + " Assets/b.txt",
+                 "pak mv -q " + pak + " Tracks/d.txt Assets/b.txt");
     CHECK(contentsOf(t.pak) == std::map<std::string, Bytes>{{"Media", bytesOf("notes\n")},
                                                             {"a.txt/x.txt", bytesOf("x\n")},
                                                             {"Assets/b.txt", bytesOf("d\n")}});

@@ -64,6 +64,17 @@ void location(BodyWriter& w) {
     for (int i = 0; i < 12; ++i) w.f32(i % 4 == 0 ? 1.0f : 0.0f);
 }
 
+// CControlFrame 07002005 up to its children: own controls and script off, no node, then the
+// count of child records that follow.
+void frameChildren(BodyWriter& w, std::uint32_t children) {
+    w.chunk(0x07002005);
+    w.boolean(false);  // accept own controls
+    w.boolean(false);  // use script
+    w.nullRef();
+    w.u32(0);
+    w.u32(children);
+}
+
 // A child record of 07002005: 1, 3, -2 (or `third`), then the child node.
 void childHeader(BodyWriter& w, std::uint32_t third = 0xFFFFFFFE) {
     w.u32(1);
@@ -86,12 +97,7 @@ Bytes menuFrame(const Options& o = {}) {
     BodyWriter w;
     sceneObject(w, "FrameTest");
     controlBase(w, o.mainClass != 0x07016000);
-    w.chunk(0x07002005);
-    w.boolean(false);  // accept own controls
-    w.boolean(false);  // use script
-    w.nullRef();
-    w.u32(0);
-    w.u32(3);  // children
+    frameChildren(w, 3);
 
     childHeader(w, o.childThird);
     w.newNode(1, 0x0701B000);  // CControlQuad
@@ -185,12 +191,7 @@ Bytes labelFrame(std::uint32_t colourWord) {
     BodyWriter w;
     sceneObject(w, "Frame");
     controlBase(w, false);
-    w.chunk(0x07002005);
-    w.boolean(false);
-    w.boolean(false);
-    w.nullRef();
-    w.u32(0);
-    w.u32(1);
+    frameChildren(w, 1);
     childHeader(w);
     w.newNode(1, 0x07006000);  // CControlLabel
     sceneObject(w, "LabelPlayerName");
@@ -300,12 +301,7 @@ Bytes gridFile(std::uint32_t squareParam) {
     BodyWriter w;
     sceneObject(w, "GridWeapons");
     controlBase(w, false);
-    w.chunk(0x07002005);
-    w.boolean(false);
-    w.boolean(false);
-    w.nullRef();
-    w.u32(0);
-    w.u32(1);
+    frameChildren(w, 1);
     childHeader(w);
     w.newNode(1, 0x0701B000);  // CControlQuad
     sceneObject(w, "QuadWeapon1");
