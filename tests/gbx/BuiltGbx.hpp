@@ -114,6 +114,15 @@ inline std::string failureOf(const gbx::GbxFile& f) {
     return f.failure->message;
 }
 
+// An external reference by resource index (flags 4) for node `node`.
+inline gbx::ExternalRef resourceRef(std::uint32_t node, std::uint32_t resourceIndex) {
+    gbx::ExternalRef e;
+    e.flags = 4;
+    e.resourceIndex = resourceIndex;
+    e.nodeIndex = node;
+    return e;
+}
+
 // A list of keys whose bytes the reader only skips: the u32 count `n`, then `n` keys of
 // `keySize` zero bytes.
 inline void zeroKeys(gbx::BodyWriter& w, std::uint32_t n, std::size_t keySize) {

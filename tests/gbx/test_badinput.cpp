@@ -4,6 +4,7 @@
 
 #include "gbx/GbxFile.hpp"
 #include "gbx/testing/GbxBuilder.hpp"
+#include "tests/gbx/BuiltGbx.hpp"
 
 using namespace pakfs;
 using namespace pakfs::gbx;
@@ -16,11 +17,7 @@ Bytes smallMap(const std::string& format) {
     b.format = format;
     b.classId = 0x03043000;
     b.numNodes = 4;
-    ExternalRef e;
-    e.flags = 4;
-    e.resourceIndex = 7;
-    e.nodeIndex = 3;
-    b.refs.externals.push_back(e);
+    b.refs.externals.push_back(test::resourceRef(3, 7));
     b.refs.folders.push_back({"A", {{"B", {}}}});
     b.headerChunks.push_back({0x03043004, {5, 0, 0, 0}, false});
     BodyWriter w;

@@ -71,11 +71,7 @@ Bytes gauge(const GaugeForm& form = {}) {
     GbxBuilder b;
     b.classId = 0x09052000;
     b.numNodes = 3;
-    ExternalRef e;
-    e.flags = 4;
-    e.resourceIndex = 7;
-    e.nodeIndex = 1;
-    b.refs.externals.push_back(e);
+    b.refs.externals.push_back(test::resourceRef(1, 7));
     BodyWriter w;
     w.chunk(0x0901A013);
     w.u32(0);
@@ -127,11 +123,7 @@ Bytes soundEngineFile(std::uint32_t componentCount = 1) {
     GbxBuilder b;
     b.classId = 0x0908E000;
     b.numNodes = 3;
-    ExternalRef e;
-    e.flags = 4;
-    e.resourceIndex = 7;
-    e.nodeIndex = 2;
-    b.refs.externals.push_back(e);
+    b.refs.externals.push_back(test::resourceRef(2, 7));
     b.body = w.bytes();
     return b.build();
 }
